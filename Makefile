@@ -1,0 +1,39 @@
+# `make demo` and `make test` each create .venv and install what they need.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test lint typecheck unit bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.demo-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.demo-installed
+
+demo: $(VENV)/.demo-installed
+	$(BIN)/hclgpu check samples/
+
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check hclgpu tests bench
+	$(BIN)/ruff format --check hclgpu tests bench
+
+typecheck: $(VENV)/.test-installed
+	$(BIN)/mypy hclgpu
+
+unit: $(VENV)/.test-installed
+	$(BIN)/pytest -q
+
+test: lint typecheck unit
+
+bench: $(VENV)/.test-installed
+	$(BIN)/python bench/parse.py
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,5 @@
+"""``python -m hclgpu``."""
+
+from hclgpu.cli import main
+
+raise SystemExit(main())

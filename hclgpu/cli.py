@@ -1,0 +1,223 @@
+"""The ``hclgpu`` command line.
+
+argparse keeps start-up cheap: editors and pre-commit run this on every keystroke
+and commit, so rich is imported only to print diagnostics and pydantic/jinja2 only
+by the commands that need them.
+
+Exit status, for every command: 0 no errors; 1 errors found (warnings too with
+``--strict``); 2 usage error, unreadable input or internal error. (tflint numbers
+these the other way round.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from hclgpu import __version__
+from hclgpu.diagnostics import Diagnostic, Severity, Sink
+
+EXIT_OK, EXIT_ERRORS, EXIT_FATAL = 0, 1, 2
+
+_EPILOG = """exit status: 0 no errors; 1 errors found (or warnings with --strict);
+2 usage error, unreadable input or internal error."""
+
+
+def _add_format(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "sarif", "github"),
+        default=os.environ.get("HCLGPU_OUTPUT_FORMAT", "text"),
+        help="how to print diagnostics (default: text; env HCLGPU_OUTPUT_FORMAT)",
+    )
+    parser.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto", help="colour in text output"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hclgpu",
+        description="Check and translate Nomad job files that request GPUs and other accelerators.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"hclgpu {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser(
+        "check", help="check job files and report problems", epilog=_EPILOG,
+        description="Check job files. PATH is a file, a directory (searched recursively for "
+        "*.hcl, *.nomad and *.nomad.hcl) or - for standard input.",
+    )  # fmt: skip
+    check.add_argument("paths", nargs="+", metavar="PATH")
+    _add_format(check)
+    check.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit status")
+    check.add_argument("--select", default="", metavar="CODES", help="report only these codes (comma list)")
+    check.add_argument("--ignore", default="", metavar="CODES", help="do not report these codes (comma list)")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when errors are found")
+    check.add_argument("--stdin-filename", default="<stdin>", help="the name reported for standard input")
+
+    dump = commands.add_parser("dump", help="print internal representations as JSON")
+    dump.add_argument("what", choices=("ast",), help="ast: the syntax tree with spans")
+    dump.add_argument("path", metavar="PATH", help="a job file, or - for standard input")
+    _add_format(dump)
+
+    explain = commands.add_parser("explain", help="explain a diagnostic code")
+    explain.add_argument("code", metavar="CODE", help="a code such as HG001, or its name")
+
+    rules = commands.add_parser("rules", help="list every diagnostic code")
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+    return parser
+
+
+def _codes(text: str) -> tuple[str, ...]:
+    return tuple(part.strip().upper() for part in text.split(",") if part.strip())
+
+
+def _wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
+    """Filter by --select/--ignore; syntax and input errors can never be hidden."""
+    if diagnostic.code.startswith(("HG0", "HG9")) and diagnostic.severity is Severity.ERROR:
+        return True
+    if select and not diagnostic.code.startswith(select):
+        return False
+    return not (ignore and diagnostic.code.startswith(ignore))
+
+
+def _exit_status(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
+    from hclgpu.codes import CODES
+
+    if any(CODES[d.code].fatal for d in diagnostics if d.code in CODES):
+        return EXIT_FATAL
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    return EXIT_ERRORS if any(d.severity in failing for d in diagnostics) else EXIT_OK
+
+
+def _check_one(source_item: object, sink: Sink) -> object:
+    """Decode and check one input; an escaping exception becomes HG901."""
+    from hclgpu.inputs import Input, decode
+    from hclgpu.pipeline import check_source
+    from hclgpu.source import SourceFile
+
+    assert isinstance(source_item, Input)
+    source = decode(source_item, sink)
+    if source is None:
+        return None
+    try:
+        result = check_source(source)
+    except Exception as error:  # a bug in hclgpu: report it, never a traceback
+        sink.emit(
+            "HG901",
+            f"internal error while checking this file: {type(error).__name__}: {error}",
+            SourceFile(source.path, source.text),
+            help="this is a bug in hclgpu; please report it with the file",
+        )
+        return None
+    sink.extend(result.diagnostics)
+    return result
+
+
+def _report(args: argparse.Namespace, diagnostics: list[Diagnostic], files: int) -> None:
+    if args.format == "text" and not diagnostics:
+        sys.stderr.write(f"All checks passed ({files} file{'s' if files != 1 else ''}).\n")
+        return
+    from hclgpu.report import write_report
+
+    stream = sys.stderr if args.format == "text" else sys.stdout
+    write_report(args.format, diagnostics, files, stream, color=args.color)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from hclgpu.inputs import collect
+
+    sink = Sink()
+    files = 0
+    for item in collect(args.paths, sink, args.stdin_filename):
+        files += 1
+        _check_one(item, sink)
+    select, ignore = _codes(args.select), _codes(args.ignore)
+    diagnostics = [d for d in sink.sorted() if _wanted(d, select, ignore)]
+    _report(args, diagnostics, files)
+    status = _exit_status(diagnostics, args.strict)
+    return EXIT_OK if args.exit_zero and status == EXIT_ERRORS else status
+
+
+def run_dump(args: argparse.Namespace) -> int:
+    from hclgpu.inputs import collect
+
+    sink = Sink()
+    items = list(collect([args.path], sink))
+    results = [_check_one(item, sink) for item in items]
+    diagnostics = sink.sorted()
+    if len(items) != 1:
+        if len(items) > 1:
+            sys.stderr.write("hclgpu dump: give exactly one job file, not a directory of several\n")
+            return EXIT_FATAL
+        _report(args, diagnostics, 0)
+        return _exit_status(diagnostics, False) or EXIT_FATAL
+    result = results[0]
+    if result is None or _exit_status(diagnostics, False) != EXIT_OK:
+        _report(args, diagnostics, 1)
+        return _exit_status(diagnostics, False) or EXIT_ERRORS
+    from hclgpu.pipeline import Result
+    from hclgpu.syntax.dump import to_json
+
+    assert isinstance(result, Result)
+    try:
+        data = to_json(result.tree, result.source)
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+    except RecursionError:
+        sink.emit("HG012", "the file is nested too deeply to print", result.source)
+        _report(args, sink.sorted(), 1)
+        return EXIT_ERRORS
+    if diagnostics:
+        _report(args, diagnostics, 1)
+    sys.stdout.write(text + "\n")
+    return EXIT_OK
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    from hclgpu.codes import lookup
+
+    code = lookup(args.code)
+    if code is None:
+        sys.stderr.write(f"hclgpu: unknown code `{args.code}`; `hclgpu rules` lists them all\n")
+        return EXIT_FATAL
+    sys.stdout.write(f"{code.id} {code.name} ({code.severity})\n\n{code.summary}.\n\n{code.doc}\n")
+    return EXIT_OK
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    from hclgpu.codes import CODES
+
+    if args.format == "json":
+        rows = [
+            {"code": c.id, "name": c.name, "severity": str(c.severity), "summary": c.summary}
+            for c in CODES.values()
+        ]
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        return EXIT_OK
+    width = max(len(c.name) for c in CODES.values())
+    for c in CODES.values():
+        sys.stdout.write(f"{c.id}  {c.name.ljust(width)}  {str(c.severity).ljust(7)}  {c.summary}\n")
+    return EXIT_OK
+
+
+_COMMANDS = {"check": run_check, "dump": run_dump, "explain": run_explain, "rules": run_rules}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_FATAL
+    try:
+        return _COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK

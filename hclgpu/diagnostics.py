@@ -1,0 +1,110 @@
+"""The diagnostics model: what every stage reports instead of raising.
+
+Stages append to a :class:`Sink` and carry on with a best-effort result, so one run
+reports every independent problem in a file. A Python exception escaping a stage is a
+bug in hclgpu and is reported as HG901, never shown to the user as a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from hclgpu.source import SourceFile, Span
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Related:
+    """A secondary location that explains the primary one ("opened here")."""
+
+    span: Span
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    code: str
+    severity: Severity
+    message: str
+    source: SourceFile
+    span: Span | None = None
+    help: str | None = None
+    related: tuple[Related, ...] = ()
+    target: str | None = None
+
+    @property
+    def name(self) -> str:
+        from hclgpu.codes import CODES
+
+        return CODES[self.code].name if self.code in CODES else "unknown"
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        start = self.span.start if self.span else -1
+        end = self.span.end if self.span else -1
+        return (self.source.path, start, end, self.code)
+
+
+@dataclass(slots=True)
+class Sink:
+    """Collects diagnostics for one or more files."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def emit(
+        self,
+        code: str,
+        message: str,
+        source: SourceFile,
+        span: Span | None = None,
+        *,
+        help: str | None = None,
+        related: Iterable[Related] = (),
+        severity: Severity | None = None,
+    ) -> Diagnostic:
+        from hclgpu.codes import CODES
+
+        diagnostic = Diagnostic(
+            code=code,
+            severity=severity or CODES[code].severity,
+            message=message,
+            source=source,
+            span=span,
+            help=help,
+            related=tuple(related),
+        )
+        self.items.append(diagnostic)
+        return diagnostic
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.items.extend(diagnostics)
+
+    def __iter__(self) -> Iterator[Diagnostic]:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.items if d.severity is severity)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(self.items, key=Diagnostic.sort_key)

@@ -1,0 +1,117 @@
+"""Reading inputs: files, directories searched for job files, and standard input.
+
+Reading problems are diagnostics too: a missing file or an empty directory is
+fatal for the run (exit 2); invalid UTF-8, NUL bytes and oversized files are errors
+located in the file (exit 1).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from hclgpu.diagnostics import Sink
+from hclgpu.source import SourceFile, Span
+
+MAX_BYTES = 64 * 1024 * 1024
+JOB_SUFFIXES = (".hcl", ".nomad")
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    path: str
+    """The path as reported: relative to the working directory where possible."""
+    data: bytes | None
+    """The raw bytes, or None when they could not be read."""
+
+
+def display_path(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def _find_job_files(directory: Path) -> list[Path]:
+    found: list[Path] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(Path(root) / name for name in sorted(files) if name.endswith(JOB_SUFFIXES))
+    return found
+
+
+def _read(path: Path, shown: str, sink: Sink) -> Iterator[Input]:
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            source = SourceFile(shown, "")
+            sink.emit(
+                "HG013", f"the file is {size // (1024 * 1024)} MiB; hclgpu reads at most 64 MiB", source
+            )
+            return
+        yield Input(shown, path.read_bytes())
+    except OSError as error:
+        reason = error.strerror or str(error)
+        sink.emit("HG020", f"cannot read `{shown}`: {reason}", SourceFile(shown, ""))
+
+
+def collect(paths: list[str], sink: Sink, stdin_name: str = "<stdin>") -> Iterator[Input]:
+    """Yield each input named by ``paths``; report unreadable ones to ``sink``."""
+    for raw in paths:
+        if raw == "-":
+            yield Input(stdin_name, sys.stdin.buffer.read(MAX_BYTES + 1))
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            files = _find_job_files(path)
+            if not files:
+                sink.emit(
+                    "HG021",
+                    f"no job files (*.hcl, *.nomad, *.nomad.hcl) in directory `{raw}`",
+                    SourceFile(raw, ""),
+                )
+            for file in files:
+                yield from _read(file, display_path(file), sink)
+        elif path.exists() and not path.is_file():
+            sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
+        else:
+            yield from _read(path, raw, sink)
+
+
+def decode(item: Input, sink: Sink) -> SourceFile | None:
+    """Decode UTF-8 text; report invalid bytes, NUL bytes and excess size."""
+    data = item.data or b""
+    if len(data) > MAX_BYTES:
+        sink.emit("HG013", "the input is larger than 64 MiB", SourceFile(item.path, ""))
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        text = data.decode("utf-8", errors="replace")
+        source = SourceFile(item.path, text)
+        offset = len(data[: error.start].decode("utf-8", errors="replace"))
+        sink.emit(
+            "HG010",
+            f"invalid UTF-8: byte 0x{data[error.start]:02x} at byte offset {error.start}",
+            source,
+            Span(offset, offset + 1),
+            help="save the file as UTF-8",
+        )
+        return None
+    if text.startswith("\ufeff"):
+        text = " " + text[1:]
+    nul = text.find("\x00")
+    if nul >= 0:
+        source = SourceFile(item.path, text.replace("\x00", "\ufffd"))
+        sink.emit(
+            "HG011",
+            "the file contains a NUL byte; it looks like a binary or UTF-16 file",
+            source,
+            Span(nul, nul + 1),
+            help="save the file as UTF-8 text",
+        )
+        return None
+    return SourceFile(item.path, text)

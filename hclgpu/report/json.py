@@ -1,0 +1,55 @@
+"""``--format json``: the stable, versioned report described in DESIGN.md."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from hclgpu.diagnostics import Diagnostic, Severity
+from hclgpu.report.location import diagnostic_region, region
+
+VERSION = 1
+
+
+def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "path": diagnostic.path,
+        "code": diagnostic.code,
+        "name": diagnostic.name,
+        "severity": str(diagnostic.severity),
+        "message": diagnostic.message,
+        "help": diagnostic.help,
+    }
+    where = diagnostic_region(diagnostic)
+    if where is not None:
+        data.update(
+            line=where.line, column=where.column, end_line=where.end_line, end_column=where.end_column
+        )
+    if diagnostic.related:
+        data["related"] = [
+            {"message": related.message, **vars_of(region(diagnostic.source, related.span))}
+            for related in diagnostic.related
+        ]
+    return data
+
+
+def vars_of(where: object) -> dict[str, int]:
+    if where is None:
+        return {}
+    return {name: getattr(where, name) for name in ("line", "column", "end_line", "end_column")}
+
+
+def render_json(diagnostics: Sequence[Diagnostic], files: int) -> str:
+    summary = {
+        "files": files,
+        "errors": sum(d.severity is Severity.ERROR for d in diagnostics),
+        "warnings": sum(d.severity is Severity.WARNING for d in diagnostics),
+        "infos": sum(d.severity is Severity.INFO for d in diagnostics),
+    }
+    report = {
+        "version": VERSION,
+        "summary": summary,
+        "diagnostics": [diagnostic_json(d) for d in diagnostics],
+    }
+    return json.dumps(report, ensure_ascii=False, indent=2) + "\n"

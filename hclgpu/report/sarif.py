@@ -1,0 +1,100 @@
+"""``--format sarif``: a SARIF 2.1.0 log for code-scanning services.
+
+Columns count Unicode code points (``columnKind``), ``endColumn`` is exclusive, and
+every rule that appears in a result is described in ``tool.driver.rules`` so that a
+code-scanning UI can show its summary and documentation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import PurePath
+from typing import Any
+
+from hclgpu import __version__
+from hclgpu.codes import CODES
+from hclgpu.diagnostics import Diagnostic, Severity
+from hclgpu.report.location import region
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def _rule(code: str) -> dict[str, Any]:
+    entry = CODES[code]
+    return {
+        "id": entry.id,
+        "name": entry.name,
+        "shortDescription": {"text": entry.summary},
+        "fullDescription": {"text": entry.doc},
+        "help": {"text": entry.doc},
+        "defaultConfiguration": {"level": _LEVELS[entry.severity]},
+    }
+
+
+def _location(diagnostic: Diagnostic, span: Any, message: str | None = None) -> dict[str, Any]:
+    uri = PurePath(diagnostic.path).as_posix() if diagnostic.path != "<stdin>" else "stdin"
+    physical: dict[str, Any] = {"artifactLocation": {"uri": uri}}
+    where = region(diagnostic.source, span)
+    if where is not None:
+        physical["region"] = {
+            "startLine": where.line,
+            "startColumn": where.column,
+            "endLine": where.end_line,
+            "endColumn": max(where.end_column, 1),
+        }
+    location: dict[str, Any] = {"physicalLocation": physical}
+    if message:
+        location["message"] = {"text": message}
+    return location
+
+
+def _fingerprint(diagnostic: Diagnostic) -> str:
+    where = region(diagnostic.source, diagnostic.span)
+    line = diagnostic.source.line_text(where.line).strip() if where else ""
+    digest = hashlib.sha256(f"{diagnostic.code}\0{line}".encode()).hexdigest()[:16]
+    return f"{digest}:1"
+
+
+def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
+    text = diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else "")
+    result: dict[str, Any] = {
+        "ruleId": diagnostic.code,
+        "ruleIndex": rule_index[diagnostic.code],
+        "level": _LEVELS[diagnostic.severity],
+        "message": {"text": text},
+        "locations": [_location(diagnostic, diagnostic.span)],
+        "partialFingerprints": {"primaryLocationLineHash": _fingerprint(diagnostic)},
+    }
+    if diagnostic.related:
+        result["relatedLocations"] = [
+            {**_location(diagnostic, related.span, related.message), "id": i}
+            for i, related in enumerate(diagnostic.related)
+        ]
+    return result
+
+
+def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
+    codes = sorted({d.code for d in diagnostics if d.code in CODES})
+    rule_index = {code: i for i, code in enumerate(codes)}
+    log = {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "hclgpu",
+                        "version": __version__,
+                        "informationUri": "https://pypi.org/project/hclgpu/",
+                        "rules": [_rule(code) for code in codes],
+                    }
+                },
+                "results": [_result(d, rule_index) for d in diagnostics if d.code in CODES],
+                "columnKind": "unicodeCodePoints",
+            }
+        ],
+    }
+    return json.dumps(log, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,103 @@
+"""Human-readable diagnostics in the style of ruff and rustc.
+
+::
+
+    job.nomad.hcl:12:19: error[HG001]: expected `=` or a block `{` after `port`, found `static`
+       |
+    12 |       port "http" static = 8080
+       |                   ^^^^^^
+       = help: write an attribute as `name = value`, a block as `name "label" { ... }`
+
+Built from rich ``Text`` objects, never markup strings: job files and messages are
+full of brackets. Colour follows rich's own detection (TTY, NO_COLOR, FORCE_COLOR,
+TERM=dumb) unless ``--color`` says otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from rich.cells import cell_len
+from rich.console import Console
+from rich.text import Text
+
+from hclgpu.diagnostics import Diagnostic, Severity
+from hclgpu.report.location import Region, region
+from hclgpu.source import SourceFile
+
+_STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold cyan"}
+
+
+def make_console(stream: TextIO, color: str) -> Console:
+    if color == "always":
+        return Console(file=stream, force_terminal=True, highlight=False, soft_wrap=True)
+    if color == "never":
+        return Console(file=stream, no_color=True, force_terminal=False, highlight=False, soft_wrap=True)
+    return Console(file=stream, highlight=False, soft_wrap=True)
+
+
+def _snippet(source: SourceFile, where: Region, gutter: int, style: str, label: str = "") -> list[Text]:
+    """The first line of a span with carets under it."""
+    line = source.line_text(where.line).expandtabs(4)
+    raw = source.line_text(where.line)
+    prefix = raw[: where.column - 1].expandtabs(4)
+    end_column = where.end_column if where.end_line == where.line else len(raw) + 1
+    marked = raw[where.column - 1 : max(end_column - 1, where.column)]
+    width = max(cell_len(marked.expandtabs(4)), 1)
+    pad = " " * gutter
+    carets = Text(pad + " | ", style="bold blue")
+    carets.append(" " * cell_len(prefix) + "^" * width, style=style)
+    if label:
+        carets.append(" " + label, style=style)
+    number = Text(str(where.line).rjust(gutter) + " | ", style="bold blue")
+    number.append(line)
+    return [number, carets]
+
+
+def format_diagnostic(diagnostic: Diagnostic) -> list[Text]:
+    style = _STYLES[diagnostic.severity]
+    where = region(diagnostic.source, diagnostic.span)
+    location = diagnostic.path + (f":{where.line}:{where.column}" if where else "")
+    header = Text(location + ": ", style="bold")
+    header.append(f"{diagnostic.severity}[{diagnostic.code}]", style=style)
+    header.append(": " + diagnostic.message)
+    lines = [header]
+    if where is not None and diagnostic.source.text:
+        related = [(region(diagnostic.source, r.span), r.message) for r in diagnostic.related]
+        gutter = len(str(max([where.line] + [r.line for r, _ in related if r])))
+        lines.append(Text(" " * gutter + " |", style="bold blue"))
+        lines.extend(_snippet(diagnostic.source, where, gutter, style))
+        for other, message in related:
+            if other is not None and diagnostic.source.line_text(other.line).strip():
+                lines.extend(_snippet(diagnostic.source, other, gutter, "bold blue", message))
+            else:
+                lines.append(Text(" " * gutter + " = note: " + message, style="bold blue"))
+        if diagnostic.help:
+            lines.append(Text(" " * gutter + " = help: " + diagnostic.help, style="bold blue"))
+    elif diagnostic.help:
+        lines.append(Text("  = help: " + diagnostic.help, style="bold blue"))
+    return lines
+
+
+def summary(diagnostics: Sequence[Diagnostic], files: int) -> str:
+    errors = sum(d.severity is Severity.ERROR for d in diagnostics)
+    warnings = sum(d.severity is Severity.WARNING for d in diagnostics)
+    checked = f"{files} file{'s' if files != 1 else ''}"
+    if not errors and not warnings:
+        return f"All checks passed ({checked})."
+    parts = [f"{errors} error{'s' if errors != 1 else ''}"]
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    return f"Found {' and '.join(parts)} in {checked}."
+
+
+def render_text(
+    diagnostics: Sequence[Diagnostic], files: int, stream: TextIO, *, color: str = "auto"
+) -> None:
+    console = make_console(stream, color)
+    for diagnostic in diagnostics:
+        for line in format_diagnostic(diagnostic):
+            console.print(line)
+        console.print()
+    console.print(Text(summary(diagnostics, files), style="bold"))

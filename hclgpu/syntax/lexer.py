@@ -1,0 +1,475 @@
+"""The HCL2 lexer: a mode-switching scanner feeding the LALR parser.
+
+HCL2's lexical structure depends on context in ways a grammar handles poorly:
+
+* newlines end attributes in bodies and separate object items, but are ignored
+  inside ``( )``, ``[ ]``, ``${ }``, ``%{ }`` and ``for`` expressions;
+* a newline next to a binary operator, ``?`` or ``:`` continues the expression,
+  so multi-line conditions parse as users expect;
+* quoted strings and heredocs are templates whose ``${ }`` holds expressions, which
+  may hold strings again;
+* ``for``, ``in`` and ``if`` are keywords only in for-expressions and directives.
+
+The scanner keeps a stack of open contexts and emits :class:`Token` objects whose
+type names are the terminals declared in ``grammar/hcl.lark``. It raises
+:class:`LexError` at the first malformed token; the parser turns that into a
+diagnostic and resynchronises.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from hclgpu.source import Span
+
+MAX_DEPTH = 256
+
+
+class Token:
+    __slots__ = ("end", "start", "type", "value")
+
+    def __init__(self, type: str, value: str, start: int, end: int) -> None:
+        self.type = type
+        self.value = value
+        self.start = start
+        self.end = end
+
+    def __repr__(self) -> str:
+        return f"Token({self.type}, {self.value!r}, {self.start}, {self.end})"
+
+
+class LexError(Exception):
+    """A malformed token; carries everything a diagnostic needs."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        span: Span,
+        *,
+        help: str | None = None,
+        related: tuple[tuple[Span, str], ...] = (),
+        resume: int | None = None,
+        region: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.span = span
+        self.help = help
+        self.related = related
+        self.resume = resume
+        """Where an error-tolerant caller may continue; None means the rest is lost."""
+        self.region = region
+        """The text to blank out before parsing again, when the caller should not guess it."""
+
+
+_EXPR = re.compile(
+    r"""
+     (?P<ws>[ \t\r\f\ufeff]+)
+    |(?P<nl>\n)
+    |(?P<comment>\#[^\n]*|//[^\n]*|/\*[\s\S]*?\*/)
+    |(?P<ident>[^\W\d][\w-]*(?:::[^\W\d][\w-]*)*)
+    |(?P<number>\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)
+    |(?P<string>"(?:[^"\\$%\n]|\\[^\n]|\$(?!\{)|%(?!\{))*")
+    |(?P<quote>")
+    |(?P<heredoc><<(?P<flush>-?)(?P<marker>[^\W\d][\w-]*))
+    |(?P<op>\|\||&&|==|!=|<=|>=|=>|\.\.\.|~\}|[-+*/%!<>=?:,.{}\[\]()])
+    |(?P<escstring>\\"(?:[^"\\\n]|\\[^"\n])*\\")
+    |(?P<bad>/\*|.)
+    """,
+    re.VERBOSE,
+)
+_STRING_PART = re.compile(
+    r"""
+     (?P<lit>(?:[^"\\$%\n]|\\[^\n]|\$\$\{|%%\{|\$(?!\{)|%(?!\{))+)
+    |(?P<interp>\$\{~?)
+    |(?P<directive>%\{~?[ \t]*(?:endif|endfor|if|else|for)(?![\w-]))
+    |(?P<close>")
+    """,
+    re.VERBOSE,
+)
+_HEREDOC_LINE = re.compile(r"(?:[^$%\n]|\$\$\{|%%\{|\$(?!\{)|%(?!\{))+\n?|\n")
+_HEREDOC_PART = re.compile(
+    r"(?P<interp>\$\{~?)|(?P<directive>%\{~?[ \t]*(?:endif|endfor|if|else|for)(?![\w-]))"
+)
+_HEREDOC_REST = re.compile(r"[ \t]*\r?\n")
+_ESCAPE = re.compile(r"\\(?:[nrt\"\\]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})|\$\$\{|%%\{|\\")
+_FOR_VAR_AHEAD = re.compile(r"[ \t\r\n]*[^\W\d]")
+_DIGITS = re.compile(r"\d+")
+# A line that starts a body item: `name =`, `name {` or `name "label"`.
+_ITEM_LINE = re.compile(r"([ \t]*)[^\W\d][\w-]*[ \t]*(?:=[^=>]|\{|\")")
+
+_OPERATORS = {
+    "||": "OROR", "&&": "ANDAND", "==": "EQEQ", "!=": "NOTEQ", "<=": "LE", ">=": "GE",
+    "=>": "FATARROW", "...": "ELLIPSIS", "-": "MINUS", "+": "PLUS", "*": "STAR",
+    "/": "SLASH", "%": "PERCENT", "!": "BANG", "<": "LT", ">": "GT", "=": "EQUAL",
+    "?": "QMARK", ":": "COLON", ",": "COMMA", ".": "DOT", "{": "LBRACE", "}": "RBRACE",
+    "[": "LSQB", "]": "RSQB", "(": "LPAR", ")": "RPAR", "~}": "RBRACE",
+}  # fmt: skip
+_DIRECTIVES = {
+    "if": "DIR_IF",
+    "else": "DIR_ELSE",
+    "endif": "DIR_ENDIF",
+    "for": "DIR_FOR",
+    "endfor": "DIR_ENDFOR",
+}
+_CLOSERS = {"}": "{", "]": "[", ")": "("}
+_BINARY = frozenset(
+    ("OROR", "ANDAND", "EQEQ", "NOTEQ", "LT", "GT", "LE", "GE", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT")
+)
+# A newline after one of these, or before one of the second set, continues the expression.
+_CONTINUES_AFTER = _BINARY | {"QMARK", "COLON", "COMMA", "FATARROW", "BANG"}
+_CONTINUES_BEFORE = (_BINARY - {"MINUS"}) | {"QMARK", "COLON", "FATARROW"}
+# Contexts in which newlines are significant: the file body and braces.
+_NEWLINE_CONTEXTS = frozenset(("file", "{"))
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _decode_escape(match: re.Match[str]) -> str:
+    text = match.group()
+    if text in ("$${", "%%{"):
+        return text[1:]
+    if text[1] in "uU":
+        return chr(int(text[2:], 16))
+    return _ESCAPES[text[1]]
+
+
+def decode_string(raw: str) -> str:
+    """Decode the escapes of a quoted-string fragment already checked by the lexer."""
+    if "\\" not in raw and "$${" not in raw and "%%{" not in raw:
+        return raw
+    return _ESCAPE.sub(_decode_escape, raw)
+
+
+def _check_escapes(raw: str, offset: int) -> None:
+    for match in _ESCAPE.finditer(raw):
+        if match.group() == "\\":
+            at = offset + match.start()
+            shown = raw[match.start() : match.start() + 2]
+            raise LexError(
+                "HG007",
+                f"`{shown}` is not a valid escape sequence",
+                Span(at, at + len(shown)),
+                help='write `\\\\` for a backslash; HCL knows \\n \\r \\t \\" \\\\ \\uNNNN \\UNNNNNNNN',
+                resume=at + len(shown),
+            )
+
+
+class Lexer:
+    """Turns one text into tokens; comments are collected on the side."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.comments: list[tuple[int, int]] = []
+        self.expect_in = False
+        """True after `for` until its `in`: only there is `in` a keyword."""
+        self.notes: list[LexError] = []
+        """Findings that do not stop parsing (reported as warnings)."""
+        self.previous: Token | None = None
+        """The last significant token yielded before the current one (for messages)."""
+        self.last: Token | None = None
+        # Each frame: (kind, opener start, opener end, extra)
+        self.stack: list[tuple[str, int, int, object]] = [("file", 0, 0, None)]
+
+    # -- helpers ------------------------------------------------------------------
+    def _push(self, kind: str, start: int, end: int, extra: object = None) -> None:
+        if len(self.stack) > MAX_DEPTH:
+            raise LexError(
+                "HG012",
+                f"nesting is deeper than {MAX_DEPTH} levels",
+                Span(start, end),
+                help="flatten the structure; real job files nest a few levels deep",
+            )
+        self.stack.append((kind, start, end, extra))
+
+    def _token(self, type: str, value: str, start: int, end: int) -> Token:
+        token = Token(type, value, start, end)
+        self.previous = self.last
+        self.last = token
+        return token
+
+    def _close(self, char: str, start: int, end: int) -> str:
+        """Pop the context a closing bracket ends; returns the token type to emit."""
+        kind, open_start, open_end, _ = self.stack[-1]
+        if char == "}" and kind in ("$", "%"):
+            self.stack.pop()
+            return "INTERP_CLOSE" if kind == "$" else "DIR_CLOSE"
+        wanted = _CLOSERS[char]
+        if kind.endswith(wanted) and kind != "file":
+            self.stack.pop()
+            return _OPERATORS[char]
+        if kind == "file":
+            raise LexError(
+                "HG004",
+                f"unbalanced `{char}`: nothing is open here",
+                Span(start, end),
+                help="delete it, or add the opening bracket it was meant to close",
+                resume=end,
+            )
+        opener = "${" if kind == "$" else "%{" if kind == "%" else kind[-1]
+        expected = "}" if opener in ("${", "%{") else {"{": "}", "[": "]", "(": ")"}[opener]
+        raise LexError(
+            "HG004",
+            f"`{char}` does not close the `{opener}` opened before it; expected `{expected}`",
+            Span(start, end),
+            related=((Span(open_start, open_end), f"`{opener}` opened here"),),
+            resume=end,
+        )
+
+    # -- main loop ------------------------------------------------------------------
+    def tokens(self) -> Iterator[Token]:
+        text = self.text
+        stack = self.stack
+        pos = 0
+        pending_nl = -1
+        n = len(text)
+        match = _EXPR.match
+        while True:
+            kind = stack[-1][0]
+            if kind == '"':
+                pos, token = self._string_part(pos)
+                yield token
+                continue
+            if kind == "H":
+                pos, token = self._heredoc_part(pos)
+                yield token
+                continue
+            if pos >= n:
+                break
+            m = match(text, pos)
+            assert m is not None  # the last alternative matches any character
+            group = m.lastgroup
+            end = m.end()
+            if group == "ws":
+                pos = end
+                continue
+            if group == "nl":
+                if pending_nl < 0 and kind in _NEWLINE_CONTEXTS:
+                    pending_nl = pos
+                elif kind in ("[", "("):
+                    self._check_runaway(end)
+                pos = end
+                continue
+            if group == "comment":
+                self.comments.append((pos, end))
+                pos = end
+                continue
+            # A significant token: decide its type, then flush a pending newline.
+            value = m.group()
+            if group == "ident":
+                type = "IDENT"
+                last = self.last.type if self.last else ""
+                if value == "for" and last in ("LBRACE", "LSQB") and _FOR_VAR_AHEAD.match(text, end):
+                    type = "FOR"
+                    self.expect_in = True
+                    pending_nl = -1
+                    top = stack[-1]
+                    stack[-1] = ("F" + top[0], top[1], top[2], top[3])
+                elif value == "in" and self.expect_in:
+                    type = "IN"
+                    self.expect_in = False
+                elif value == "if" and kind[0] == "F" and last != "DOT":
+                    type = "IF"
+            elif group == "number":
+                type = "NUMBER"
+                if self.last is not None and self.last.type == "DOT":
+                    digits = _DIGITS.match(text, pos)
+                    assert digits is not None
+                    end = digits.end()
+                    value = digits.group()
+            elif group == "string":
+                type = "STRING"
+                if "\\" in value:
+                    _check_escapes(value, pos)
+                value = decode_string(value[1:-1])
+            elif group == "op":
+                type = _OPERATORS[value]
+                if value in "{[(":
+                    self._push(value, pos, end)
+                elif value in ("}", "]", ")", "~}"):
+                    type = self._close("}" if value == "~}" else value, pos, end)
+                    if value == "~}" and type == "RBRACE":
+                        raise LexError("HG006", "`~` is only allowed before the `}` of `${ }` or `%{ }`",
+                                       Span(pos, pos + 1), resume=pos + 1)  # fmt: skip
+            elif group == "escstring" and any(frame[0] == '"' for frame in stack):
+                # `"${x == \"a\"}"`: a string written with escaped quotes inside a template.
+                type = "STRING"
+                value = decode_string(value[2:-2])
+            elif group == "quote":
+                type = "QUOTE_OPEN"
+                self._push('"', pos, end)
+            elif group == "heredoc":
+                type = "HEREDOC_OPEN"
+                end = self._open_heredoc(m, pos)
+            else:
+                self._bad(value, pos)
+            if pending_nl >= 0:
+                previous = self.last.type if self.last else ""
+                if type == "LBRACE" and previous in ("STRING", "IDENT") and kind == "file":
+                    self._brace_on_next_line(pos)
+                elif previous not in _CONTINUES_AFTER and type not in _CONTINUES_BEFORE:
+                    yield self._token("NL", "\n", pending_nl, pending_nl + 1)
+                pending_nl = -1
+            yield self._token(type, value, pos, end)
+            pos = end
+        self._check_closed()
+        if pending_nl >= 0:
+            yield self._token("NL", "\n", pending_nl, pending_nl + 1)
+
+    def _check_runaway(self, line_start: int) -> None:
+        """A `[` or `(` still open when a new attribute or block starts was never closed.
+
+        Reporting it at the opener beats the cascade of errors the parser would
+        otherwise find further down.
+        """
+        item = _ITEM_LINE.match(self.text, line_start)
+        if item is None:
+            return
+        _, start, end, _ = self.stack[-1]
+        opener_line = self.text.rfind("\n", 0, start) + 1
+        opener_indent = len(self.text[opener_line:start]) - len(self.text[opener_line:start].lstrip(" \t"))
+        if len(item.group(1)) > opener_indent:
+            return
+        closer = "]" if self.stack[-1][0] == "[" else ")"
+        raise LexError(
+            "HG005",
+            f"`{self.text[start:end]}` is never closed",
+            Span(start, end),
+            help=f"add the missing `{closer}` before the next attribute or block",
+            resume=line_start,
+            region=(opener_line, line_start),
+        )
+
+    def _brace_on_next_line(self, pos: int) -> None:
+        self.notes.append(
+            LexError(
+                "HG009",
+                "the `{` of a block must be on the same line as the block's name and labels",
+                Span(pos, pos + 1),
+                help="Nomad rejects a block whose `{` starts a new line; join the two lines",
+            )
+        )
+
+    def _bad(self, value: str, pos: int) -> None:
+        if value == "/*":
+            raise LexError(
+                "HG008",
+                "this `/*` comment is never closed",
+                Span(pos, pos + 2),
+                help="add `*/` where the comment should end",
+            )
+        if value == "\x00":
+            raise LexError("HG011", "NUL byte in the file", Span(pos, pos + 1), resume=pos + 1)
+        shown = value if value.isprintable() else repr(value)[1:-1]
+        raise LexError(
+            "HG006",
+            f"unexpected character `{shown}`",
+            Span(pos, pos + 1),
+            help="put text in double quotes; HCL2 has no token that starts with this character",
+            resume=pos + 1,
+        )
+
+    def _check_closed(self) -> None:
+        if len(self.stack) == 1:
+            return
+        kind, start, end, _ = self.stack[-1]
+        opener = self.text[start:end].strip()
+        closer = {"$": "}", "%": "}"}.get(kind) or {"{": "}", "[": "]", "(": ")"}.get(kind[-1], "")
+        n = len(self.text)
+        raise LexError(
+            "HG005",
+            f"`{opener}` is never closed",
+            Span(start, end),
+            help=f"add the missing `{closer}`",
+            related=((Span(n, n), "the file ends here"),),
+        )
+
+    # -- templates ------------------------------------------------------------------
+    def _string_part(self, pos: int) -> tuple[int, Token]:
+        text = self.text
+        m = _STRING_PART.match(text, pos)
+        group = m.lastgroup if m else None
+        if m is None or group is None:
+            _, start, _, _ = self.stack[-1]
+            raise LexError(
+                "HG002",
+                "unterminated string",
+                Span(start, pos),
+                help='close the string with `"` on the same line, or use a heredoc for several lines',
+                resume=pos,
+            )
+        end = m.end()
+        value = m.group()
+        if group == "lit":
+            if "\\" in value:
+                _check_escapes(value, pos)
+            return end, self._token("TEMPLATE_LIT", decode_string(value), pos, end)
+        if group == "close":
+            self.stack.pop()
+            return end, self._token("QUOTE_CLOSE", value, pos, end)
+        return end, self._template_open(group, value, pos, end)
+
+    def _template_open(self, group: str, value: str, pos: int, end: int) -> Token:
+        if group == "interp":
+            self._push("$", pos, end)
+            return self._token("INTERP_OPEN", value, pos, end)
+        self._push("%", pos, end)
+        keyword = value[2:].lstrip("~ \t")
+        self.expect_in = keyword == "for"
+        return self._token(_DIRECTIVES[keyword], value, pos, end)
+
+    def _open_heredoc(self, m: re.Match[str], pos: int) -> int:
+        flush = m.group("flush") == "-"
+        marker = m.group("marker")
+        end = m.end()
+        rest = _HEREDOC_REST.match(self.text, end)
+        if rest is None:
+            raise LexError(
+                "HG001",
+                f"the heredoc marker `<<{'-' if flush else ''}{marker}` must end its line",
+                Span(pos, end),
+                help="start the heredoc text on the next line",
+                resume=end,
+            )
+        self._push("H", pos, end, (marker, flush))
+        return rest.end()
+
+    def _heredoc_text(self, start: int, end: int) -> Token:
+        text = self.text[start:end].replace("$${", "${").replace("%%{", "%{")
+        return self._token("TEMPLATE_LIT", text, start, end)
+
+    def _heredoc_part(self, pos: int) -> tuple[int, Token]:
+        text = self.text
+        _, open_start, open_end, extra = self.stack[-1]
+        assert isinstance(extra, tuple)
+        marker: str = extra[0]
+        closing = re.compile(r"[ \t]*" + re.escape(marker) + r"[ \t]*\r?(?=\n|\Z)")
+        start = pos
+        while True:
+            at_line_start = pos == 0 or text[pos - 1] == "\n"
+            if at_line_start:
+                close = closing.match(text, pos)
+                if close is not None:
+                    if pos > start:
+                        return pos, self._heredoc_text(start, pos)
+                    self.stack.pop()
+                    return close.end(), self._token("HEREDOC_CLOSE", marker, pos, close.end())
+            if pos >= len(text):
+                n = len(text)
+                raise LexError(
+                    "HG003",
+                    f"heredoc `{marker}` is never closed",
+                    Span(n, n),
+                    help=f"end the heredoc with a line that holds only `{marker}`",
+                    related=((Span(open_start, open_end), "heredoc opened here"),),
+                )
+            part = _HEREDOC_PART.match(text, pos)
+            if part is not None and part.lastgroup is not None:
+                if pos > start:
+                    return pos, self._heredoc_text(start, pos)
+                return part.end(), self._template_open(part.lastgroup, part.group(), pos, part.end())
+            line = _HEREDOC_LINE.match(text, pos)
+            assert line is not None
+            pos = line.end()

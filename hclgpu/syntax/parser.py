@@ -1,0 +1,173 @@
+"""Parse HCL2 text into a :class:`~hclgpu.syntax.ast.File`.
+
+The lexer's tokens drive the LALR tables built from ``grammar/hcl.lark``; each
+reduction calls a function of :mod:`hclgpu.syntax.build`. On a syntax error the
+problem is reported, the offending statement is blanked out (newlines kept, so
+every position stays valid) and the text is parsed again, so that independent
+errors in one file are all reported in a single run.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from hclgpu.diagnostics import Related, Sink
+from hclgpu.source import SourceFile, Span
+from hclgpu.syntax import ast
+from hclgpu.syntax.build import CALLBACKS
+from hclgpu.syntax.comments import attach_comments
+from hclgpu.syntax.errors import explain
+from hclgpu.syntax.lexer import Lexer, LexError, Token
+from hclgpu.syntax.tables import Tables, load_tables
+
+MAX_ERRORS = 20
+"""At most this many syntax errors are reported for one file."""
+_RECOVERY_BUDGET = 4_000_000
+"""Characters re-parsed while recovering from errors, summed over attempts."""
+
+
+class _ParseFailure(Exception):
+    def __init__(self, token: Token, expected: set[str], previous: Token | None) -> None:
+        super().__init__(token.type)
+        self.token = token
+        self.expected = expected
+        self.previous = previous
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Parsing allocates many long-lived objects; cyclic GC passes are pure cost here."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _drive(lexer: Lexer, tables: Tables) -> ast.Body:
+    states = tables.states
+    rules = tables.rules
+    origins = tables.origins
+    callbacks = [CALLBACKS[name] for name, _ in rules]
+    stack = [tables.start_state]
+    values: list[Any] = []
+    end_state = tables.end_state
+    end = Token("$END", "", len(lexer.text), len(lexer.text))
+    tokens = lexer.tokens()
+    while True:
+        token = next(tokens, end)
+        kind = token.type
+        while True:
+            action = states[stack[-1]].get(kind)
+            if action is None:
+                expected = {name for name in states[stack[-1]] if name.isupper() or name == "$END"}
+                previous = lexer.previous if token is lexer.last else lexer.last
+                raise _ParseFailure(token, expected, previous)
+            if action[0] == 0:
+                stack.append(action[1])
+                values.append(token)
+                break
+            rule = action[1]
+            size = rules[rule][1]
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+            else:
+                children = []
+            values.append(callbacks[rule](children))
+            stack.append(states[stack[-1]][origins[rule]][1])
+            if kind == "$END" and stack[-1] == end_state:
+                return values[-1]  # type: ignore[no-any-return]
+
+
+_CRUDE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)|[{}\[\]()]')
+
+
+def _statement_region(text: str, offset: int, code: str) -> tuple[int, int]:
+    """The part of ``text`` to blank out so that parsing can resume after an error."""
+    if code == "HG004":
+        return offset, offset + 1
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    end = len(text) if end < 0 else end
+    depth = 0
+    for match in _CRUDE.finditer(text, start):
+        char = match.group()
+        if match.start() >= end and depth <= 0:
+            break
+        if char in "{[(":
+            depth += 1
+        elif char in "}])":
+            depth -= 1
+            if depth == 0 and match.start() >= end:
+                return start, match.end()
+    else:
+        if depth > 0:
+            return start, len(text)
+    return start, end
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    hole = "".join("\n" if char == "\n" else " " for char in text[start:end])
+    return text[:start] + hole + text[end:]
+
+
+def parse(source: SourceFile, sink: Sink) -> ast.File | None:
+    """Parse ``source``; report syntax errors to ``sink``; None when there were any."""
+    tables = load_tables()
+    text = source.text
+    failed = False
+    budget = _RECOVERY_BUDGET
+    last_offset = -1
+    for _ in range(MAX_ERRORS):
+        lexer = Lexer(text)
+        try:
+            with _no_gc():
+                body = _drive(lexer, tables)
+        except LexError as error:
+            failed = True
+            sink.emit(
+                error.code,
+                error.message,
+                source,
+                error.span,
+                help=error.help,
+                related=[Related(span, message) for span, message in error.related],
+            )
+            if error.resume is None:
+                break
+            offset, code = error.span.start, error.code
+            if error.region is not None:
+                last_offset = offset
+                text = _blank(text, *error.region)
+                continue
+        except _ParseFailure as failure:
+            failed = True
+            problem = explain(failure.token, failure.expected, failure.previous, text)
+            sink.emit("HG001", problem.message, source, problem.span, help=problem.help)
+            if failure.token.type == "$END":
+                break
+            offset, code = failure.token.start, "HG001"
+        else:
+            if failed:
+                return None
+            for note in lexer.notes:
+                sink.emit(note.code, note.message, source, note.span, help=note.help)
+            body.span = Span(0, len(text))
+            file = ast.File(body, [], Span(0, len(text)))
+            attach_comments(file, lexer.comments, text)
+            return file
+        budget -= len(text)
+        if offset <= last_offset or budget <= 0:
+            break
+        last_offset = offset
+        start, end = _statement_region(text, offset, code)
+        text = _blank(text, start, end)
+    return None

@@ -1,0 +1,101 @@
+"""The LALR tables for ``grammar/hcl.lark``, built by Lark and cached on disk.
+
+Lark analyses the grammar (about 60 ms); the resulting tables are stored as plain
+tuples with :mod:`marshal` in the user's cache directory, keyed by a hash of
+the grammar (the table format is hclgpu's own; the Lark version does not matter), so later processes load them in about a millisecond.
+Nothing is ever written into the installed package (site-packages is often
+read-only); when no cache directory is writable, the tables are simply rebuilt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from hclgpu.resources import grammar_path
+
+_FORMAT = 1
+
+Actions = dict[str, tuple[int, int]]
+"""token or rule name -> (0, next state) for shift/goto, (1, rule index) for reduce."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    states: list[Actions]
+    rules: list[tuple[str, int]]
+    """Per rule: (callback name, number of children)."""
+    origins: list[str]
+    start_state: int
+    end_state: int
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "hclgpu"
+
+
+def _build(grammar: str) -> tuple[object, ...]:
+    from lark import Lark
+    from lark.parsers.lalr_analysis import Shift
+
+    parser = Lark(grammar, parser="lalr", lexer="basic")
+    table = parser.parser.parser.parser.parse_table
+    rule_index: dict[object, int] = {}
+    rules: list[tuple[str, int]] = []
+    origins: list[str] = []
+    states: list[Actions] = [{} for _ in table.states]
+    for state, actions in table.states.items():
+        row = states[state]
+        for symbol, (action, arg) in actions.items():
+            if action is Shift:
+                row[str(symbol)] = (0, int(arg))
+                continue
+            if arg not in rule_index:
+                rule_index[arg] = len(rules)
+                rules.append((str(arg.alias or arg.origin.name), len(arg.expansion)))
+                origins.append(str(arg.origin.name))
+            row[str(symbol)] = (1, rule_index[arg])
+    return (_FORMAT, states, rules, origins, int(table.start_states["start"]), int(table.end_states["start"]))
+
+
+def _key(grammar: str) -> str:
+    digest = hashlib.sha256(f"{_FORMAT}\0{grammar}".encode()).hexdigest()
+    return digest[:24]
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tables-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+@cache
+def load_tables() -> Tables:
+    grammar = grammar_path().read_text(encoding="utf-8")
+    path = _cache_dir() / f"tables-{_key(grammar)}.marshal"
+    data: tuple[object, ...] | None = None
+    try:
+        loaded = marshal.loads(path.read_bytes())
+        if isinstance(loaded, tuple) and loaded and loaded[0] == _FORMAT:
+            data = loaded
+    except (OSError, ValueError, EOFError, TypeError):
+        data = None
+    if data is None:
+        data = _build(grammar)
+        with contextlib.suppress(OSError):
+            _write_atomically(path, marshal.dumps(data))  # type: ignore[arg-type]
+    _, states, rules, origins, start, end = data
+    return Tables(states, rules, origins, start, end)  # type: ignore[arg-type]
