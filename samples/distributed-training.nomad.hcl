@@ -61,10 +61,10 @@ job "llm-finetune" {
           "--nproc_per_node=8",
           "train.py",
           "--config=${NOMAD_TASK_DIR}/sft.yaml",
-          "--output-dir=${NOMAD_ALLOC_DIR}/data/checkpoints",
+          "--output-dir=${NOMAD_ALLOC_DIR}/data/checkpoints"
         ]
-        work_dir = "/workspace"
-        ipc_mode = "host"
+        # The recipe repository fetched by the first artifact below.
+        work_dir = "${NOMAD_TASK_DIR}/repo"
         # 32 GiB /dev/shm for the data loaders (docker shm_size is in bytes).
         shm_size = 34359738368
         ulimit {
@@ -95,9 +95,10 @@ job "llm-finetune" {
         mode        = "file"
       }
 
-      # Give the trainer time to write a final checkpoint on SIGTERM.
+      # Time to write a final checkpoint on SIGTERM (capped by the client's
+      # max_kill_timeout, which the GPU nodes raise to 5m).
       kill_signal  = "SIGTERM"
-      kill_timeout = "5m"
+      kill_timeout = "3m"
 
       resources {
         cpu    = 64000

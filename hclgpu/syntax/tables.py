@@ -2,9 +2,10 @@
 
 Lark analyses the grammar (about 60 ms); the resulting tables are stored as plain
 tuples with :mod:`marshal` in the user's cache directory, keyed by a hash of
-the grammar (the table format is hclgpu's own; the Lark version does not matter), so later processes load them in about a millisecond.
-Nothing is ever written into the installed package (site-packages is often
-read-only); when no cache directory is writable, the tables are simply rebuilt.
+the grammar (the table format is hclgpu's own; the Lark version does not matter),
+so later processes load them in about a millisecond. Nothing is ever written into
+the installed package (site-packages is often read-only); when no cache directory
+is writable, the tables are simply rebuilt.
 """
 
 from __future__ import annotations
