@@ -70,6 +70,7 @@ _EXPR = re.compile(
      (?P<ws>[ \t\r\f\ufeff]+)
     |(?P<nl>\n)
     |(?P<comment>\#[^\n]*|//[^\n]*|/\*[\s\S]*?\*/)
+    |(?P<bad_comment>/\*)
     |(?P<ident>[^\W\d][\w-]*(?:::[^\W\d][\w-]*)*)
     |(?P<number>\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)
     |(?P<string>"(?:[^"\\$%\n]|\\[^\n]|\$(?!\{)|%(?!\{))*")
@@ -77,7 +78,7 @@ _EXPR = re.compile(
     |(?P<heredoc><<(?P<flush>-?)(?P<marker>[^\W\d][\w-]*))
     |(?P<op>\|\||&&|==|!=|<=|>=|=>|\.\.\.|~\}|[-+*/%!<>=?:,.{}\[\]()])
     |(?P<escstring>\\"(?:[^"\\\n]|\\[^"\n])*\\")
-    |(?P<bad>/\*|.)
+    |(?P<bad>.)
     """,
     re.VERBOSE,
 )
@@ -303,7 +304,7 @@ class Lexer:
             elif group == "heredoc":
                 type = "HEREDOC_OPEN"
                 end = self._open_heredoc(m, pos)
-            else:
+            else:  # "bad" and "bad_comment"
                 self._bad(value, pos)
             if pending_nl >= 0:
                 previous = self.last.type if self.last else ""

@@ -50,6 +50,33 @@ def _no_gc() -> Iterator[None]:
             gc.enable()
 
 
+def _accepts(stack: list[int], kind: str, tables: Tables) -> bool:
+    """Would the parser shift ``kind`` from ``stack``, after any reductions?"""
+    stack = list(stack)
+    while True:
+        action = tables.states[stack[-1]].get(kind)
+        if action is None:
+            return False
+        if action[0] == 0:
+            return True
+        name, size = tables.rules[action[1]]
+        if size:
+            del stack[-size:]
+        goto = tables.states[stack[-1]].get(tables.origins[action[1]])
+        if goto is None:
+            return False
+        stack.append(goto[1])
+        if kind == "$END" and stack[-1] == tables.end_state:
+            return True
+
+
+def _acceptable(stack: list[int], tables: Tables) -> set[str]:
+    """The terminals acceptable at the point of an error (LALR rows over-approximate them)."""
+    row = tables.states[stack[-1]]
+    candidates = [name for name in row if name.isupper() or name == "$END"]
+    return {kind for kind in candidates if _accepts(stack, kind, tables)}
+
+
 def _drive(lexer: Lexer, tables: Tables) -> ast.Body:
     states = tables.states
     rules = tables.rules
@@ -66,7 +93,7 @@ def _drive(lexer: Lexer, tables: Tables) -> ast.Body:
         while True:
             action = states[stack[-1]].get(kind)
             if action is None:
-                expected = {name for name in states[stack[-1]] if name.isupper() or name == "$END"}
+                expected = _acceptable(stack, tables)
                 previous = lexer.previous if token is lexer.last else lexer.last
                 raise _ParseFailure(token, expected, previous)
             if action[0] == 0:
