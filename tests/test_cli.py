@@ -1,0 +1,193 @@
+"""The command line: exit codes, output formats and input handling."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hclgpu.cli import main
+from tests.conftest import ROOT, shared_dir
+
+BAD = 'job "x" {\n  group "g" {\n    count 2\n  }\n}\n'
+GOOD = 'job "x" {\n  group "g" {\n    count = 2\n  }\n}\n'
+
+
+@pytest.fixture()
+def bad_file(tmp_path: Path) -> Path:
+    path = tmp_path / "bad.nomad.hcl"
+    path.write_text(BAD)
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_clean_file_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ok.nomad.hcl"
+    path.write_text(GOOD)
+    status, out, err = run(capsys, "check", str(path))
+    assert (status, out) == (0, "")
+    assert "All checks passed (1 file)" in err
+
+
+def test_json_report_has_exact_shape_and_location(bad_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "check", "--format", "json", str(bad_file))
+    assert status == 1
+    report = json.loads(out)
+    assert report["version"] == 1
+    assert report["summary"] == {"files": 1, "errors": 1, "warnings": 0, "infos": 0}
+    (diagnostic,) = report["diagnostics"]
+    assert diagnostic == {
+        "path": str(bad_file),
+        "code": "HG001",
+        "name": "syntax-error",
+        "severity": "error",
+        "message": "expected `=` or a block `{` after `count`, found `2`",
+        "help": 'write an attribute as `name = value`, a block as `name "label" { ... }`',
+        "line": 3,
+        "column": 11,
+        "end_line": 3,
+        "end_column": 12,
+    }
+
+
+def test_text_report_shows_source_and_carets(bad_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "check", "--color", "never", str(bad_file))
+    assert status == 1 and out == ""
+    lines = err.splitlines()
+    assert lines[0] == f"{bad_file}:3:11: error[HG001]: expected `=` or a block `{{` after `count`, found `2`"
+    assert lines[2] == "3 |     count 2"
+    assert lines[3] == "  |           ^"
+    assert "\x1b[" not in err
+    assert err.rstrip().endswith("Found 1 error in 1 file.")
+
+
+def test_sarif_report_validates_against_the_schema(bad_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema_path = shared_dir("schemas", "sarif") / "sarif-schema-2.1.0.json"
+    status, out, _ = run(capsys, "check", "--format", "sarif", str(bad_file))
+    assert status == 1
+    log = json.loads(out)
+    jsonschema.validate(log, json.loads(schema_path.read_text()))
+    (result,) = log["runs"][0]["results"]
+    assert result["ruleId"] == "HG001"
+    assert result["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 3, "startColumn": 11, "endLine": 3, "endColumn": 12,
+    }  # fmt: skip
+    assert log["runs"][0]["tool"]["driver"]["rules"][0]["id"] == "HG001"
+
+
+def test_github_annotations_escape_properties_and_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "a,b:c.hcl"
+    path.write_text("a = 50%\n")
+    status, out, _ = run(capsys, "check", "--format", "github", str(path))
+    assert status == 1
+    line = out.splitlines()[0]
+    assert line.startswith("::error file=")
+    assert "a%2Cb%3Ac.hcl" in line
+    assert "line=1,endLine=1,col=8,endColumn=8,title=hclgpu (HG001)::expected an expression" in line
+    assert "50%25" not in line  # the message names no user text here
+
+
+def test_directories_are_searched_for_job_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    (tmp_path / "deep" / "er" / "one.nomad").write_text(GOOD)
+    (tmp_path / "two.nomad.hcl").write_text(BAD)
+    (tmp_path / "notes.txt").write_text("not a job")
+    status, out, _ = run(capsys, "check", "--format", "json", str(tmp_path))
+    report = json.loads(out)
+    assert status == 1 and report["summary"]["files"] == 2
+    assert [d["path"].endswith("two.nomad.hcl") for d in report["diagnostics"]] == [True]
+
+
+def test_empty_directory_and_missing_file_exit_two(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "check", str(tmp_path))
+    assert status == 2 and "HG021" in err
+    status, _, err = run(capsys, "check", str(tmp_path / "missing.hcl"))
+    assert status == 2 and "HG020" in err and "No such file" in err
+
+
+def test_invalid_utf8_and_nul_bytes_are_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    latin = tmp_path / "latin.hcl"
+    latin.write_bytes(b'a = "caf\xe9"\n')
+    nul = tmp_path / "nul.hcl"
+    nul.write_bytes(b"a = 1\nb\x00 = 2\n")
+    status, out, _ = run(capsys, "check", "--format", "json", str(latin), str(nul))
+    assert status == 1
+    found = {(d["code"], d["line"], d["column"]) for d in json.loads(out)["diagnostics"]}
+    assert found == {("HG010", 1, 9), ("HG011", 2, 2)}
+
+
+def test_stdin_is_read_with_dash(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD.encode())))
+    status, out, _ = run(capsys, "check", "--format", "json", "--stdin-filename", "job.hcl", "-")
+    assert status == 1 and json.loads(out)["diagnostics"][0]["path"] == "job.hcl"
+
+
+def test_strict_and_exit_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "warn.hcl"
+    path.write_text('job "x"\n{\n}\n')
+    assert run(capsys, "check", str(path))[0] == 0
+    assert run(capsys, "check", "--strict", str(path))[0] == 1
+    assert run(capsys, "check", "--strict", "--ignore", "HG009", str(path))[0] == 0
+    bad = tmp_path / "bad.hcl"
+    bad.write_text(BAD)
+    assert run(capsys, "check", "--exit-zero", str(bad))[0] == 0
+
+
+def test_dump_ast_prints_nodes_with_spans(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "job.hcl"
+    path.write_text(GOOD)
+    status, out, _ = run(capsys, "dump", "ast", str(path))
+    assert status == 0
+    tree = json.loads(out)
+    job = tree["body"]["items"][0]
+    assert (job["node"], job["type"], job["labels"][0]["value"]) == ("Block", "job", "x")
+    count = job["body"]["items"][0]["body"]["items"][0]
+    assert count["name_span"] == {"line": 3, "column": 5, "end_line": 3, "end_column": 10}
+    assert count["value"] == {
+        "node": "Literal", "value": 2, "span": {"line": 3, "column": 13, "end_line": 3, "end_column": 14},
+    }  # fmt: skip
+
+
+def test_dump_ast_on_error_writes_nothing_to_stdout(bad_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "dump", "ast", str(bad_file))
+    assert (status, out) == (1, "") and "HG001" in err
+
+
+def test_explain_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "explain", "HG003")
+    assert status == 0 and out.startswith("HG003 unclosed-heredoc (error)") and "Fix:" in out
+    assert run(capsys, "explain", "unterminated-string")[0] == 0
+    assert run(capsys, "explain", "HG999")[0] == 2
+    status, out, _ = run(capsys, "rules", "--format", "json")
+    codes = [row["code"] for row in json.loads(out)]
+    assert status == 0 and "HG001" in codes and codes == sorted(codes)
+
+
+def test_usage_error_exits_two() -> None:
+    process = subprocess.run(
+        [sys.executable, "-m", "hclgpu", "check", "--format", "yaml", "x"],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert process.returncode == 2 and "invalid choice" in process.stderr
+
+
+def test_check_does_not_import_heavy_modules_on_success(tmp_path: Path) -> None:
+    path = tmp_path / "ok.hcl"
+    path.write_text(GOOD)
+    code = (
+        "import sys; from hclgpu.cli import main; main(['check', sys.argv[1]]);"
+        "print(sorted(m for m in ('rich', 'jinja2', 'pydantic', 'lark', 'pygls') if m in sys.modules))"
+    )
+    process = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    assert process.stdout.strip() == "[]"

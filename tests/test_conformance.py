@@ -1,0 +1,52 @@
+"""Every input of the shared conformance corpora parses without syntax errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hclgpu.diagnostics import Severity
+from hclgpu.pipeline import check_source
+from hclgpu.source import SourceFile
+from tests.conftest import SHARED, shared_dir
+
+
+def _hcl2_inputs() -> list[str]:
+    cases = SHARED / "conformance" / "hcl2" / "cases.json"
+    if not cases.exists():
+        return []
+    data = json.loads(cases.read_text())
+    return sorted({case["input"] for case in data["cases"] if case["kind"].startswith("hcl_to_json")})
+
+
+def _nomad_inputs() -> list[Path]:
+    root = SHARED / "conformance" / "nomad"
+    return sorted(p for p in root.rglob("*") if p.suffix in (".hcl", ".nomad") and p.is_file())
+
+
+def _syntax_errors(path: Path) -> list[str]:
+    result = check_source(SourceFile(str(path), path.read_text(encoding="utf-8")))
+    return [f"{d.code} {d.message}" for d in result.diagnostics if d.severity is Severity.ERROR]
+
+
+def test_hcl2_corpus_has_37_inputs() -> None:
+    shared_dir("conformance", "hcl2")
+    assert len(_hcl2_inputs()) == 37
+
+
+@pytest.mark.parametrize("relative", _hcl2_inputs())
+def test_hcl2_input_parses(relative: str) -> None:
+    path = shared_dir("conformance", "hcl2") / relative
+    assert _syntax_errors(path) == []
+
+
+def test_nomad_corpus_has_126_job_files() -> None:
+    shared_dir("conformance", "nomad")
+    assert len(_nomad_inputs()) == 126
+
+
+@pytest.mark.parametrize("path", _nomad_inputs(), ids=lambda p: str(p.relative_to(SHARED)))
+def test_nomad_job_file_parses(path: Path) -> None:
+    assert _syntax_errors(path) == []
