@@ -12,9 +12,8 @@ variable "environment" {
 }
 
 variable "datacenters" {
-  type        = list(string)
-  default     = ["us-west-2a", "us-west-2b"]
-  description = "Datacenters the job may be placed in."
+  type    = list(string)
+  default = ["us-west-2a", "us-west-2b"]
 }
 
 variable "replicas" {
@@ -54,11 +53,9 @@ locals {
   }
   size    = lookup(local.sizes, var.environment, local.sizes["dev"])
   is_prod = var.environment == "prod"
-  image   = format("nvcr.io/nvidia/tritonserver:%s", local.is_prod ? "24.05-py3" : "24.06-py3")
-  meta = merge(
-    { team = "ml-serving", environment = var.environment },
-    { tier = local.is_prod ? "critical" : "standard" },
-  )
+  # prod pins the validated Triton release; other environments try the next.
+  image = format("nvcr.io/nvidia/tritonserver:%s", local.is_prod ? "24.05-py3" : "24.06-py3")
+  meta  = merge({ team = "ml-serving", env = var.environment }, { tier = local.is_prod ? "critical" : "standard" })
   # One --load-model flag per requested model.
   model_args = [for m in var.models : "--load-model=${m}"]
 }
@@ -73,7 +70,6 @@ job "triton" {
     network {
       port "http" { to = 8000 }
       port "grpc" { to = 8001 }
-      port "metrics" { to = 8002 }
     }
 
     service {
@@ -100,7 +96,7 @@ job "triton" {
           ["--model-repository=s3://acme-models/${var.environment}", "--model-control-mode=explicit"],
           local.model_args,
         )
-        ports = ["http", "grpc", "metrics"]
+        ports = ["http", "grpc"]
       }
 
       env = {
@@ -123,9 +119,8 @@ job "triton" {
         cpu    = local.size.cpu
         memory = local.size.memory
 
-        # The iterator is named "gpu" so that ${device.attr.memory} and
-        # ${device.model} below still reach the scheduler as literal text
-        # (the default iterator name "device" would shadow them).
+        # Iterator "gpu": the default name "device" would shadow the literal
+        # ${device.attr.memory} / ${device.model} targets the scheduler reads.
         dynamic "device" {
           for_each = var.gpus
           iterator = gpu
@@ -133,7 +128,6 @@ job "triton" {
 
           content {
             count = gpu.value.count
-
             constraint {
               attribute = "${device.attr.memory}"
               operator  = ">="

@@ -1,0 +1,5 @@
+# expect: HG004@5:1
+task "rtserver" {
+  driver = "docker"
+}
+}

@@ -1,0 +1,2 @@
+# expect: HG006@2:10
+count = 2;

@@ -1,0 +1,2 @@
+# expect: HG007@2:14
+command = "C:\bin"

@@ -1,0 +1,2 @@
+# expect: HG010@2:12
+name = "café"

@@ -1,0 +1,88 @@
+"""One case file per diagnostic code: `tests/cases/HG001_syntax_error.hcl`.
+
+The first line of a case says what it must produce: `# expect: HG001@4:5` (more
+than one separated by commas). Every registered code has a case, except the few
+that concern reading files rather than their contents; those have their own tests.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from hclgpu.codes import CODES
+from hclgpu.diagnostics import Sink
+from hclgpu.inputs import Input, decode
+from hclgpu.pipeline import check_source
+
+CASES = Path(__file__).parent / "cases"
+WITHOUT_CASE_FILE = {
+    "HG013": "test_file_too_large_is_reported",
+    "HG020": "test_cli.py::test_empty_directory_and_missing_file_exit_two",
+    "HG021": "test_cli.py::test_empty_directory_and_missing_file_exit_two",
+    "HG901": "test_internal_errors_become_hg901",
+}
+_EXPECT = re.compile(r"# expect: (.*)")
+
+
+def _case_files() -> list[Path]:
+    return sorted(CASES.glob("HG*.hcl"))
+
+
+def _found(path: Path) -> set[str]:
+    sink = Sink()
+    source = decode(Input(path.name, path.read_bytes()), sink)
+    if source is not None:
+        sink.extend(check_source(source).diagnostics)
+    found = set()
+    for diagnostic in sink:
+        assert diagnostic.span is not None
+        position = diagnostic.source.position(diagnostic.span.start)
+        found.add(f"{diagnostic.code}@{position.line}:{position.column}")
+    return found
+
+
+def test_every_code_has_a_case_file() -> None:
+    covered = {path.name[:5] for path in _case_files()}
+    missing = sorted(set(CODES) - covered - set(WITHOUT_CASE_FILE))
+    assert missing == []
+    assert all(path.name[:5] in CODES for path in _case_files())
+
+
+def test_case_file_names_match_code_names() -> None:
+    for path in _case_files():
+        code = CODES[path.name[:5]]
+        assert path.stem == f"{code.id}_{code.name.replace('-', '_')}"
+
+
+@pytest.mark.parametrize("path", _case_files(), ids=lambda p: p.stem)
+def test_case_emits_exactly_what_it_expects(path: Path) -> None:
+    first_line = path.read_bytes().split(b"\n", 1)[0].decode()
+    match = _EXPECT.match(first_line)
+    assert match, f"{path.name} must start with `# expect: CODE@LINE:COL`"
+    expected = {item.strip() for item in match.group(1).split(",")}
+    assert _found(path) == expected
+
+
+def test_file_too_large_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    import hclgpu.inputs
+
+    monkeypatch.setattr(hclgpu.inputs, "MAX_BYTES", 10)
+    sink = Sink()
+    assert decode(Input("big.hcl", b"a = 1234567890\n"), sink) is None
+    assert [d.code for d in sink] == ["HG013"]
+
+
+def test_internal_errors_become_hg901(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import hclgpu.pipeline
+    from hclgpu.cli import main
+
+    def explode(source: object) -> None:
+        raise ValueError("boom")
+
+    monkeypatch.setattr(hclgpu.pipeline, "check_source", explode)
+    path = tmp_path / "job.hcl"
+    path.write_text("a = 1\n")
+    assert main(["check", "--format", "json", str(path)]) == 2
