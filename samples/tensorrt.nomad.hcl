@@ -14,7 +14,7 @@ job "tensorrt" {
         args = [
           "--model-store=${NOMAD_TASK_DIR}/models"
         ]
-        # docker's shm_size is in bytes.
+        # As in the article; docker takes bytes here, so this is only 1 KiB.
         shm_size = 1024
         # Legacy docker port mapping (as in the article). It only maps ports
         # from the task-level network below, not from a group network.

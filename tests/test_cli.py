@@ -69,7 +69,9 @@ def test_text_report_shows_source_and_carets(bad_file: Path, capsys: pytest.Capt
     assert err.rstrip().endswith("Found 1 error in 1 file.")
 
 
-def test_sarif_report_validates_against_the_schema(bad_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sarif_report_validates_against_the_schema(
+    bad_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema_path = shared_dir("schemas", "sarif") / "sarif-schema-2.1.0.json"
     status, out, _ = run(capsys, "check", "--format", "sarif", str(bad_file))
@@ -84,7 +86,9 @@ def test_sarif_report_validates_against_the_schema(bad_file: Path, capsys: pytes
     assert log["runs"][0]["tool"]["driver"]["rules"][0]["id"] == "HG001"
 
 
-def test_github_annotations_escape_properties_and_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_github_annotations_escape_properties_and_data(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "a,b:c.hcl"
     path.write_text("a = 50%\n")
     status, out, _ = run(capsys, "check", "--format", "github", str(path))
@@ -107,7 +111,9 @@ def test_directories_are_searched_for_job_files(tmp_path: Path, capsys: pytest.C
     assert [d["path"].endswith("two.nomad.hcl") for d in report["diagnostics"]] == [True]
 
 
-def test_empty_directory_and_missing_file_exit_two(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_empty_directory_and_missing_file_exit_two(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, _, err = run(capsys, "check", str(tmp_path))
     assert status == 2 and "HG021" in err
     status, _, err = run(capsys, "check", str(tmp_path / "missing.hcl"))
@@ -159,7 +165,9 @@ def test_dump_ast_prints_nodes_with_spans(tmp_path: Path, capsys: pytest.Capture
     }  # fmt: skip
 
 
-def test_dump_ast_on_error_writes_nothing_to_stdout(bad_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_dump_ast_on_error_writes_nothing_to_stdout(
+    bad_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     status, out, err = run(capsys, "dump", "ast", str(bad_file))
     assert (status, out) == (1, "") and "HG001" in err
 
@@ -189,5 +197,7 @@ def test_check_does_not_import_heavy_modules_on_success(tmp_path: Path) -> None:
         "import sys; from hclgpu.cli import main; main(['check', sys.argv[1]]);"
         "print(sorted(m for m in ('rich', 'jinja2', 'pydantic', 'lark', 'pygls') if m in sys.modules))"
     )
-    process = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    process = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
+    )
     assert process.stdout.strip() == "[]"

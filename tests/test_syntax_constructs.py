@@ -24,7 +24,7 @@ def src(text: str, node: Any) -> str:
 
 
 def test_attribute_name_and_value_have_their_own_spans() -> None:
-    text = 'count   = 2\n'
+    text = "count   = 2\n"
     attribute = parse_ok(text).body.items[0]
     assert isinstance(attribute, ast.Attribute)
     assert text[attribute.name_span.start : attribute.name_span.end] == "count"
@@ -191,7 +191,7 @@ def test_multi_line_operators_in_a_body() -> None:
 
 
 def test_function_calls_with_expansion_and_provider_names() -> None:
-    node, text = value("format(\n  \"%s-%d\",\n  var.a,\n  list...\n)")
+    node, text = value('format(\n  "%s-%d",\n  var.a,\n  list...\n)')
     assert isinstance(node, ast.FunctionCall)
     assert node.name == "format" and node.expand_final and len(node.args) == 3
     assert text[node.name_span.start : node.name_span.end] == "format"
@@ -229,7 +229,7 @@ def test_comments_everywhere_and_attached() -> None:
         "# leading\n"
         "a = /* inline */ 1 // trailing\n"
         "b = [\n  1, # inside\n  /* c */ 2\n]\n"
-        "job \"x\" { # opener\n  // inner\n  c = 3\n}\n"
+        'job "x" { # opener\n  // inner\n  c = 3\n}\n'
     )
     tree = parse_ok(text)
     a, b, job = tree.body.items

@@ -41,7 +41,7 @@ def test_syntax_error(text: str, code: str, line: int, column: int, message: str
         for d in diagnostics
         if d.span is not None
     ]
-    assert any((c, l, col) == (code, line, column) and message in m for c, l, col, m in found), found
+    assert any((c, ln, col) == (code, line, column) and message in m for c, ln, col, m in found), found
 
 
 def test_messages_never_name_grammar_terminals() -> None:

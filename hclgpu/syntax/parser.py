@@ -59,7 +59,7 @@ def _accepts(stack: list[int], kind: str, tables: Tables) -> bool:
             return False
         if action[0] == 0:
             return True
-        name, size = tables.rules[action[1]]
+        size = tables.rules[action[1]][1]
         if size:
             del stack[-size:]
         goto = tables.states[stack[-1]].get(tables.origins[action[1]])
@@ -189,7 +189,8 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
                 sink.emit(note.code, note.message, source, note.span, help=note.help)
             body.span = Span(0, len(text))
             file = ast.File(body, [], Span(0, len(text)))
-            attach_comments(file, lexer.comments, text)
+            with _no_gc():
+                attach_comments(file, lexer.comments, text)
             return file
         budget -= len(text)
         if offset <= last_offset or budget <= 0:

@@ -1,0 +1,63 @@
+"""Hostile input ends in diagnostics, never an exception or a hang."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hclgpu.pipeline import check_source
+from hclgpu.source import SourceFile
+from tests.conftest import ROOT
+
+ALPHABET = st.sampled_from(list('job"group{}[]()=\n #/*${}%~<<EOF-.,:?!&|+0123456789abc\\\t'))
+
+
+def check(text: str) -> list[str]:
+    return [d.code for d in check_source(SourceFile("fuzz.hcl", text)).diagnostics]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(ALPHABET, max_size=200))
+def test_random_hcl_like_text_never_raises(text: str) -> None:
+    codes = check(text)
+    assert all(code.startswith("HG0") for code in codes)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_random_unicode_never_raises(text: str) -> None:
+    check(text)
+
+
+def test_every_truncation_of_a_sample_ends_in_a_diagnostic_or_a_tree() -> None:
+    text = (ROOT / "samples" / "tensorrt.nomad.hcl").read_text()
+    for end in range(0, len(text), 7):
+        result = check_source(SourceFile("t.hcl", text[:end]))
+        assert result.tree is not None or any(d.severity == "error" for d in result.diagnostics)
+
+
+def test_deep_nesting_is_refused_cleanly() -> None:
+    assert "HG012" in check("a = " + "[" * 100_000)
+    assert "HG012" in check("a = " + "{" * 5_000)
+    assert "HG012" in check("a = " + '"${' * 5_000)
+
+
+def test_long_operator_chains_parse() -> None:
+    assert check("a = " + " + ".join(["1"] * 20_000) + "\n") == []
+    assert check("a = " + "!" * 20_000 + "true\n") == []
+
+
+def test_many_errors_are_capped(tmp_path: Path) -> None:
+    text = "".join(f"x{i} 1\n" for i in range(500))
+    codes = check(text)
+    assert 0 < len(codes) <= 20
+
+
+def test_grammar_has_no_conflicts() -> None:
+    from lark import Lark
+
+    from hclgpu.resources import grammar_path
+
+    Lark(grammar_path().read_text(), parser="lalr", lexer="basic", strict=True)
