@@ -16,9 +16,14 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from hclgpu import __version__
 from hclgpu.diagnostics import Diagnostic, Severity, Sink
+
+if TYPE_CHECKING:
+    from hclgpu.inputs import Input
+    from hclgpu.pipeline import Result
 
 EXIT_OK, EXIT_ERRORS, EXIT_FATAL = 0, 1, 2
 
@@ -96,14 +101,13 @@ def _exit_status(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
     return EXIT_ERRORS if any(d.severity in failing for d in diagnostics) else EXIT_OK
 
 
-def _check_one(source_item: object, sink: Sink) -> object:
+def _check_one(item: Input, sink: Sink) -> Result | None:
     """Decode and check one input; an escaping exception becomes HG901."""
-    from hclgpu.inputs import Input, decode
+    from hclgpu.inputs import decode
     from hclgpu.pipeline import check_source
     from hclgpu.source import SourceFile
 
-    assert isinstance(source_item, Input)
-    source = decode(source_item, sink)
+    source = decode(item, sink)
     if source is None:
         return None
     try:
@@ -162,10 +166,8 @@ def run_dump(args: argparse.Namespace) -> int:
     if result is None or _exit_status(diagnostics, False) != EXIT_OK:
         _report(args, diagnostics, 1)
         return _exit_status(diagnostics, False) or EXIT_ERRORS
-    from hclgpu.pipeline import Result
     from hclgpu.syntax.dump import to_json
 
-    assert isinstance(result, Result)
     try:
         data = to_json(result.tree, result.source)
         text = json.dumps(data, ensure_ascii=False, indent=2)

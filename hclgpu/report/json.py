@@ -8,6 +8,7 @@ from typing import Any
 
 from hclgpu.diagnostics import Diagnostic, Severity
 from hclgpu.report.location import diagnostic_region, region
+from hclgpu.source import Span
 
 VERSION = 1
 
@@ -23,21 +24,18 @@ def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
     }
     where = diagnostic_region(diagnostic)
     if where is not None:
-        data.update(
-            line=where.line, column=where.column, end_line=where.end_line, end_column=where.end_column
-        )
+        data.update(where.as_dict())
     if diagnostic.related:
         data["related"] = [
-            {"message": related.message, **vars_of(region(diagnostic.source, related.span))}
+            {"message": related.message, **_region_dict(diagnostic, related.span)}
             for related in diagnostic.related
         ]
     return data
 
 
-def vars_of(where: object) -> dict[str, int]:
-    if where is None:
-        return {}
-    return {name: getattr(where, name) for name in ("line", "column", "end_line", "end_column")}
+def _region_dict(diagnostic: Diagnostic, span: Span) -> dict[str, int]:
+    where = region(diagnostic.source, span)
+    return where.as_dict() if where is not None else {}
 
 
 def render_json(diagnostics: Sequence[Diagnostic], files: int) -> str:

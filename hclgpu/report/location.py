@@ -15,6 +15,14 @@ class Region:
     end_line: int
     end_column: int
 
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+        }
+
 
 def region(source: SourceFile, span: Span | None) -> Region | None:
     if span is None:

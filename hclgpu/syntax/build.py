@@ -74,13 +74,6 @@ def body(c: Children) -> ast.Body:
     return ast.Body([], Span(-1, -1))
 
 
-def items(c: Children) -> list[ast.Attribute | ast.Block]:
-    if len(c) == 1:
-        return [c[0]]
-    c[0].append(c[2])
-    return c[0]  # type: ignore[no-any-return]
-
-
 def attribute(c: Children) -> ast.Attribute:
     name, _, value = c
     return ast.Attribute(name.value, Span(name.start, name.end), value, Span(name.start, value.span.end))
@@ -246,14 +239,17 @@ def call(c: Children) -> ast.FunctionCall:
 
 
 def _list(c: Children) -> list[Any]:
+    """`x` or `xs SEPARATOR x`: one growing list for items, args, elems and oitems."""
     if len(c) == 1:
         return [c[0]]
     c[0].append(c[2])
     return c[0]  # type: ignore[no-any-return]
 
 
+items = _list
 args = _list
 elems = _list
+oitems = _list
 
 
 def tuple_cons(c: Children) -> ast.Tuple:
@@ -270,13 +266,6 @@ def obody(c: Children) -> list[ast.ObjectItem]:
         if isinstance(child, list):
             return child
     return []
-
-
-def oitems(c: Children) -> list[ast.ObjectItem]:
-    if len(c) == 1:
-        return [c[0]]
-    c[0].append(c[2])
-    return c[0]  # type: ignore[no-any-return]
 
 
 def osep(c: Children) -> None:

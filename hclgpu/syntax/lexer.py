@@ -116,7 +116,9 @@ _DIRECTIVES = {
     "for": "DIR_FOR",
     "endfor": "DIR_ENDFOR",
 }
-_CLOSERS = {"}": "{", "]": "[", ")": "("}
+_CLOSING = {"{": "}", "[": "]", "(": ")", "$": "}", "%": "}"}
+"""The closing bracket of each context kind (`$` is `${ }`, `%` is `%{ }`)."""
+_OPENING = {"}": "{", "]": "[", ")": "("}
 _BINARY = frozenset(
     ("OROR", "ANDAND", "EQEQ", "NOTEQ", "LT", "GT", "LE", "GE", "PLUS", "MINUS", "STAR", "SLASH", "PERCENT")
 )
@@ -197,7 +199,7 @@ class Lexer:
         if char == "}" and kind in ("$", "%"):
             self.stack.pop()
             return "INTERP_CLOSE" if kind == "$" else "DIR_CLOSE"
-        wanted = _CLOSERS[char]
+        wanted = _OPENING[char]
         if kind.endswith(wanted) and kind != "file":
             self.stack.pop()
             return _OPERATORS[char]
@@ -210,7 +212,7 @@ class Lexer:
                 resume=end,
             )
         opener = "${" if kind == "$" else "%{" if kind == "%" else kind[-1]
-        expected = "}" if opener in ("${", "%{") else {"{": "}", "[": "]", "(": ")"}[opener]
+        expected = _CLOSING[kind[-1]]
         raise LexError(
             "HG004",
             f"`{char}` does not close the `{opener}` opened before it; expected `{expected}`",
@@ -377,7 +379,7 @@ class Lexer:
             return
         kind, start, end, _ = self.stack[-1]
         opener = self.text[start:end].strip()
-        closer = {"$": "}", "%": "}"}.get(kind) or {"{": "}", "[": "]", "(": ")"}.get(kind[-1], "")
+        closer = _CLOSING.get(kind[-1], "")
         n = len(self.text)
         raise LexError(
             "HG005",
