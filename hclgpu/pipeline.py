@@ -1,16 +1,22 @@
 """From text to results, with no I/O: the one entry point every front end uses.
 
-The CLI, the language server and the Python API all call :func:`check_source`, so
-they report exactly the same diagnostics for the same text.
+The CLI, the language server and the Python API all call :func:`check_source` (parse
+only) or :func:`compile_source` (parse, evaluate, decode to the IR job), so they report
+exactly the same diagnostics for the same text.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
+
+if TYPE_CHECKING:
+    from hclgpu.eval.program import EvalOptions
+    from hclgpu.ir.models import Job
 
 
 @dataclass(slots=True)
@@ -18,25 +24,64 @@ class Result:
     source: SourceFile
     tree: ast.File | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    job: Job | None = None
 
     @property
     def ok(self) -> bool:
         return self.tree is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
-def check_source(source: SourceFile) -> Result:
-    """Parse and check one source; never raises on bad input."""
+def _parse(source: SourceFile, sink: Sink) -> ast.File | None:
     from hclgpu.syntax.parser import parse
 
-    sink = Sink()
     try:
-        tree = parse(source, sink)
+        return parse(source, sink)
     except RecursionError:
         sink.emit("HG012", "the file is nested too deeply to process", source, None)
-        tree = None
+        return None
+
+
+def check_source(source: SourceFile) -> Result:
+    """Parse one source and report syntax problems; never raises on bad input."""
+    sink = Sink()
+    tree = _parse(source, sink)
     return Result(source, tree, sink.sorted())
 
 
+def compile_source(source: SourceFile, options: EvalOptions | None = None) -> Result:
+    """Parse, evaluate and decode one job file to the IR job; never raises on bad input.
+
+    The job is returned only when there are no errors: a job with an error somewhere
+    in it is not what Nomad would run, so no back end may render it.
+    """
+    from hclgpu.eval.program import EvalOptions, prepare
+    from hclgpu.ir.build import build_job
+
+    sink = Sink()
+    tree = _parse(source, sink)
+    if tree is None or sink.has_errors:
+        return Result(source, tree, sink.sorted())
+    try:
+        prepared = prepare(tree, source, options or EvalOptions(), sink)
+        job = build_job(prepared, sink)
+    except RecursionError:
+        sink.emit("HG012", "the file is nested too deeply to evaluate", source, None)
+        job = None
+    return Result(source, tree, _unique(sink.sorted()), None if sink.has_errors else job)
+
+
+def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Drop repeats: an expression inside a loop fails once per element, reported once."""
+    seen: set[tuple[str, int | None, str]] = set()
+    unique = []
+    for d in diagnostics:
+        key = (d.code, d.span.start if d.span else None, d.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(d)
+    return unique
+
+
 def loads(text: str, path: str = "<string>") -> Result:
-    """Check HCL text given as a string."""
-    return check_source(SourceFile(path, text))
+    """Compile HCL text given as a string (file functions resolve against the current directory)."""
+    return compile_source(SourceFile(path, text))

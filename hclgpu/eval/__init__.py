@@ -1,0 +1,1 @@
+"""Evaluation of HCL expressions the way Nomad's jobspec2 evaluates them."""

@@ -1,0 +1,522 @@
+"""Evaluate HCL expressions to values, as Nomad's fork of HCL does.
+
+Only ``var``, ``local`` and names bound by ``for`` expressions and ``dynamic``
+iterators are real roots. Any other root (``node``, ``attr``, ``meta``, ``device``,
+``NOMAD_ALLOC_DIR``, ``env`` ...) is a reference Nomad resolves at run time: the
+expression's source text is kept, wrapped as ``${...}``. Inside a template the whole
+interpolation is kept as written, so ``"${ device.vendor }"`` keeps its spaces.
+
+Errors raise :class:`Failure`, which carries a code, a message in Nomad's words and
+the narrowest span that explains it; the caller turns it into a diagnostic.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+from typing import TYPE_CHECKING
+
+from hclgpu.eval.values import (
+    EvalError,
+    Value,
+    equal,
+    number,
+    to_bool,
+    to_number,
+    to_string,
+    type_name,
+)
+from hclgpu.source import SourceFile, Span
+from hclgpu.syntax import ast
+
+if TYPE_CHECKING:
+    from hclgpu.eval.functions import Function
+
+REAL_ROOTS = frozenset({"var", "local"})
+
+
+class Failure(Exception):
+    """An expression cannot be evaluated; located, with an optional help line."""
+
+    def __init__(self, code: str, message: str, span: Span | None, help: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.span = span
+        self.help = help
+
+
+def did_you_mean(name: str, candidates: list[str]) -> str | None:
+    """A "did you mean" help line when a candidate is close to ``name``."""
+    close = get_close_matches(name, candidates, n=1, cutoff=0.7)
+    return f"did you mean `{close[0]}`?" if close else None
+
+
+Scope = Mapping[str, Value]
+"""Root names in scope: ``var``, ``local`` and iterator or ``for`` names."""
+
+
+@dataclass(slots=True)
+class Evaluator:
+    """Evaluates expressions of one source file with a fixed function table."""
+
+    source: SourceFile
+    functions: Mapping[str, Function]
+    special: dict[str, Callable[[ast.FunctionCall, Scope], Value]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.special = {"can": self._can, "try": self._try, "convert": self._convert}
+
+    # ---- entry ------------------------------------------------------------------
+
+    def eval(self, expr: ast.Expr, scope: Scope) -> Value:
+        """The value of ``expr``; raises :class:`Failure` on any error."""
+        method = _DISPATCH.get(type(expr))
+        if method is None:
+            raise Failure("HG117", f"cannot evaluate a {type(expr).__name__}", expr.span)
+        return method(self, expr, scope)
+
+    def text(self, span: Span) -> str:
+        return self.source.text[span.start : span.end]
+
+    # ---- leaves -----------------------------------------------------------------
+
+    def _literal(self, expr: ast.Literal, scope: Scope) -> Value:
+        return expr.value
+
+    def _parens(self, expr: ast.Parens, scope: Scope) -> Value:
+        return self.eval(expr.expr, scope)
+
+    def _variable(self, expr: ast.Variable, scope: Scope) -> Value:
+        if expr.name in scope:
+            return scope[expr.name]
+        return self._runtime(expr.name, expr.span)
+
+    def _runtime(self, root: str, span: Span) -> Value:
+        """A reference to something only known at run time: keep its text."""
+        if root in REAL_ROOTS:
+            raise Failure(
+                "HG117",
+                f"`{root}` cannot be used on its own",
+                span,
+                help=f"refer to one of its attributes, like `{root}.name`",
+            )
+        return "${" + self.text(span) + "}"
+
+    # ---- traversals -------------------------------------------------------------
+
+    def _traversal(self, expr: ast.Traversal, scope: Scope) -> Value:
+        source = expr.source
+        if isinstance(source, ast.Variable) and source.name not in scope:
+            return self._runtime(source.name, expr.span)
+        value = self.eval(source, scope)
+        if isinstance(source, ast.Variable) and source.name in REAL_ROOTS:
+            self._check_declared(source.name, value, expr.steps[0])
+        return self._steps(value, expr.steps, 0, scope, source)
+
+    def _check_declared(self, root: str, declared: Value, step: ast.Step) -> None:
+        """`var.x` / `local.x` must name something declared: a located HG111 otherwise."""
+        if not isinstance(step, ast.GetAttr) or not isinstance(declared, dict) or step.name in declared:
+            return
+        what = "no variable named" if root == "var" else "no local value named"
+        raise Failure(
+            "HG111",
+            f"{what} `{step.name}` is declared",
+            step.span,
+            help=did_you_mean(step.name, list(declared))
+            or (f'declare it with `variable "{step.name}" {{}}`' if root == "var" else None),
+        )
+
+    def _steps(
+        self, value: Value, steps: list[ast.Step], start: int, scope: Scope, source: ast.Expr
+    ) -> Value:
+        for i in range(start, len(steps)):
+            step = steps[i]
+            if isinstance(step, ast.Splat):
+                return self._splat(value, steps, i + 1, scope, source)
+            value = self._step(value, step, scope, source)
+        return value
+
+    def _splat(
+        self, value: Value, steps: list[ast.Step], start: int, scope: Scope, source: ast.Expr
+    ) -> Value:
+        if value is None:
+            return []
+        items = value if isinstance(value, list) else [value]
+        return [self._steps(item, steps, start, scope, source) for item in items]
+
+    def _step(self, value: Value, step: ast.Step, scope: Scope, source: ast.Expr) -> Value:
+        if isinstance(step, ast.GetAttr):
+            return self._get_attr(value, step, source)
+        if isinstance(step, ast.LegacyIndex):
+            return self._index(value, step.index, step.span)
+        assert isinstance(step, ast.Index)
+        return self._index(value, self.eval(step.key, scope), step.span)
+
+    def _get_attr(self, value: Value, step: ast.GetAttr, source: ast.Expr) -> Value:
+        if isinstance(value, dict):
+            if step.name in value:
+                return value[step.name]
+            raise Failure(
+                "HG117",
+                f"this object has no attribute named `{step.name}`",
+                step.span,
+                help=did_you_mean(step.name, list(value)),
+            )
+        if value is None:
+            raise Failure("HG117", "attempt to get an attribute from a null value", step.span)
+        raise Failure("HG117", f"cannot get attribute `{step.name}` of a {type_name(value)} value", step.span)
+
+    def _index(self, value: Value, key: Value, span: Span) -> Value:
+        if value is None:
+            raise Failure("HG117", "cannot index a null value", span)
+        if isinstance(value, list):
+            try:
+                position = to_number(key)
+            except EvalError as error:
+                raise Failure("HG117", f"invalid index: {error.message}", span) from None
+            if isinstance(position, float) or not 0 <= position < len(value):
+                raise Failure(
+                    "HG117", f"the index {key!r} is out of range for a list of {len(value)} elements", span
+                )
+            return value[position]
+        if isinstance(value, dict):
+            try:
+                name = to_string(key)
+            except EvalError as error:
+                raise Failure("HG117", f"invalid index: {error.message}", span) from None
+            if name not in value:
+                raise Failure(
+                    "HG117",
+                    f"the given key {name!r} does not identify an element of this map",
+                    span,
+                    help=did_you_mean(name, list(value)),
+                )
+            return value[name]
+        raise Failure("HG117", f"a {type_name(value)} value cannot be indexed", span)
+
+    # ---- constructors -----------------------------------------------------------
+
+    def _tuple(self, expr: ast.Tuple, scope: Scope) -> Value:
+        return [self.eval(item, scope) for item in expr.items]
+
+    def _object(self, expr: ast.Object, scope: Scope) -> Value:
+        result: dict[str, Value] = {}
+        for item in expr.items:
+            key = self.object_key(item.key, scope)
+            result[key] = self.eval(item.value, scope)
+        return result
+
+    def object_key(self, key: ast.Expr, scope: Scope) -> str:
+        """An object key: a bare name is the name itself, anything else is evaluated."""
+        if isinstance(key, ast.Variable):
+            return key.name
+        value = self.eval(key, scope)
+        try:
+            return to_string(value)
+        except EvalError as error:
+            raise Failure("HG117", f"invalid object key: {error.message}", key.span) from None
+
+    # ---- templates --------------------------------------------------------------
+
+    def _template(self, expr: ast.Template, scope: Scope) -> Value:
+        parts = expr.parts
+        if expr.heredoc is None and len(parts) == 1 and isinstance(parts[0], ast.Interpolation):
+            only = parts[0]
+            runtime = self._runtime_interpolation(only, scope)
+            return runtime if runtime is not None else self.eval(only.expr, scope)
+        return "".join(self._render(parts, scope))
+
+    def _runtime_interpolation(self, part: ast.Interpolation, scope: Scope) -> str | None:
+        """The interpolation as written when it only names a run-time reference."""
+        inner = part.expr
+        root = inner.source if isinstance(inner, ast.Traversal) else inner
+        if isinstance(root, ast.Variable) and root.name not in scope and root.name not in REAL_ROOTS:
+            return self.text(part.span)
+        return None
+
+    def _render(self, parts: list[ast.TemplatePart], scope: Scope) -> list[str]:
+        out: list[str] = []
+        for i, part in enumerate(parts):
+            if isinstance(part, ast.TemplateText):
+                text = part.text
+                if i > 0 and _strips_right(parts[i - 1]):
+                    text = text.lstrip()
+                if i + 1 < len(parts) and _strips_left(parts[i + 1]):
+                    text = text.rstrip()
+                out.append(text)
+            elif isinstance(part, ast.Interpolation):
+                out.append(self._interpolate(part, scope))
+            elif isinstance(part, ast.TemplateIf):
+                out.extend(self._template_if(part, scope))
+            else:
+                out.extend(self._template_for(part, scope))
+        return out
+
+    def _interpolate(self, part: ast.Interpolation, scope: Scope) -> str:
+        runtime = self._runtime_interpolation(part, scope)
+        if runtime is not None:
+            return runtime
+        value = self.eval(part.expr, scope)
+        if value is None:
+            raise Failure(
+                "HG117", "the interpolated value is null", part.expr.span, help="a template needs a value"
+            )
+        try:
+            return to_string(value)
+        except EvalError as error:
+            message = f"invalid template interpolation value: {error.message}"
+            raise Failure("HG117", message, part.expr.span) from None
+
+    def _template_if(self, part: ast.TemplateIf, scope: Scope) -> list[str]:
+        if self._condition(part.condition, scope):
+            return self._render(part.then, scope)
+        return self._render(part.otherwise or [], scope)
+
+    def _template_for(self, part: ast.TemplateFor, scope: Scope) -> list[str]:
+        out: list[str] = []
+        for key, value in self._iterate(part.collection, scope):
+            inner = dict(scope)
+            if part.key_var:
+                inner[part.key_var] = key
+            inner[part.value_var] = value
+            out.extend(self._render(part.body, inner))
+        return out
+
+    # ---- operators --------------------------------------------------------------
+
+    def _unary(self, expr: ast.UnaryOp, scope: Scope) -> Value:
+        value = self.eval(expr.operand, scope)
+        try:
+            if expr.op == "!":
+                return not to_bool(value)
+            return number(-to_number(value))
+        except EvalError as error:
+            message = f"invalid operand for `{expr.op}`: {error.message}"
+            raise Failure("HG117", message, expr.operand.span) from None
+
+    def _binary(self, expr: ast.BinaryOp, scope: Scope) -> Value:
+        op = expr.op
+        if op in ("&&", "||"):
+            return self._logical(expr, scope)
+        left = self.eval(expr.left, scope)
+        right = self.eval(expr.right, scope)
+        if op == "==":
+            return equal(left, right)
+        if op == "!=":
+            return not equal(left, right)
+        a = self._number_operand(left, expr.left, op)
+        b = self._number_operand(right, expr.right, op)
+        return _arithmetic(op, a, b, expr)
+
+    def _logical(self, expr: ast.BinaryOp, scope: Scope) -> bool:
+        left = self._bool_operand(self.eval(expr.left, scope), expr.left, expr.op)
+        right = self._bool_operand(self.eval(expr.right, scope), expr.right, expr.op)
+        return (left and right) if expr.op == "&&" else (left or right)
+
+    def _number_operand(self, value: Value, node: ast.Expr, op: str) -> int | float:
+        try:
+            return to_number(value)
+        except EvalError as error:
+            raise Failure("HG117", f"invalid operand for `{op}`: {error.message}", node.span) from None
+
+    def _bool_operand(self, value: Value, node: ast.Expr, op: str) -> bool:
+        try:
+            return to_bool(value)
+        except EvalError as error:
+            raise Failure("HG117", f"invalid operand for `{op}`: {error.message}", node.span) from None
+
+    def _condition(self, node: ast.Expr, scope: Scope) -> bool:
+        value = self.eval(node, scope)
+        if value is None:
+            raise Failure(
+                "HG117", "the condition value is null", node.span, help="conditions must be true or false"
+            )
+        try:
+            return to_bool(value)
+        except EvalError as error:
+            raise Failure("HG117", f"incorrect condition type: {error.message}", node.span) from None
+
+    def _conditional(self, expr: ast.Conditional, scope: Scope) -> Value:
+        chosen = expr.true if self._condition(expr.condition, scope) else expr.false
+        return self.eval(chosen, scope)
+
+    # ---- for expressions --------------------------------------------------------
+
+    def _iterate(self, node: ast.Expr, scope: Scope) -> list[tuple[Value, Value]]:
+        collection = self.eval(node, scope)
+        if isinstance(collection, list):
+            return list(enumerate(collection))
+        if isinstance(collection, dict):
+            return [(key, collection[key]) for key in sorted(collection)]
+        if collection is None:
+            raise Failure("HG117", "cannot iterate over a null value", node.span)
+        raise Failure("HG117", f"a {type_name(collection)} value cannot be iterated", node.span)
+
+    def _for(self, expr: ast.ForExpr, scope: Scope) -> Value:
+        tuple_result: list[Value] = []
+        object_result: dict[str, Value] = {}
+        for key, value in self._iterate(expr.collection, scope):
+            inner = dict(scope)
+            if expr.key_var:
+                inner[expr.key_var] = key
+            inner[expr.value_var] = value
+            if expr.condition is not None and not self._condition(expr.condition, inner):
+                continue
+            if expr.key is None:
+                tuple_result.append(self.eval(expr.value, inner))
+                continue
+            self._for_object_item(expr, inner, object_result)
+        return tuple_result if expr.key is None else object_result
+
+    def _for_object_item(self, expr: ast.ForExpr, scope: Scope, result: dict[str, Value]) -> None:
+        assert expr.key is not None
+        key_value = self.eval(expr.key, scope)
+        try:
+            key = to_string(key_value)
+        except EvalError as error:
+            raise Failure("HG117", f"invalid object key: {error.message}", expr.key.span) from None
+        value = self.eval(expr.value, scope)
+        if expr.grouping:
+            result.setdefault(key, []).append(value)
+        elif key in result:
+            raise Failure(
+                "HG117",
+                f"duplicate object key {key!r}",
+                expr.key.span,
+                help="add `...` after the value expression to group values by key",
+            )
+        else:
+            result[key] = value
+
+    # ---- function calls ---------------------------------------------------------
+
+    def _call(self, expr: ast.FunctionCall, scope: Scope) -> Value:
+        special = self.special.get(expr.name)
+        if special is not None:
+            return special(expr, scope)
+        function = self.functions.get(expr.name)
+        if function is None:
+            raise Failure(
+                "HG115",
+                f"there is no function named `{expr.name}`",
+                expr.name_span,
+                help=did_you_mean(expr.name, list(self.functions) + list(self.special)),
+            )
+        args = [self.eval(arg, scope) for arg in expr.args]
+        if expr.expand_final and args:
+            last = args.pop()
+            if not isinstance(last, list):
+                raise Failure(
+                    "HG116", "the final argument to expand with `...` must be a list", expr.args[-1].span
+                )
+            args.extend(last)
+        problem = function.check_arity(len(args))
+        if problem:
+            raise Failure("HG116", problem, expr.span)
+        try:
+            return function.impl(*args)
+        except EvalError as error:
+            span = _argument_span(expr, error.arg)
+            raise Failure("HG116", f"call to function `{expr.name}` failed: {error.message}", span) from None
+        except RecursionError:
+            raise
+        except Exception as error:  # a function must never crash the whole run
+            raise Failure("HG116", f"call to function `{expr.name}` failed: {error}", expr.span) from None
+
+    def _can(self, expr: ast.FunctionCall, scope: Scope) -> Value:
+        if len(expr.args) != 1:
+            raise Failure("HG116", "function `can` expects exactly one argument", expr.span)
+        try:
+            self.eval(expr.args[0], scope)
+        except Failure:
+            return False
+        return True
+
+    def _try(self, expr: ast.FunctionCall, scope: Scope) -> Value:
+        if not expr.args:
+            raise Failure("HG116", "function `try` needs at least one argument", expr.span)
+        last: Failure | None = None
+        for arg in expr.args:
+            try:
+                return self.eval(arg, scope)
+            except Failure as failure:
+                last = failure
+        assert last is not None
+        raise Failure(
+            "HG116",
+            f"no expression given to `try` could be evaluated; the last failed: {last.message}",
+            last.span,
+        )
+
+    def _convert(self, expr: ast.FunctionCall, scope: Scope) -> Value:
+        from hclgpu.eval.types import TypeExprError, convert, parse_type
+
+        if len(expr.args) != 2:
+            raise Failure("HG116", "function `convert` expects a value and a type", expr.span)
+        value = self.eval(expr.args[0], scope)
+        try:
+            return convert(value, parse_type(expr.args[1]))
+        except TypeExprError as error:
+            raise Failure("HG116", error.message, error.node.span) from None
+        except EvalError as error:
+            raise Failure(
+                "HG116", f"invalid value for `convert`: {error.message}", expr.args[0].span
+            ) from None
+
+
+def _strips_left(part: ast.TemplatePart) -> bool:
+    return isinstance(part, ast.Interpolation) and part.strip_left
+
+
+def _strips_right(part: ast.TemplatePart) -> bool:
+    return isinstance(part, ast.Interpolation) and part.strip_right
+
+
+def _argument_span(call: ast.FunctionCall, index: int | None) -> Span:
+    if index is not None and 0 <= index < len(call.args):
+        return call.args[index].span
+    return call.span
+
+
+def _arithmetic(op: str, a: int | float, b: int | float, expr: ast.BinaryOp) -> Value:
+    if op == "+":
+        return number(a + b)
+    if op == "-":
+        return number(a - b)
+    if op == "*":
+        return number(a * b)
+    if op in ("/", "%") and b == 0:
+        raise Failure("HG117", "division by zero", expr.right.span)
+    if op == "/":
+        return number(a / b if isinstance(a, float) or isinstance(b, float) or a % b else a // b)
+    if op == "%":
+        return number(math.fmod(a, b) if isinstance(a, float) or isinstance(b, float) else _int_mod(a, b))
+    comparisons = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}
+    if op in comparisons:
+        return comparisons[op]
+    raise Failure("HG117", f"unknown operator `{op}`", expr.span)
+
+
+def _int_mod(a: int, b: int) -> int:
+    """Go's truncated remainder: the sign follows the dividend."""
+    result = abs(a) % abs(b)
+    return -result if a < 0 else result
+
+
+_DISPATCH: dict[type, Callable[[Evaluator, ast.Expr, Scope], Value]] = {
+    ast.Literal: Evaluator._literal,  # type: ignore[dict-item]
+    ast.Parens: Evaluator._parens,  # type: ignore[dict-item]
+    ast.Variable: Evaluator._variable,  # type: ignore[dict-item]
+    ast.Traversal: Evaluator._traversal,  # type: ignore[dict-item]
+    ast.Tuple: Evaluator._tuple,  # type: ignore[dict-item]
+    ast.Object: Evaluator._object,  # type: ignore[dict-item]
+    ast.Template: Evaluator._template,  # type: ignore[dict-item]
+    ast.UnaryOp: Evaluator._unary,  # type: ignore[dict-item]
+    ast.BinaryOp: Evaluator._binary,  # type: ignore[dict-item]
+    ast.Conditional: Evaluator._conditional,  # type: ignore[dict-item]
+    ast.ForExpr: Evaluator._for,  # type: ignore[dict-item]
+    ast.FunctionCall: Evaluator._call,  # type: ignore[dict-item]
+}

@@ -1,0 +1,173 @@
+"""The value model every evaluator module shares, and cty's implicit conversions.
+
+HCL values are cty values. They are represented here by plain Python data so that
+evaluation stays cheap and the results can be handed straight to the decoder:
+
+=============  ===========================================================
+cty            Python
+=============  ===========================================================
+string         ``str``
+number         ``int`` when integral, else ``float`` (see :func:`number`)
+bool           ``bool`` (always tested before numbers: ``bool`` is an ``int``)
+null           ``None``
+list / tuple   ``list``
+set            ``list`` without duplicates, in cty's order (sorted)
+map / object   ``dict`` with ``str`` keys
+=============  ===========================================================
+
+A reference Nomad resolves only at run time (``${node.unique.name}``,
+``${NOMAD_ALLOC_DIR}``, ``device.model``) is an ordinary string holding its source
+text wrapped in ``${ }``, exactly as jobspec2 keeps it.
+
+Conversions follow go-cty's implicit ("safe and unsafe") conversions used when a
+value reaches a function parameter or a typed field: numbers and bools become
+strings, numeric strings become numbers, ``"true"``/``"false"`` become bools.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, TypeAlias
+
+Value: TypeAlias = Any
+"""A cty value as Python data (see the module docstring)."""
+
+
+class EvalError(Exception):
+    """A value cannot be used as asked. Carries a message in Nomad's words.
+
+    ``arg`` is the 0-based index of the function argument at fault, when known, so
+    the evaluator can point at that argument instead of the whole call.
+    """
+
+    def __init__(self, message: str, arg: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.arg = arg
+
+
+_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
+
+
+def number(value: int | float) -> int | float:
+    """Normalise a number: integral floats of a sane size become ints (cty has one number type)."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise EvalError("the result is not a number (NaN)")
+        if value.is_integer() and abs(value) < 2**63:
+            return int(value)
+    return value
+
+
+def type_name(value: Value) -> str:
+    """The cty type name used in messages ("string", "number", "list of string", ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "tuple"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def format_number(value: int | float) -> str:
+    """A number as cty writes it in a string: no exponent, no trailing zeros."""
+    if isinstance(value, int):
+        return str(value)
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    text = repr(value)
+    if "e" in text or "E" in text:
+        text = format(value, "f")
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def to_string(value: Value) -> str:
+    """Convert to string as cty does; lists, maps and null cannot be."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return format_number(value)
+    if value is None:
+        raise EvalError("a null value cannot be used as a string")
+    raise EvalError(f"string required, but have {type_name(value)}")
+
+
+def to_number(value: Value) -> int | float:
+    """Convert to number as cty does: numbers, and strings that spell a number."""
+    if isinstance(value, bool):
+        raise EvalError("number required, but have bool")
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, str):
+        if _NUMBER.fullmatch(value):
+            return number(float(value)) if any(c in value for c in ".eE") else int(value)
+        raise EvalError(f"a number is required, but {value!r} is not a number")
+    if value is None:
+        raise EvalError("a null value cannot be used as a number")
+    raise EvalError(f"number required, but have {type_name(value)}")
+
+
+def to_bool(value: Value) -> bool:
+    """Convert to bool as cty does: bools, and the strings "true" and "false"."""
+    if isinstance(value, bool):
+        return value
+    if value == "true":
+        return True
+    if value == "false":
+        return False
+    if value is None:
+        raise EvalError("a null value cannot be used as a bool")
+    raise EvalError(f"bool required, but have {type_name(value)}")
+
+
+def to_int(value: Value) -> int:
+    """A whole number, as functions such as substr() and range() need."""
+    n = to_number(value)
+    if isinstance(n, float):
+        raise EvalError(f"value must be a whole number, got {format_number(n)}")
+    return n
+
+
+def to_list(value: Value) -> list[Value]:
+    """A list, tuple or set; a map or object gives its values in key order (cty does this for sets)."""
+    if isinstance(value, list):
+        return value
+    if value is None:
+        raise EvalError("a null value cannot be used as a list")
+    raise EvalError(f"list required, but have {type_name(value)}")
+
+
+def to_map(value: Value) -> dict[str, Value]:
+    """A map or object."""
+    if isinstance(value, dict):
+        return value
+    if value is None:
+        raise EvalError("a null value cannot be used as a map")
+    raise EvalError(f"map required, but have {type_name(value)}")
+
+
+def equal(left: Value, right: Value) -> bool:
+    """cty equality: types must agree (``1 == "1"`` is false), numbers compare by value."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left == right
+    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+        return left == right
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, list):
+        return len(left) == len(right) and all(equal(a, b) for a, b in zip(left, right, strict=True))
+    if isinstance(left, dict):
+        return left.keys() == right.keys() and all(equal(left[k], right[k]) for k in left)
+    return bool(left == right)

@@ -1,0 +1,1 @@
+"""The typed job model (IR): pydantic models of the Nomad job specification."""

@@ -1,0 +1,70 @@
+"""What every IR model shares, and the field metadata the decoder and the Nomad back end read.
+
+Each model mirrors one struct of Nomad's ``api`` package. Fields are declared in the
+Go struct's order (the Nomad back end emits them in declaration order), each with the
+Go field name as its alias and, when HCL can set it, an :class:`Hcl` marker that says
+how — the same information gohcl reads from the struct's ``hcl:"..."`` tag::
+
+    class Constraint(Node):
+        l_target: Annotated[str, Hcl("attribute")] = Field("", alias="LTarget")
+
+Defaults follow Go: a pointer, slice or map field defaults to ``None`` (printed as
+``null``), a plain ``string``/``int``/``bool`` to its zero value (``""``, ``0``,
+``False``). A Go ``json:",omitempty"`` field carries ``Hcl(..., omitempty=True)`` or
+:data:`OMIT_EMPTY` and is left out of the JSON when empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hclgpu.source import Span
+
+Kind = Literal["attr", "block", "label", "remain"]
+GoType = Literal["", "duration", "int8", "uint64", "uint8", "uint16", "int64", "int", "float64", "any"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hcl:
+    """How HCL sets a field (gohcl's struct tag), plus the Go details the decoder needs.
+
+    ``name``: the attribute/block name in HCL (empty for a label).
+    ``kind``: ``attr`` (``hcl:"name,optional"``), ``block`` (``hcl:"name,block"``),
+    ``label`` (``hcl:",label"``) or ``remain`` (``hcl:",remain"``).
+    ``required``: gohcl's plain ``hcl:"name"`` tag (no ``,optional``): missing is an error.
+    ``go``: the Go scalar type when it matters for conversion or range checks
+    (``duration`` = ``time.Duration`` nanoseconds; ``int8`` wraps; unsigned types reject
+    negatives; ``any`` = schemaless ``interface{}`` data).
+    ``omitempty``: the Go json tag has ``omitempty``.
+    """
+
+    name: str = ""
+    kind: Kind = "attr"
+    required: bool = False
+    go: GoType = ""
+    omitempty: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class OmitEmpty:
+    """Marker for a field with no HCL tag whose Go json tag has ``omitempty``."""
+
+
+OMIT_EMPTY = OmitEmpty()
+
+
+class Node(BaseModel):
+    """Base of every IR model: keeps the source span, never validates on the hot path.
+
+    The decoder builds models with ``model_construct`` (values are already converted),
+    so construction costs no validation; ``span`` is excluded from every dump.
+    """
+
+    model_config = ConfigDict(
+        populate_by_name=True, arbitrary_types_allowed=True, validate_assignment=False, extra="forbid"
+    )
+
+    span: Span | None = Field(default=None, exclude=True, repr=False)

@@ -1,0 +1,322 @@
+"""The blocks jobspec2 decodes with its own code rather than plain gohcl.
+
+* ``constraint`` / ``affinity``: shortcut attributes (``regexp = X`` means operator
+  ``regexp``), applied in jobspec2's order, later ones winning; every value is a string
+  except ``weight`` (a number stored in an int8, wrapping) and ``distinct_hosts``.
+* ``job``: ``meta`` may be a map attribute; ``vault`` and job-level ``task`` blocks.
+* ``group``: ``meta`` as attribute; ``vault``; ``scaling`` defaults to ``horizontal``
+  and needs ``max``.
+* ``task``: ``env`` and ``meta`` as attributes; ``scaling "cpu"|"mem"`` blocks; the
+  identity named ``""``/``"default"`` is the task's own ``Identity``.
+"""
+
+from __future__ import annotations
+
+from hclgpu.diagnostics import Related
+from hclgpu.eval.expr import Scope, did_you_mean
+from hclgpu.eval.values import EvalError, Value, to_number, to_string
+from hclgpu.ir import models as m
+from hclgpu.ir.base import Node
+from hclgpu.ir.decode import Body, Decoder
+from hclgpu.source import Span
+from hclgpu.syntax import ast
+
+CONSTRAINT_SHORTCUTS = ("version", "semver", "regexp", "set_contains")
+CONSTRAINT_ATTRIBUTES = (
+    "attribute",
+    "value",
+    "operator",
+    "distinct_property",
+    "distinct_hosts",
+    "regexp",
+    "version",
+    "semver",
+    "set_contains",
+    "set_contains_all",
+    "set_contains_any",
+    "is_set",
+    "is_not_set",
+)
+AFFINITY_SHORTCUTS = ("version", "semver", "regexp", "set_contains_any", "set_contains_all", "set_contains")
+AFFINITY_ATTRIBUTES = ("attribute", "value", "operator", "weight", *AFFINITY_SHORTCUTS)
+
+
+# ---- constraint and affinity ----------------------------------------------------------
+
+
+def _flat_attributes(
+    decoder: Decoder, body: ast.Body, scope: Scope, allowed: tuple[str, ...]
+) -> dict[str, Value]:
+    """Evaluate a body that may hold only the named attributes (hcldec.ObjectSpec)."""
+    split = decoder.split(body, scope)
+    for block, _ in split.blocks:
+        decoder.error("HG102", f"blocks of type `{block.type}` are not expected here", block.type_span)
+    values: dict[str, Value] = {}
+    for attribute, inner in split.attributes:
+        if attribute.name not in allowed:
+            decoder.error(
+                "HG101",
+                f"an argument named `{attribute.name}` is not expected here",
+                attribute.name_span,
+                did_you_mean(attribute.name, list(allowed)),
+            )
+            continue
+        ok, value = decoder.eval(attribute.value, inner)
+        if not ok:
+            continue
+        kind = (
+            "bool"
+            if attribute.name == "distinct_hosts"
+            else "number"
+            if attribute.name == "weight"
+            else "string"
+        )
+        converted = _convert(decoder, attribute, value, kind)
+        if converted is not _INVALID:
+            values[attribute.name] = converted
+    return values
+
+
+_INVALID = object()
+
+
+def _convert(decoder: Decoder, attribute: ast.Attribute, value: Value, kind: str) -> Value:
+    if value is None:
+        return None
+    try:
+        if isinstance(value, (list, dict)):
+            raise EvalError(f"{kind} required, but have {'tuple' if isinstance(value, list) else 'object'}")
+        if kind == "string":
+            return to_string(value)
+        if kind == "number":
+            return to_number(value)
+        from hclgpu.eval.values import to_bool
+
+        return to_bool(value)
+    except EvalError as error:
+        decoder.error(
+            "HG106", f"unsuitable value for `{attribute.name}`: {error.message}", attribute.value.span
+        )
+        return _INVALID
+
+
+def _text(values: dict[str, Value], name: str) -> str:
+    value = values.get(name)
+    return value if isinstance(value, str) else ""
+
+
+def decode_constraint(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> Node:
+    values = _flat_attributes(decoder, body, scope, CONSTRAINT_ATTRIBUTES)
+    l_target, r_target, operand = (
+        _text(values, "attribute"),
+        _text(values, "value"),
+        _text(values, "operator"),
+    )
+    for shortcut in CONSTRAINT_SHORTCUTS:
+        if _text(values, shortcut):
+            operand, r_target = shortcut, _text(values, shortcut)
+    if isinstance(values.get("distinct_hosts"), bool):
+        operand, r_target = "distinct_hosts", "true" if values["distinct_hosts"] else "false"
+    if _text(values, "distinct_property"):
+        operand, l_target = "distinct_property", _text(values, "distinct_property")
+    node = m.Constraint.model_construct(l_target=l_target, r_target=r_target, operand=operand or "=")
+    node.span = span
+    return node
+
+
+def decode_affinity(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> Node:
+    values = _flat_attributes(decoder, body, scope, AFFINITY_ATTRIBUTES)
+    l_target, r_target, operand = (
+        _text(values, "attribute"),
+        _text(values, "value"),
+        _text(values, "operator"),
+    )
+    for shortcut in AFFINITY_SHORTCUTS:
+        if _text(values, shortcut):
+            operand, r_target = shortcut, _text(values, shortcut)
+    weight = values.get("weight")
+    node = m.Affinity.model_construct(
+        l_target=l_target,
+        r_target=r_target,
+        operand=operand or "=",
+        weight=None if weight is None else wrap_int8(weight),
+    )
+    node.span = span
+    return node
+
+
+def wrap_int8(weight: int | float) -> int:
+    """Go's ``int8(big.Float.Int64())``: truncate toward zero, then wrap around."""
+    whole = int(weight)
+    return (whole + 128) % 256 - 128
+
+
+# ---- job, group, task -------------------------------------------------------------
+
+
+def map_attribute(decoder: Decoder, body: Body, name: str) -> dict[str, str] | None:
+    """``meta = { ... }`` / ``env = { ... }``: the attribute form jobspec2 also accepts."""
+    entry = body.take_attribute(name)
+    if entry is None:
+        return None
+    attribute, scope = entry
+    blocks = body.take_blocks(name)
+    if blocks:
+        decoder.error(
+            "HG104",
+            f"`{name}` may not be defined more than once",
+            blocks[0][0].type_span,
+            related=[Related(attribute.span, "another definition is here")],
+        )
+        return None
+    ok, value = decoder.value(attribute, scope, dict[str, str])
+    return value if ok and isinstance(value, dict) else {}
+
+
+def decode_job(
+    decoder: Decoder, block: ast.Block, scope: Scope
+) -> tuple[m.Job, m.Vault | None, list[m.Task]]:
+    """The job, plus what jobspec2 keeps beside it: a job-level `vault` and job-level tasks."""
+    split = decoder.split(block.body, scope)
+    meta = map_attribute(decoder, split, "meta")
+    vault = _vault(decoder, split.take_blocks("vault"))
+    tasks = [_job_task(decoder, b, inner) for b, inner in split.take_blocks("task")]
+    job = decoder.fill(split, m.Job, block.span, "job")
+    assert isinstance(job, m.Job)
+    if meta is not None:
+        job.meta = meta
+    return job, vault, [t for t in tasks if t is not None]
+
+
+def _job_task(decoder: Decoder, block: ast.Block, scope: Scope) -> m.Task | None:
+    if not decoder.labels_ok(block, ["name"]):
+        return None
+    task = decode_task(decoder, block.body, scope, block.span)
+    assert isinstance(task, m.Task)
+    task.name = block.labels[0].value
+    return task
+
+
+def _vault(decoder: Decoder, blocks: list[tuple[ast.Block, Scope]]) -> m.Vault | None:
+    if not blocks:
+        return None
+    block, scope = decoder.singleton(blocks)[0]
+    if not decoder.labels_ok(block, []):
+        return None
+    vault = decoder.body(block.body, scope, m.Vault, block.span)
+    assert isinstance(vault, m.Vault)
+    return vault
+
+
+def decode_group(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> Node:
+    split = decoder.split(body, scope)
+    meta = map_attribute(decoder, split, "meta")
+    vault = _vault(decoder, split.take_blocks("vault"))
+    scaling_blocks = [b for b in split.blocks if b[0].type == "scaling"]
+    group = decoder.fill(split, m.TaskGroup, span, "group")
+    assert isinstance(group, m.TaskGroup)
+    if meta is not None:
+        group.meta = meta
+    if vault is not None:
+        for task in group.tasks or []:
+            if task.vault is None:
+                task.vault = vault
+    if group.scaling is not None:
+        if group.scaling.type == "":
+            group.scaling.type = "horizontal"
+        _check_group_scaling(decoder, group.scaling, scaling_blocks)
+    return group
+
+
+def _check_group_scaling(
+    decoder: Decoder, policy: m.ScalingPolicy, blocks: list[tuple[ast.Block, Scope]]
+) -> None:
+    if (policy.max is not None and policy.type == "horizontal") or not blocks:
+        return
+    block = blocks[0][0]
+    attributes = {a.name: a for a in block.body.attributes()}
+    if "max" not in attributes:
+        where = Span(block.body.span.start, block.body.span.start + 1)
+        decoder.error("HG103", "the argument `max` is required, but no definition was found", where)
+    if policy.type != "horizontal" and "type" in attributes:
+        decoder.error(
+            "HG122",
+            f"a group scaling policy must be of type `horizontal`, not {policy.type!r}",
+            attributes["type"].value.span,
+        )
+
+
+def decode_task(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> Node:
+    split = decoder.split(body, scope)
+    env = map_attribute(decoder, split, "env")
+    meta = map_attribute(decoder, split, "meta")
+    policies = _task_scaling(decoder, split.take_blocks("scaling"))
+    task = decoder.fill(split, m.Task, span, "task")
+    assert isinstance(task, m.Task)
+    if env is not None:
+        task.env = env
+    if meta is not None:
+        task.meta = meta
+    if policies:
+        task.scaling_policies = policies
+    _split_identities(task)
+    return task
+
+
+_SCALING_TYPES = {"cpu": "vertical_cpu", "mem": "vertical_mem"}
+
+
+def _task_scaling(decoder: Decoder, blocks: list[tuple[ast.Block, Scope]]) -> list[m.ScalingPolicy]:
+    policies: list[m.ScalingPolicy] = []
+    seen: dict[str, ast.Block] = {}
+    for block, scope in blocks:
+        if not decoder.labels_ok(block, ["name"]):
+            continue
+        label = block.labels[0].value.lower()
+        if label not in _SCALING_TYPES:
+            decoder.error("HG122", 'a task scaling policy must be named "cpu" or "mem"', block.labels[0].span)
+            continue
+        if label in seen:
+            decoder.error(
+                "HG104",
+                f'only one `scaling "{label}"` block is allowed',
+                block.type_span,
+                related=[Related(seen[label].type_span, "the first one is here")],
+            )
+            continue
+        seen[label] = block
+        policy = decoder.body(block.body, scope, m.ScalingPolicy, block.span)
+        assert isinstance(policy, m.ScalingPolicy)
+        expected = _SCALING_TYPES[label]
+        if policy.type == "":
+            policy.type = expected
+        elif policy.type != expected:
+            decoder.error(
+                "HG122", f"the policy type must be {expected!r} here, not {policy.type!r}", block.type_span
+            )
+            continue
+        policies.append(policy)
+    return policies
+
+
+def _split_identities(task: m.Task) -> None:
+    """The unnamed (or "default") identity is the task's own; the rest stay alternates."""
+    if not task.identities:
+        return
+    alternates = []
+    for identity in task.identities:
+        if task.identity is None and identity.name in ("", "default"):
+            task.identity = identity
+        else:
+            alternates.append(identity)
+    task.identities = alternates
+
+
+Decoder.custom.update(
+    {
+        "Constraint": decode_constraint,
+        "Affinity": decode_affinity,
+        "TaskGroup": decode_group,
+        "Task": decode_task,
+    }
+)

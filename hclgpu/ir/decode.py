@@ -1,0 +1,304 @@
+"""AST to IR: decode a job block into models, as strictly as Nomad's gohcl decoder.
+
+The walk is generic — each model's schema (from its ``Hcl`` markers) says which
+attributes and blocks a body may hold — and every deviation is a located HG1xx
+diagnostic: unknown arguments and blocks (with "did you mean"), missing or extra
+labels, duplicate singleton blocks, missing required arguments, unsuitable values.
+Models Nomad decodes with custom code (constraints, affinities, jobs, groups, tasks)
+get the same treatment in :mod:`hclgpu.ir.custom`. Values Nomad leaves unset stay
+``None``; defaults are applied only by :mod:`hclgpu.ir.normalize` (what jobspec2
+itself does) and :mod:`hclgpu.ir.canonical` (what the HTTP agent adds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from hclgpu.diagnostics import Related, Sink
+from hclgpu.eval.dynamic import Problem, body_as_data, items
+from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean
+from hclgpu.eval.values import EvalError, Value
+from hclgpu.ir.base import Node
+from hclgpu.ir.schema import FieldSpec, Schema, convert_value, map_value_type, schema_of
+from hclgpu.source import Span
+from hclgpu.syntax import ast
+
+Item = tuple[ast.Attribute | ast.Block, Scope]
+CustomDecoder = Callable[["Decoder", ast.Body, Scope, Span], Node]
+
+
+@dataclass(slots=True)
+class Body:
+    """A body split by kind after `dynamic` expansion, ready for schema checks."""
+
+    span: Span
+    attributes: list[tuple[ast.Attribute, Scope]] = field(default_factory=list)
+    blocks: list[tuple[ast.Block, Scope]] = field(default_factory=list)
+
+    def take_blocks(self, name: str) -> list[tuple[ast.Block, Scope]]:
+        taken = [b for b in self.blocks if b[0].type == name]
+        self.blocks = [b for b in self.blocks if b[0].type != name]
+        return taken
+
+    def take_attribute(self, name: str) -> tuple[ast.Attribute, Scope] | None:
+        for entry in self.attributes:
+            if entry[0].name == name:
+                self.attributes.remove(entry)
+                return entry
+        return None
+
+
+class Decoder:
+    """Decodes bodies into models, reporting problems to a sink."""
+
+    custom: ClassVar[dict[str, CustomDecoder]] = {}
+
+    def __init__(self, evaluator: Evaluator, sink: Sink) -> None:
+        self.evaluator = evaluator
+        self.source = evaluator.source
+        self.sink = sink
+
+    # ---- reporting --------------------------------------------------------------
+
+    def error(
+        self,
+        code: str,
+        message: str,
+        span: Span | None,
+        help: str | None = None,
+        related: Iterable[Related] = (),
+    ) -> None:
+        self.sink.emit(code, message, self.source, span, help=help, related=related)
+
+    def failure(self, failure: Failure) -> None:
+        self.error(failure.code, failure.message, failure.span, failure.help)
+
+    # ---- values -----------------------------------------------------------------
+
+    def eval(self, expr: ast.Expr, scope: Scope) -> tuple[bool, Value]:
+        """Evaluate, reporting a failure; returns (ok, value)."""
+        try:
+            return True, self.evaluator.eval(expr, scope)
+        except Failure as failure:
+            self.failure(failure)
+        except RecursionError:
+            self.error("HG012", "the expression is nested too deeply to evaluate", expr.span)
+        return False, None
+
+    def value(
+        self, attribute: ast.Attribute, scope: Scope, annotation: Any, go: str = ""
+    ) -> tuple[bool, Value]:
+        """Evaluate an attribute and convert it to the field's type."""
+        ok, value = self.eval(attribute.value, scope)
+        if not ok:
+            return False, None
+        try:
+            return True, convert_value(value, annotation, go)
+        except EvalError as error:
+            self.error(
+                "HG106", f"unsuitable value for `{attribute.name}`: {error.message}", attribute.value.span
+            )
+            return False, None
+
+    def data(self, body: ast.Body, scope: Scope) -> dict[str, Value]:
+        """A schemaless body (task `config`, scaling `policy`) as data."""
+        problems: list[Problem] = []
+        try:
+            return body_as_data(body, scope, self.evaluator, problems)
+        except Failure as failure:
+            self.failure(failure)
+            return {}
+        finally:
+            self._problems(problems)
+
+    def _problems(self, problems: list[Problem]) -> None:
+        for problem in problems:
+            self.error(problem.code, problem.message, problem.span, problem.help)  # type: ignore[arg-type]
+
+    # ---- bodies -----------------------------------------------------------------
+
+    def split(self, body: ast.Body, scope: Scope) -> Body:
+        """Expand `dynamic` blocks and split the body into attributes and blocks."""
+        split = Body(body.span)
+        problems: list[Problem] = []
+        try:
+            for item, inner in items(body, scope, self.evaluator, problems):
+                if isinstance(item, ast.Attribute):
+                    split.attributes.append((item, inner))
+                else:
+                    split.blocks.append((item, inner))
+        except Failure as failure:
+            self.failure(failure)
+        self._problems(problems)
+        return split
+
+    def block(
+        self, block: ast.Block, scope: Scope, model: type[Node], labels: list[FieldSpec]
+    ) -> Node | None:
+        """Decode one block into ``model`` after checking its labels."""
+        if not self.labels_ok(block, [spec.hcl.name for spec in labels]):
+            return None
+        decoder = self.custom.get(model.__name__)
+        node = (
+            decoder(self, block.body, scope, block.span)
+            if decoder
+            else self.body(block.body, scope, model, block.span)
+        )
+        for spec, label in zip(labels, block.labels, strict=False):
+            setattr(node, spec.name, label.value)
+        return node
+
+    def labels_ok(self, block: ast.Block, names: list[str]) -> bool:
+        """gohcl's label checks: exactly as many labels as the struct has label fields."""
+        wanted = len(names)
+        if len(block.labels) == wanted:
+            return True
+        if len(block.labels) < wanted:
+            missing = names[len(block.labels)]
+            self.error(
+                "HG105",
+                f"a `{block.type}` block needs {wanted} label(s); the {missing or 'name'} is missing",
+                block.labels[-1].span if block.labels else block.type_span,
+                help=f'write `{block.type} "{missing or "name"}" {{ ... }}`',
+            )
+        else:
+            extra = block.labels[wanted]
+            expected = f"only {wanted} label(s) are" if wanted else "no labels are"
+            self.error("HG105", f"{expected} expected for `{block.type}` blocks", extra.span)
+        return False
+
+    def body(self, body: ast.Body, scope: Scope, model: type[Node], span: Span) -> Node:
+        """Decode a body into ``model`` with the model's schema (the generic gohcl path)."""
+        return self.fill(self.split(body, scope), model, span, block_name=None)
+
+    def fill(self, body: Body, model: type[Node], span: Span, block_name: str | None) -> Node:
+        schema = schema_of(model)
+        values: dict[str, Value] = {}
+        self._attributes(body, schema, values)
+        self._blocks(body, schema, values)
+        self._required(body, schema)
+        node = model.model_construct(**values)
+        node.span = span
+        return node
+
+    def _attributes(self, body: Body, schema: Schema, values: dict[str, Value]) -> None:
+        seen: dict[str, ast.Attribute] = {}
+        for attribute, scope in body.attributes:
+            spec = schema.attributes.get(attribute.name)
+            if spec is None:
+                self.unknown_attribute(attribute, schema)
+                continue
+            if attribute.name in seen:
+                self.error(
+                    "HG109",
+                    f"the argument `{attribute.name}` is set more than once",
+                    attribute.name_span,
+                    related=[Related(seen[attribute.name].name_span, "first set here")],
+                )
+                continue
+            seen[attribute.name] = attribute
+            ok, value = self.value(attribute, scope, spec.annotation, spec.hcl.go)
+            if ok:
+                values[spec.name] = value
+
+    def unknown_attribute(self, attribute: ast.Attribute, schema: Schema) -> None:
+        help: str | None
+        if attribute.name in schema.blocks:
+            help = f"`{attribute.name}` is a block: write `{attribute.name} {{ ... }}`"
+        else:
+            help = did_you_mean(attribute.name, list(schema.attributes))
+        self.error(
+            "HG101", f"an argument named `{attribute.name}` is not expected here", attribute.name_span, help
+        )
+
+    def unknown_block(self, block: ast.Block, schema: Schema) -> None:
+        help: str | None
+        if block.type in schema.attributes:
+            help = f"`{block.type}` is an argument: write `{block.type} = ...`"
+        else:
+            help = did_you_mean(block.type, list(schema.blocks))
+        self.error("HG102", f"blocks of type `{block.type}` are not expected here", block.type_span, help)
+
+    def _blocks(self, body: Body, schema: Schema, values: dict[str, Value]) -> None:
+        grouped: dict[str, list[tuple[ast.Block, Scope]]] = {}
+        for block, scope in body.blocks:
+            if block.type not in schema.blocks:
+                self.unknown_block(block, schema)
+                continue
+            grouped.setdefault(block.type, []).append((block, scope))
+        for name, blocks in grouped.items():
+            spec = schema.blocks[name]
+            decoded = self._block_field(spec, blocks)
+            if decoded is not None:
+                values[spec.name] = decoded
+
+    def _block_field(self, spec: FieldSpec, blocks: list[tuple[ast.Block, Scope]]) -> Value:
+        if spec.container is None:
+            blocks = self.singleton(blocks)
+            return self._one_block(spec, *blocks[0])
+        decoded = [(b, self._one_block(spec, b, s)) for b, s in blocks]
+        if spec.container == "list":
+            return [node for _, node in decoded if node is not None]
+        by_label = {b.labels[0].value: node for b, node in decoded if node is not None and b.labels}
+        return {key: by_label[key] for key in sorted(by_label)}
+
+    def singleton(self, blocks: list[tuple[ast.Block, Scope]]) -> list[tuple[ast.Block, Scope]]:
+        """Report every block after the first of a type that may appear once."""
+        first = blocks[0][0]
+        for extra, _ in blocks[1:]:
+            self.error(
+                "HG104",
+                f"only one `{extra.type}` block is allowed here",
+                extra.type_span,
+                related=[Related(first.type_span, "the first one is here")],
+            )
+        return blocks[:1]
+
+    def _one_block(self, spec: FieldSpec, block: ast.Block, scope: Scope) -> Value:
+        if spec.model is not None:
+            labels = schema_of(spec.model).labels
+            if spec.container == "dict" and not labels:
+                labels = []
+                if not self.labels_ok(block, ["name"]):
+                    return None
+                return self._labelled_dict_entry(spec, block, scope)
+            return self.block(block, scope, spec.model, labels)
+        if not self.labels_ok(block, []):
+            return None
+        if spec.hcl.go == "any":
+            return self.data(block.body, scope)
+        return self.map_block(block, scope, spec)
+
+    def _labelled_dict_entry(self, spec: FieldSpec, block: ast.Block, scope: Scope) -> Value:
+        assert spec.model is not None
+        decoder = self.custom.get(spec.model.__name__)
+        if decoder:
+            return decoder(self, block.body, scope, block.span)
+        return self.body(block.body, scope, spec.model, block.span)
+
+    def map_block(self, block: ast.Block, scope: Scope, spec: FieldSpec) -> Value:
+        """A block decoded into a map (`meta { }`, `env { }`): every attribute is an entry."""
+        body = self.split(block.body, scope)
+        for inner, _ in body.blocks:
+            self.error("HG102", f"blocks are not expected inside `{block.type}`", inner.type_span)
+        entries: dict[str, Value] = {}
+        value_type = map_value_type(spec.annotation)
+        for attribute, inner_scope in body.attributes:
+            ok, value = self.value(attribute, inner_scope, value_type, spec.hcl.go)
+            if ok:
+                entries[attribute.name] = value
+        return {key: entries[key] for key in sorted(entries)}
+
+    def _required(self, body: Body, schema: Schema) -> None:
+        """gohcl reports a missing argument at the body's opening brace."""
+        where = Span(body.span.start, body.span.start + 1)
+        present = {attribute.name for attribute, _ in body.attributes}
+        for name, spec in schema.attributes.items():
+            if spec.hcl.required and name not in present:
+                self.error(
+                    "HG103",
+                    f"the argument `{name}` is required, but no definition was found",
+                    where,
+                )
