@@ -54,6 +54,18 @@ def compile_source(source: SourceFile, options: EvalOptions | None = None) -> Re
     The job is returned only when there are no errors: a job with an error somewhere
     in it is not what Nomad would run, so no back end may render it.
     """
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()  # the IR is a large acyclic tree: collecting while building it only costs time
+    try:
+        return _compile(source, options)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _compile(source: SourceFile, options: EvalOptions | None) -> Result:
     from hclgpu.eval.program import EvalOptions, prepare
     from hclgpu.ir.build import build_job
 

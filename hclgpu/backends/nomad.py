@@ -9,23 +9,32 @@ with a four-space indent and Go's HTML-safe escaping of ``<``, ``>`` and ``&``.
 from __future__ import annotations
 
 import json
+from functools import cache
+from json.encoder import encode_basestring as _string  # type: ignore[attr-defined]
 from typing import Any
 
 from hclgpu.ir.base import Node
 from hclgpu.ir.schema import schema_of
 
 
+@cache
+def _fields(model: type[Node]) -> tuple[tuple[str, str, bool], ...]:
+    """(python name, Go name, omitempty) of each printed field, in declaration order."""
+    omit = schema_of(model).omit_empty
+    return tuple(
+        (name, info.alias or name, (info.alias or name) in omit)
+        for name, info in model.model_fields.items()
+        if name != "span"
+    )
+
+
 def to_api(node: Node) -> dict[str, Any]:
     """A model as the API's JSON object."""
-    schema = schema_of(type(node))
     out: dict[str, Any] = {}
     values = node.__dict__
-    for name, info in type(node).model_fields.items():
-        if name == "span":
-            continue
-        alias = info.alias or name
+    for name, alias, omitempty in _fields(type(node)):
         value = _lower(values.get(name))
-        if alias in schema.omit_empty and _empty(value):
+        if omitempty and _empty(value):
             continue
         out[alias] = value
     return out
@@ -47,8 +56,80 @@ def _empty(value: Any) -> bool:
 
 def render(job: Node) -> str:
     """The document `nomad job run -output` prints for this job, with a final newline."""
-    text = json.dumps({"Job": to_api(job)}, indent=4, ensure_ascii=False)
-    return go_escape(text) + "\n"
+    out: list[str] = []
+    _write({"Job": job}, "\n", out)
+    return go_escape("".join(out)) + "\n"
+
+
+_STEP = "    "
+
+
+def _write(value: Any, newline: str, out: list[str]) -> None:
+    """json.dumps(indent=4) without the generator machinery (several times faster for big jobs)."""
+    if isinstance(value, str):
+        out.append(_string(value))
+    elif value is None:
+        out.append("null")
+    elif value is True:
+        out.append("true")
+    elif value is False:
+        out.append("false")
+    elif isinstance(value, (int, float)):
+        out.append(json.dumps(value))
+    elif isinstance(value, Node):
+        _write_node(value, newline, out)
+    elif isinstance(value, dict):
+        _write_object(value, newline, out)
+    elif isinstance(value, list):
+        _write_array(value, newline, out)
+    else:
+        raise TypeError(f"cannot print {type(value).__name__} as JSON")
+
+
+def _write_object(value: dict[str, Any], newline: str, out: list[str]) -> None:
+    if not value:
+        out.append("{}")
+        return
+    inner = newline + _STEP
+    out.append("{")
+    first = True
+    for key, item in value.items():
+        out.append(inner if first else "," + inner)
+        first = False
+        out.append(_string(key))
+        out.append(": ")
+        _write(item, inner, out)
+    out.append(newline + "}")
+
+
+def _write_node(node: Node, newline: str, out: list[str]) -> None:
+    inner = newline + _STEP
+    values = node.__dict__
+    out.append("{")
+    first = True
+    for name, alias, omitempty in _fields(type(node)):
+        value = values.get(name)
+        if omitempty and _empty(value):
+            continue
+        out.append(inner if first else "," + inner)
+        first = False
+        out.append(f'"{alias}": ')
+        _write(value, inner, out)
+    out.append(newline + "}" if not first else "}")
+
+
+def _write_array(value: list[Any], newline: str, out: list[str]) -> None:
+    if not value:
+        out.append("[]")
+        return
+    inner = newline + _STEP
+    out.append("[")
+    first = True
+    for item in value:
+        out.append(inner if first else "," + inner)
+        first = False
+        _write(item, inner, out)
+    out.append(newline + "]")
 
 
 def go_escape(text: str) -> str:

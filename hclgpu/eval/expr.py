@@ -19,6 +19,7 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING
 
 from hclgpu.eval.values import (
+    UNSET,
     EvalError,
     Value,
     equal,
@@ -40,12 +41,16 @@ REAL_ROOTS = frozenset({"var", "local"})
 class Failure(Exception):
     """An expression cannot be evaluated; located, with an optional help line."""
 
-    def __init__(self, code: str, message: str, span: Span | None, help: str | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, span: Span | None, help: str | None = None, silent: bool = False
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.span = span
         self.help = help
+        self.silent = silent
+        """Already reported elsewhere (a use of a broken variable): fail without a new diagnostic."""
 
 
 def did_you_mean(name: str, candidates: list[str]) -> str | None:
@@ -114,6 +119,9 @@ class Evaluator:
         value = self.eval(source, scope)
         if isinstance(source, ast.Variable) and source.name in REAL_ROOTS:
             self._check_declared(source.name, value, expr.steps[0])
+            step = expr.steps[0]
+            if isinstance(step, ast.GetAttr) and value.get(step.name) is UNSET:
+                raise Failure("HG110", f"`{source.name}.{step.name}` has no value", expr.span, silent=True)
         return self._steps(value, expr.steps, 0, scope, source)
 
     def _check_declared(self, root: str, declared: Value, step: ast.Step) -> None:
@@ -121,10 +129,11 @@ class Evaluator:
         if not isinstance(step, ast.GetAttr) or not isinstance(declared, dict) or step.name in declared:
             return
         what = "no variable named" if root == "var" else "no local value named"
+        name_only = Span(step.span.end - len(step.name), step.span.end)
         raise Failure(
             "HG111",
             f"{what} `{step.name}` is declared",
-            step.span,
+            name_only,
             help=did_you_mean(step.name, list(declared))
             or (f'declare it with `variable "{step.name}" {{}}`' if root == "var" else None),
         )

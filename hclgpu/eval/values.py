@@ -34,6 +34,22 @@ Value: TypeAlias = Any
 """A cty value as Python data (see the module docstring)."""
 
 
+class _Unset:
+    """The value of a variable that has none, or whose declaration is broken.
+
+    The problem is reported once where the variable is declared; every use of it
+    then fails silently instead of repeating the error at each reference.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET = _Unset()
+
+
 class EvalError(Exception):
     """A value cannot be used as asked. Carries a message in Nomad's words.
 

@@ -20,7 +20,7 @@ from typing import Any
 from hclgpu.diagnostics import Related, Sink
 from hclgpu.eval.expr import Evaluator, Failure
 from hclgpu.eval.types import ANY, BOOL, NUMBER, STRING, Type, TypeExprError, convert, parse_type
-from hclgpu.eval.values import EvalError, Value
+from hclgpu.eval.values import UNSET, EvalError, Value
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 
@@ -139,6 +139,8 @@ class Declarations:
             variable.description = str(self._literal_value(attributes["description"].value) or "")
         if "type" in attributes:
             variable.type = self._type(attributes["type"].value)
+            if variable.type is None:  # reported; uses of the variable stay quiet
+                variable.assignments.append(Assignment(UNSET, "default"))
         if "default" in attributes:
             self._default(variable, attributes["default"].value)
         for inner in block.body.blocks("validation"):
@@ -185,7 +187,7 @@ class Declarations:
                 value = convert(value, variable.type)
             except EvalError as error:
                 self.error("HG112", f"the default value does not match the type: {error.message}", expr.span)
-                return
+                value = UNSET
         else:
             variable.type = implied_type(value)
         variable.assignments.append(Assignment(value, "default", self.source, expr.span))
@@ -396,7 +398,7 @@ class Values:
                     assignment.source or self.source,
                     assignment.span,
                 )
-                return
+                value = UNSET
         assignment.value = value
         variable.assignments.append(assignment)
 
@@ -486,6 +488,7 @@ def resolve(
     result: dict[str, Value] = {}
     sink, source = declarations.sink, declarations.source
     for variable in declarations.variables.values():
+        result[variable.name] = UNSET
         if not variable.assignments:
             sink.emit(
                 "HG110",
@@ -498,7 +501,8 @@ def resolve(
             continue
         final = variable.assignments[-1]
         result[variable.name] = final.value
-        _validate(variable, final, evaluator_for_validation, sink, source)
+        if final.value is not UNSET:
+            _validate(variable, final, evaluator_for_validation, sink, source)
     return result
 
 

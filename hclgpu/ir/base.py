@@ -17,7 +17,7 @@ Defaults follow Go: a pointer, slice or map field defaults to ``None`` (printed 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -68,3 +68,41 @@ class Node(BaseModel):
     )
 
     span: Span | None = Field(default=None, exclude=True, repr=False)
+
+    @classmethod
+    def build(cls, **values: Any) -> Self:
+        """Construct from already converted values, defaults filled in, no validation.
+
+        Equivalent to ``model_construct`` for field names, several times faster: a 1 MB
+        job builds thousands of models, and the defaults of each class are read once.
+        """
+        defaults = _DEFAULTS.get(cls)
+        if defaults is None:
+            defaults = _DEFAULTS[cls] = _defaults_of(cls)
+        data = {
+            name: values[name] if name in values else (default() if factory else default)
+            for name, (factory, default) in defaults.items()
+        }
+        node = cls.__new__(cls)
+        _set = object.__setattr__
+        _set(node, "__dict__", data)
+        _set(node, "__pydantic_fields_set__", set(values))
+        _set(node, "__pydantic_extra__", None)
+        _set(node, "__pydantic_private__", None)
+        return node
+
+
+_DEFAULTS: dict[type[Node], dict[str, tuple[bool, Any]]] = {}
+
+
+def _defaults_of(model: type[Node]) -> dict[str, tuple[bool, Any]]:
+    """Per field: (True, factory) or (False, an immutable default)."""
+    out: dict[str, tuple[bool, Any]] = {}
+    for name, info in model.model_fields.items():
+        if info.default_factory is not None:
+            out[name] = (True, info.default_factory)
+        elif isinstance(info.default, (list, dict, set)):
+            out[name] = (True, lambda value=info.default: value.copy())
+        else:
+            out[name] = (False, info.default)
+    return out

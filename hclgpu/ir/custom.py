@@ -17,7 +17,7 @@ from hclgpu.eval.expr import Scope, did_you_mean
 from hclgpu.eval.values import EvalError, Value, to_number, to_string
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
-from hclgpu.ir.decode import Body, Decoder
+from hclgpu.ir.decode import Body, Decoder, opening_brace
 from hclgpu.source import Span
 from hclgpu.syntax import ast
 
@@ -119,7 +119,7 @@ def decode_constraint(decoder: Decoder, body: ast.Body, scope: Scope, span: Span
         operand, r_target = "distinct_hosts", "true" if values["distinct_hosts"] else "false"
     if _text(values, "distinct_property"):
         operand, l_target = "distinct_property", _text(values, "distinct_property")
-    node = m.Constraint.model_construct(l_target=l_target, r_target=r_target, operand=operand or "=")
+    node = m.Constraint.build(l_target=l_target, r_target=r_target, operand=operand or "=")
     node.span = span
     return node
 
@@ -135,7 +135,7 @@ def decode_affinity(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) 
         if _text(values, shortcut):
             operand, r_target = shortcut, _text(values, shortcut)
     weight = values.get("weight")
-    node = m.Affinity.model_construct(
+    node = m.Affinity.build(
         l_target=l_target,
         r_target=r_target,
         operand=operand or "=",
@@ -236,7 +236,7 @@ def _check_group_scaling(
     block = blocks[0][0]
     attributes = {a.name: a for a in block.body.attributes()}
     if "max" not in attributes:
-        where = Span(block.body.span.start, block.body.span.start + 1)
+        where = opening_brace(block.body.span)
         decoder.error("HG103", "the argument `max` is required, but no definition was found", where)
     if policy.type != "horizontal" and "type" in attributes:
         decoder.error(

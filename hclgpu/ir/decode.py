@@ -50,6 +50,11 @@ class Body:
         return None
 
 
+def opening_brace(body: Span) -> Span:
+    """The `{` of a block, where gohcl reports what is missing from its body."""
+    return Span(max(body.start - 1, 0), body.start)
+
+
 class Decoder:
     """Decodes bodies into models, reporting problems to a sink."""
 
@@ -73,6 +78,8 @@ class Decoder:
         self.sink.emit(code, message, self.source, span, help=help, related=related)
 
     def failure(self, failure: Failure) -> None:
+        if failure.silent:
+            return
         self.error(failure.code, failure.message, failure.span, failure.help)
 
     # ---- values -----------------------------------------------------------------
@@ -179,7 +186,7 @@ class Decoder:
         self._attributes(body, schema, values)
         self._blocks(body, schema, values)
         self._required(body, schema)
-        node = model.model_construct(**values)
+        node = model.build(**values)
         node.span = span
         return node
 
@@ -293,7 +300,7 @@ class Decoder:
 
     def _required(self, body: Body, schema: Schema) -> None:
         """gohcl reports a missing argument at the body's opening brace."""
-        where = Span(body.span.start, body.span.start + 1)
+        where = opening_brace(body.span)
         present = {attribute.name for attribute, _ in body.attributes}
         for name, spec in schema.attributes.items():
             if spec.hcl.required and name not in present:

@@ -78,6 +78,10 @@ def schema_of(model: type[Node]) -> Schema:
     return schema
 
 
+_STRING_TYPES = frozenset({str, str | None})
+
+
+@cache
 def _strip_none(annotation: Any) -> Any:
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -109,6 +113,8 @@ def convert_value(value: Value, annotation: Any, go: str = "") -> Value:
         return normalise(value)
     if value is None:
         return None
+    if isinstance(value, str) and go == "" and annotation in _STRING_TYPES:
+        return value  # the common case, kept cheap
     base = _strip_none(annotation)
     origin = typing.get_origin(base)
     if origin is list:

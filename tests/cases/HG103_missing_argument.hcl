@@ -1,0 +1,10 @@
+# expect: HG103@5:17
+job "gpu" {
+  group "g" {
+    task "t" {
+      lifecycle {
+        sidecar = true
+      }
+    }
+  }
+}

@@ -1,0 +1,8 @@
+# expect: HG121@3:10
+variable "gpus" {
+  type = integer
+}
+
+job "gpu" {
+  group "g" {}
+}

@@ -1,0 +1,10 @@
+# expect: HG122@5:15
+job "gpu" {
+  group "g" {
+    task "t" {
+      scaling "gpu" {
+        max = 4
+      }
+    }
+  }
+}
