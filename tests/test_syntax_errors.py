@@ -28,6 +28,8 @@ CASES = [
     ("a = {b = 1 c = 2}\n", "HG001", 1, 12, "unexpected `c`"),
     ("a = f(1 2)\n", "HG001", 1, 9, "unexpected `2`; expected"),
     ("a = <<EOF trailing\nx\nEOF\n", "HG001", 1, 5, "the heredoc marker `<<EOF` must end its line"),
+    ('a = "x%{y}"\n', "HG001", 1, 7, "`%{y` is not a template directive"),
+    ("a = <<EOF\nx%{ y }\nEOF\n", "HG001", 2, 2, "`%{ y` is not a template directive"),
 ]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from json.encoder import encode_basestring as _string  # type: ignore[attr-defined]
+from json.encoder import encode_basestring as _string
 from typing import Any
 
 from hclgpu.ir.base import Node

@@ -146,6 +146,20 @@ def decode_string(raw: str) -> str:
     return _ESCAPE.sub(_decode_escape, raw)
 
 
+def _unknown_directive(text: str, pos: int) -> LexError:
+    """`%{` must open `if`, `else`, `endif`, `for` or `endfor`; anything else is HCL's error too."""
+    word = re.match(r"%\{~?[ \t]*([\w-]*)", text[pos : pos + 40])
+    end = pos + (word.end() if word else 2)
+    return LexError(
+        "HG001",
+        f"`{text[pos:end].rstrip()}` is not a template directive",
+        Span(pos, end),
+        help="directives are `%{if}`, `%{else}`, `%{endif}`, `%{for}` and `%{endfor}`; "
+        "write `%%{` for a literal `%{`",
+        resume=end,
+    )
+
+
 def _check_escapes(raw: str, offset: int) -> None:
     for match in _ESCAPE.finditer(raw):
         if match.group() == "\\":
@@ -394,6 +408,8 @@ class Lexer:
         text = self.text
         m = _STRING_PART.match(text, pos)
         group = m.lastgroup if m else None
+        if m is None and text.startswith("%{", pos):
+            raise _unknown_directive(text, pos)
         if m is None or group is None:
             _, start, _, _ = self.stack[-1]
             raise LexError(
@@ -474,5 +490,6 @@ class Lexer:
                     return pos, self._heredoc_text(start, pos)
                 return part.end(), self._template_open(part.lastgroup, part.group(), pos, part.end())
             line = _HEREDOC_LINE.match(text, pos)
-            assert line is not None
+            if line is None:  # `%{` that opens no known directive
+                raise _unknown_directive(text, pos)
             pos = line.end()
