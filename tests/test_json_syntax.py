@@ -720,5 +720,5 @@ def _routed() -> bool:
 
 @pytest.mark.skipif(not _routed(), reason="compile_source does not route JSON files yet")
 def test_compile_source_routes_json() -> None:
-    result = compile_source(SourceFile("job.nomad.json", textwrap.dedent(GROUPS_JSON)))
+    result = compile_source(SourceFile("job.nomad.json", textwrap.dedent(GROUPS_JSON).lstrip("\n")))
     assert rendered(result) == rendered(compile_source(SourceFile("n.hcl", textwrap.dedent(GROUPS_NATIVE))))
