@@ -64,7 +64,11 @@ class Node(BaseModel):
     """
 
     model_config = ConfigDict(
-        populate_by_name=True, arbitrary_types_allowed=True, validate_assignment=False, extra="forbid"
+        populate_by_name=True,
+        arbitrary_types_allowed=True,
+        validate_assignment=False,
+        extra="forbid",
+        defer_build=True,
     )
 
     span: Span | None = Field(default=None, exclude=True, repr=False)

@@ -24,7 +24,7 @@ def normalize(job: m.Job, label: str, vault: m.Vault | None, tasks: list[m.Task]
         job.periodic.spec_type = "cron"
     _vault(vault)
     if tasks:
-        alone = [m.TaskGroup.build(name=t.name, tasks=[t]) for t in tasks]
+        alone = [m.TaskGroup.build(name=t.name, tasks=[t], span=t.span) for t in tasks]
         job.task_groups = alone + (job.task_groups or [])
     for group in job.task_groups or []:
         _ports(group.networks)
