@@ -1,0 +1,321 @@
+"""File system functions (go-cty-funcs ``filesystem``), confined to the job's directory.
+
+Relative paths are taken from ``base_dir``, as Nomad takes them from the job file's
+directory. Nomad's CLI lets these functions read anywhere; hclgpu, which also runs in
+CI and editors on files it did not write, confines them unless ``--allow-fs`` is given:
+every path is resolved (``..`` and symlinks included) and must stay inside
+``base_dir``'s tree, otherwise the call fails with a message naming the flag.
+
+Without ``--allow-fs``, ``~`` is never expanded (by ``pathexpand``, ``file``,
+``filebase64`` or ``fileexists``): the home directory lies outside the job's tree and
+even its path is not revealed. ``basename`` and ``dirname`` only handle strings and are
+never restricted. With ``--allow-fs`` everything behaves exactly as in Nomad.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from hclgpu.eval.functions_base import CallError, Function, Param, define, go_quote
+
+__all__ = ["file_functions"]
+
+_PATH = Param("path", "string")
+_META = re.compile(r"[*?\[{\\]")
+
+
+def go_clean(path: str) -> str:
+    """Go's ``filepath.Clean``: lexical, ``""`` is ``.``, a leading ``//`` becomes ``/``."""
+    cleaned = posixpath.normpath(path) if path else "."
+    return "/" + cleaned.lstrip("/") if cleaned.startswith("//") else cleaned
+
+
+def go_base(path: str) -> str:
+    """Go's ``filepath.Base``."""
+    if path == "":
+        return "."
+    stripped = path.rstrip("/")
+    if stripped == "":
+        return "/"
+    return stripped.rsplit("/", 1)[-1]
+
+
+def go_dir(path: str) -> str:
+    """Go's ``filepath.Dir``."""
+    return go_clean(path[: path.rfind("/") + 1])
+
+
+def _expand_home(path: str) -> str:
+    """go-homedir's ``Expand``: a leading ``~`` (alone or before ``/``) is ``$HOME``."""
+    if not path.startswith("~"):
+        return path
+    if len(path) > 1 and path[1] not in "/\\":
+        raise ValueError("cannot expand user-specific home dir")
+    home = os.environ.get("HOME") or os.path.expanduser("~")
+    return go_clean(posixpath.join(home, path[1:].lstrip("/")))
+
+
+class _Files:
+    """The file functions bound to one base directory and one confinement setting."""
+
+    def __init__(self, base_dir: Path, allow_fs: bool) -> None:
+        self.base = str(base_dir)
+        self.allow_fs = allow_fs
+        self.real_base = os.path.realpath(self.base)
+
+    # paths
+
+    def _home(self, path: str) -> str:
+        """Expand ``~`` when allowed; without ``--allow-fs`` refuse it outright."""
+        if not path.startswith("~"):
+            return path
+        if not self.allow_fs:
+            raise CallError(
+                f"{go_quote(path)} names the home directory, which is outside the job's directory; "
+                "pass --allow-fs to let file functions use it",
+                arg=0,
+                code="HG107",
+            )
+        try:
+            return _expand_home(path)
+        except ValueError as exc:
+            raise CallError(f"failed to expand ~: {exc}", arg=0) from None
+
+    def _join(self, path: str) -> str:
+        """``path`` relative to the base directory, cleaned as Go does."""
+        return go_clean(path if posixpath.isabs(path) else posixpath.join(self.base, path))
+
+    def _confine(self, original: str, path: str) -> None:
+        """Refuse a path that resolves outside the base directory (unless allowed)."""
+        if self.allow_fs:
+            return
+        real = os.path.realpath(path)
+        if real == self.real_base or real.startswith(self.real_base.rstrip("/") + "/"):
+            return
+        raise CallError(
+            f"{go_quote(original)} resolves to {real}, which is outside the job's directory "
+            f"{self.real_base}; pass --allow-fs to let file functions read it",
+            arg=0,
+            code="HG107",
+        )
+
+    def _resolve(self, original: str) -> str:
+        """Expand, join, clean and confine a path argument."""
+        path = self._join(self._home(original))
+        self._confine(original, path)
+        return path
+
+    # functions
+
+    def read(self, original: str) -> bytes:
+        """The bytes of a file, with go-cty-funcs' messages."""
+        path = self._resolve(original)
+        try:
+            return Path(path).read_bytes()
+        except FileNotFoundError:
+            raise CallError(f"no file exists at {path}", arg=0) from None
+        except OSError:
+            raise CallError(f"failed to read {path}", arg=0) from None
+
+    def file(self, original: str) -> str:
+        """A file's contents, which must be UTF-8."""
+        data = self.read(original)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CallError(
+                f"contents of {original} are not valid UTF-8; use the filebase64 function to obtain the "
+                "Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain "
+                "file hashing results instead",
+                arg=0,
+            ) from None
+
+    def filebase64(self, original: str) -> str:
+        """A file's contents in base64."""
+        import base64
+
+        return base64.b64encode(self.read(original)).decode("ascii")
+
+    def fileexists(self, original: str) -> bool:
+        """Whether a regular file exists there (a directory is an error, as in Nomad)."""
+        import stat
+
+        path = self._resolve(original)
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            return False
+        except OSError:
+            raise CallError(f"failed to stat {path}", arg=0) from None
+        if stat.S_ISREG(info.st_mode):
+            return True
+        raise CallError(f"{path} is not a regular file, but {go_quote(stat.filemode(info.st_mode))}", arg=0)
+
+    def fileset(self, directory: str, pattern: str) -> list[str]:
+        """Regular files under ``directory`` matching a doublestar ``pattern``, sorted."""
+        path = self._join(directory)
+        self._confine(directory, path)
+        joined = go_clean(posixpath.join(path, pattern))
+        try:
+            matches = sorted(set(_glob(joined)))
+        except ValueError as exc:
+            raise CallError(f"failed to glob pattern ({joined}): {exc}", arg=1) from None
+        result: list[str] = []
+        for match in matches:
+            try:
+                info = os.stat(match)
+            except OSError as exc:
+                raise CallError(f"failed to stat ({match}): {exc.strerror}", arg=1) from None
+            if info.st_mode & 61440 != 32768:
+                continue
+            self._confine(posixpath.relpath(match, path), match)
+            result.append(posixpath.relpath(match, path))
+        return sorted(result)
+
+    def abspath(self, original: str) -> str:
+        """The absolute form of a path (relative paths start at the job's directory)."""
+        path = go_clean(posixpath.join(os.path.abspath(self.base), original))
+        self._confine(original, path)
+        return path
+
+    def pathexpand(self, original: str) -> str:
+        """A leading ``~`` replaced by the home directory."""
+        return self._home(original)
+
+
+# --- doublestar globbing (bmatcuk/doublestar v1) ---------------------------------------------
+
+
+def _expand_braces(pattern: str) -> list[str]:
+    """``{a,b}`` alternatives expanded into separate patterns (nested braces allowed)."""
+    depth, start, i = 0, -1, 0
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                return [
+                    expanded
+                    for option in _split_options(pattern[start + 1 : i])
+                    for expanded in _expand_braces(pattern[:start] + option + pattern[i + 1 :])
+                ]
+        i += 1
+    if depth:
+        raise ValueError("syntax error in pattern")
+    return [pattern]
+
+
+def _split_options(body: str) -> list[str]:
+    """Split brace contents at top-level commas."""
+    options, depth, current, i = [], 0, [], 0
+    while i < len(body):
+        char = body[i]
+        if char == "\\":
+            current.append(body[i : i + 2])
+            i += 2
+            continue
+        if char == "," and depth == 0:
+            options.append("".join(current))
+            current = []
+        else:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            current.append(char)
+        i += 1
+    options.append("".join(current))
+    return options
+
+
+def _component_regex(component: str) -> re.Pattern[str]:
+    """One path component's pattern (``*``, ``?``, ``[...]``, ``\\`` escapes) as a regex."""
+    out, i = [], 0
+    while i < len(component):
+        char = component[i]
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "\\":
+            if i + 1 >= len(component):
+                raise ValueError("syntax error in pattern")
+            out.append(re.escape(component[i + 1]))
+            i += 1
+        elif char == "[":
+            end = component.find("]", i + 2)
+            if end < 0:
+                raise ValueError("syntax error in pattern")
+            body = component[i + 1 : end]
+            negate = body[:1] in ("!", "^")
+            body = body[1:] if negate else body
+            escaped = "".join("\\" + c if c in "\\]^[" else c for c in body)
+            out.append(f"[{'^' if negate else ''}{escaped}]")
+            i = end
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return re.compile("".join(out))
+
+
+def _glob(pattern: str) -> Iterator[str]:
+    """All existing paths matching ``pattern`` (after brace expansion)."""
+    for expanded in _expand_braces(pattern):
+        absolute = expanded.startswith("/")
+        parts = [p for p in expanded.split("/") if p]
+        yield from _glob_parts("/" if absolute else "", parts)
+
+
+def _glob_parts(current: str, parts: list[str]) -> Iterator[str]:
+    """Match ``parts`` below ``current``; ``**`` spans any number of directories."""
+    if not parts:
+        if current and os.path.lexists(current):
+            yield current
+        return
+    part, rest = parts[0], parts[1:]
+    directory = current or "."
+    if part == "**":
+        yield from _glob_parts(current, rest)
+        for entry in _entries(directory):
+            child = posixpath.join(current, entry)
+            if os.path.isdir(child) and not os.path.islink(child):
+                yield from _glob_parts(child, parts)
+    elif not _META.search(part):
+        yield from _glob_parts(posixpath.join(current, part), rest)
+    else:
+        matcher = _component_regex(part)
+        for entry in _entries(directory):
+            if matcher.fullmatch(entry):
+                yield from _glob_parts(posixpath.join(current, entry), rest)
+
+
+def _entries(directory: str) -> list[str]:
+    """Directory entries, or none if it cannot be listed."""
+    try:
+        return sorted(os.listdir(directory))
+    except OSError:
+        return []
+
+
+def file_functions(base_dir: Path, allow_fs: bool) -> dict[str, Function]:
+    """The eight file system functions, bound to ``base_dir`` and the confinement setting."""
+    files = _Files(base_dir, allow_fs)
+    functions = (
+        define("abspath", files.abspath, _PATH),
+        define("basename", go_base, _PATH),
+        define("dirname", go_dir, _PATH),
+        define("file", files.file, _PATH),
+        define("filebase64", files.filebase64, _PATH),
+        define("fileexists", files.fileexists, _PATH),
+        define("fileset", files.fileset, _PATH, Param("pattern", "string")),
+        define("pathexpand", files.pathexpand, _PATH),
+    )
+    return {function.name: function for function in functions}
