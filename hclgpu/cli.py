@@ -22,6 +22,7 @@ from hclgpu import __version__
 from hclgpu.diagnostics import Diagnostic, Severity, Sink
 
 if TYPE_CHECKING:
+    from hclgpu.eval.program import EvalOptions
     from hclgpu.inputs import Input
     from hclgpu.pipeline import Result
 
@@ -41,6 +42,23 @@ def _add_format(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto", help="colour in text output"
     )
+
+
+TARGETS = ("nomad",)
+
+
+def _add_inputs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--var", "-var", action="append", default=[], metavar="NAME=VALUE", help="set an input variable"
+    )
+    parser.add_argument(
+        "--var-file", "-var-file", action="append", default=[], metavar="FILE",
+        help="read variable values from an HCL or JSON file",
+    )  # fmt: skip
+    parser.add_argument(
+        "--allow-fs", action="store_true",
+        help="let file functions read outside the job file's directory",
+    )  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,9 +84,27 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when errors are found")
     check.add_argument("--stdin-filename", default="<stdin>", help="the name reported for standard input")
 
+    _add_inputs(check)
+
+    render = commands.add_parser(
+        "render", help="translate a job file for another system", epilog=_EPILOG,
+        description="Translate one job file. Nothing is printed or written when the job has errors.",
+    )  # fmt: skip
+    render.add_argument("path", metavar="PATH", help="a job file, or - for standard input")
+    render.add_argument("--target", required=True, choices=TARGETS, help="what to produce")
+    render.add_argument("--out", metavar="DIR", help="write files into DIR instead of printing")
+    render.add_argument(
+        "--canonicalize", action="store_true", help="apply the defaults Nomad's HTTP agent fills in"
+    )
+    _add_format(render)
+    _add_inputs(render)
+
     dump = commands.add_parser("dump", help="print internal representations as JSON")
-    dump.add_argument("what", choices=("ast",), help="ast: the syntax tree with spans")
+    dump.add_argument(
+        "what", choices=("ast", "ir"), help="ast: the syntax tree with spans; ir: the typed job"
+    )
     dump.add_argument("path", metavar="PATH", help="a job file, or - for standard input")
+    _add_inputs(dump)
     _add_format(dump)
 
     explain = commands.add_parser("explain", help="explain a diagnostic code")
@@ -101,17 +137,33 @@ def _exit_status(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
     return EXIT_ERRORS if any(d.severity in failing for d in diagnostics) else EXIT_OK
 
 
-def _check_one(item: Input, sink: Sink) -> Result | None:
-    """Decode and check one input; an escaping exception becomes HG901."""
+def _options(args: argparse.Namespace, path: str) -> EvalOptions:
+    """Evaluation inputs from the command line and the environment (NOMAD_VAR_*)."""
+    from pathlib import Path
+
+    from hclgpu.eval.program import EvalOptions
+    from hclgpu.eval.variables import VariableInputs
+
+    variables = VariableInputs(
+        args=list(getattr(args, "var", [])),
+        files=[Path(f) for f in getattr(args, "var_file", [])],
+        env=dict(os.environ),
+    )
+    base = Path(path).parent if path and not path.startswith("<") else Path()
+    return EvalOptions(variables, base_dir=base, allow_fs=bool(getattr(args, "allow_fs", False)))
+
+
+def _check_one(item: Input, sink: Sink, args: argparse.Namespace | None = None) -> Result | None:
+    """Decode and check one input (parse only when ``args`` is None); HG901 for any escaping exception."""
     from hclgpu.inputs import decode
-    from hclgpu.pipeline import check_source
+    from hclgpu.pipeline import check_source, compile_source
     from hclgpu.source import SourceFile
 
     source = decode(item, sink)
     if source is None:
         return None
     try:
-        result = check_source(source)
+        result = check_source(source) if args is None else compile_source(source, _options(args, item.path))
     except Exception as error:  # a bug in hclgpu: report it, never a traceback
         sink.emit(
             "HG901",
@@ -141,7 +193,7 @@ def run_check(args: argparse.Namespace) -> int:
     files = 0
     for item in collect(args.paths, sink, args.stdin_filename):
         files += 1
-        _check_one(item, sink)
+        _check_one(item, sink, args)
     select, ignore = _codes(args.select), _codes(args.ignore)
     diagnostics = [d for d in sink.sorted() if _wanted(d, select, ignore)]
     _report(args, diagnostics, files)
@@ -149,7 +201,66 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_OK if args.exit_zero and status == EXIT_ERRORS else status
 
 
+def _single(args: argparse.Namespace, sink: Sink, compile: bool) -> tuple[int, Result | None]:
+    """Read and process exactly one input; a nonzero status means stop (diagnostics reported)."""
+    from hclgpu.inputs import collect
+
+    items = list(collect([args.path], sink))
+    if len(items) > 1:
+        sys.stderr.write(f"hclgpu {args.command}: give exactly one job file, not a directory of several\n")
+        return EXIT_FATAL, None
+    result = _check_one(items[0], sink, args if compile else None) if items else None
+    diagnostics = sink.sorted()
+    status = _exit_status(diagnostics, False)
+    if result is None or status != EXIT_OK:
+        _report(args, diagnostics, len(items))
+        return status or EXIT_FATAL, None
+    return EXIT_OK, result
+
+
+def run_render(args: argparse.Namespace) -> int:
+    sink = Sink()
+    status, result = _single(args, sink, compile=True)
+    if result is None or result.job is None:
+        return status or EXIT_ERRORS
+    from hclgpu.backends import nomad
+
+    job = result.job
+    if args.canonicalize:
+        from hclgpu.ir.canonical import canonicalize
+
+        job = canonicalize(job)
+    text = nomad.render(job)
+    if sink.items:
+        _report(args, sink.sorted(), 1)
+    if args.out:
+        return _write_out(args.out, f"{job.id}.json", text)
+    sys.stdout.write(text)
+    return EXIT_OK
+
+
+def _write_out(directory: str, name: str, text: str) -> int:
+    """Write one artifact atomically: a temporary file renamed into place."""
+    import tempfile
+    from pathlib import Path
+
+    target = Path(directory)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=target, delete=False, suffix=".tmp"
+        ) as tmp:
+            tmp.write(text)
+        Path(tmp.name).replace(target / name)
+    except OSError as error:
+        sys.stderr.write(f"hclgpu: cannot write {target / name}: {error.strerror or error}\n")
+        return EXIT_FATAL
+    return EXIT_OK
+
+
 def run_dump(args: argparse.Namespace) -> int:
+    if args.what == "ir":
+        return _dump_ir(args)
     from hclgpu.inputs import collect
 
     sink = Sink()
@@ -181,6 +292,16 @@ def run_dump(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _dump_ir(args: argparse.Namespace) -> int:
+    sink = Sink()
+    status, result = _single(args, sink, compile=True)
+    if result is None or result.job is None:
+        return status or EXIT_ERRORS
+    data = result.job.model_dump(mode="json", exclude_none=False)
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    return EXIT_OK
+
+
 def run_explain(args: argparse.Namespace) -> int:
     from hclgpu.codes import lookup
 
@@ -208,7 +329,13 @@ def run_rules(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-_COMMANDS = {"check": run_check, "dump": run_dump, "explain": run_explain, "rules": run_rules}
+_COMMANDS = {
+    "check": run_check,
+    "render": run_render,
+    "dump": run_dump,
+    "explain": run_explain,
+    "rules": run_rules,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

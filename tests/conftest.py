@@ -33,3 +33,16 @@ def shared_dir(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is not present (the shared corpora live beside the checkout)")
     return path
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite tests/golden/ from the current output (review the diff before committing)",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))

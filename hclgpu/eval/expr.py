@@ -429,7 +429,7 @@ class Evaluator:
             return function.impl(*args)
         except EvalError as error:
             span = _argument_span(expr, error.arg)
-            raise Failure("HG116", f"call to function `{expr.name}` failed: {error.message}", span) from None
+            raise Failure(error.code or "HG116", error.message, span) from None
         except RecursionError:
             raise
         except Exception as error:  # a function must never crash the whole run

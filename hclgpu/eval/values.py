@@ -57,10 +57,12 @@ class EvalError(Exception):
     the evaluator can point at that argument instead of the whole call.
     """
 
-    def __init__(self, message: str, arg: int | None = None) -> None:
+    def __init__(self, message: str, arg: int | None = None, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.arg = arg
+        self.code = code
+        """The diagnostic code when it is not the caller's default (HG107 for file confinement)."""
 
 
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
@@ -94,17 +96,14 @@ def type_name(value: Value) -> str:
 
 
 def format_number(value: int | float) -> str:
-    """A number as cty writes it in a string: no exponent, no trailing zeros."""
+    """A number as cty writes it in a string: no exponent, no trailing zeros (1e-07 is 0.0000001)."""
     if isinstance(value, int):
         return str(value)
     if math.isinf(value):
         return "+Inf" if value > 0 else "-Inf"
-    text = repr(value)
-    if "e" in text or "E" in text:
-        text = format(value, "f")
-        if "." in text:
-            text = text.rstrip("0").rstrip(".")
-    return text
+    from hclgpu.eval.functions_decimal import number_text
+
+    return number_text(value)
 
 
 def to_string(value: Value) -> str:

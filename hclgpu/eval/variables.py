@@ -94,13 +94,15 @@ class Values:
             value: Value = text
         else:
             parsed = parse_expression(source, self.sink)
-            if parsed is None:
+            if parsed is None:  # reported; the variable is broken rather than unset
+                variable.assignments.append(Assignment(UNSET, origin, source))
                 return
             wrapper, expr = parsed
             try:
                 value = Evaluator(wrapper, {}).eval(expr, {})
             except Failure as failure:
                 self.sink.emit(failure.code, failure.message, source, failure.span, help=failure.help)
+                variable.assignments.append(Assignment(UNSET, origin, source))
                 return
         self._assign(variable, value, Assignment(value, origin, source, None))
 

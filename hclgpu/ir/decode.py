@@ -294,7 +294,9 @@ class Decoder:
         value_type = map_value_type(spec.annotation)
         for attribute, inner_scope in body.attributes:
             ok, value = self.value(attribute, inner_scope, value_type, spec.hcl.go)
-            if ok:
+            if ok and value is None:
+                self.error("HG106", f"`{attribute.name}` cannot be null here", attribute.value.span)
+            elif ok:
                 entries[attribute.name] = value
         return {key: entries[key] for key in sorted(entries)}
 

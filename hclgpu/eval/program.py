@@ -1,0 +1,197 @@
+"""The top level of a job file: variables, locals and the one `job` block.
+
+jobspec2 reads a file in this order: variable declarations, their values from every
+source, locals (in dependency order, whatever order they are written in), then the
+job with ``var`` and ``local`` in scope. This module does the same and hands the
+decoder an evaluator and a scope.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hclgpu.diagnostics import Related, Sink
+from hclgpu.eval.declarations import Declarations
+from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean
+from hclgpu.eval.references import references
+from hclgpu.eval.values import UNSET, Value
+from hclgpu.eval.variables import VariableInputs, resolve
+from hclgpu.source import SourceFile, Span
+from hclgpu.syntax import ast
+
+TOP_LEVEL_BLOCKS = ("variable", "variables", "locals", "job")
+
+
+@dataclass(slots=True)
+class EvalOptions:
+    """What evaluation needs from outside the file."""
+
+    variables: VariableInputs = field(default_factory=VariableInputs)
+    base_dir: Path = field(default_factory=Path)
+    allow_fs: bool = False
+
+
+@dataclass(slots=True)
+class Prepared:
+    evaluator: Evaluator
+    scope: Scope
+    job: ast.Block | None
+
+
+def prepare(tree: ast.File, source: SourceFile, options: EvalOptions, sink: Sink) -> Prepared:
+    """Check the top level, resolve variables and locals, and find the job block."""
+    try:
+        from hclgpu.eval.functions import all_functions
+    except ImportError:  # TEMP
+
+        def all_functions(base_dir, allow_fs):  # type: ignore
+            return {}
+
+    functions = all_functions(options.base_dir, options.allow_fs)
+    evaluator = Evaluator(source, functions)
+    _check_top_level(tree.body, source, sink)
+    declarations = Declarations(source, sink)
+    declarations.read(tree.body.blocks())
+    validation = Evaluator(source, all_functions(options.base_dir, False))
+    variables = resolve(declarations, options.variables, validation)
+    scope: dict[str, Value] = {"var": variables, "local": {}}
+    scope["local"] = Locals(evaluator, sink).evaluate(tree.body.blocks("locals"), scope)
+    return Prepared(evaluator, scope, _job_block(tree, source, sink))
+
+
+def _check_top_level(body: ast.Body, source: SourceFile, sink: Sink) -> None:
+    for item in body.items:
+        if isinstance(item, ast.Attribute):
+            sink.emit(
+                "HG101",
+                f"an argument named `{item.name}` is not expected at the top level",
+                source,
+                item.name_span,
+                help="a job file holds `variable`, `variables`, `locals` and one `job` block",
+            )
+        elif item.type not in TOP_LEVEL_BLOCKS:
+            sink.emit(
+                "HG102",
+                f"blocks of type `{item.type}` are not expected at the top level",
+                source,
+                item.type_span,
+                help=did_you_mean(item.type, list(TOP_LEVEL_BLOCKS))
+                or "a job file holds `variable`, `variables`, `locals` and one `job` block",
+            )
+
+
+def _job_block(tree: ast.File, source: SourceFile, sink: Sink) -> ast.Block | None:
+    jobs = tree.body.blocks("job")
+    if not jobs:
+        where = Span(0, min(1, len(source.text)))
+        sink.emit("HG108", "the file has no `job` block", source, where, help='add `job "name" { ... }`')
+        return None
+    for extra in jobs[1:]:
+        sink.emit(
+            "HG104",
+            "only one `job` block is allowed in a file",
+            source,
+            extra.type_span,
+            related=[Related(jobs[0].type_span, "the first job is here")],
+        )
+    job = jobs[0]
+    if len(job.labels) != 1:
+        span = job.labels[1].span if len(job.labels) > 1 else job.type_span
+        sink.emit("HG105", "a `job` block needs exactly one label: the job's ID", source, span)
+        return None
+    return job
+
+
+class Locals:
+    """Evaluates `locals` in dependency order, reporting cycles at the names involved."""
+
+    def __init__(self, evaluator: Evaluator, sink: Sink) -> None:
+        self.evaluator = evaluator
+        self.sink = sink
+        self.source = evaluator.source
+        self.exprs: dict[str, ast.Attribute] = {}
+        self.values: dict[str, Value] = {}
+        self.failed: set[str] = set()
+
+    def evaluate(self, blocks: list[ast.Block], scope: dict[str, Value]) -> dict[str, Value]:
+        self._collect(blocks)
+        scope["local"] = self.values
+        state: dict[str, int] = {}
+        for name in self.exprs:
+            self._visit(name, scope, state, [])
+        return self.values
+
+    def _collect(self, blocks: list[ast.Block]) -> None:
+        for block in blocks:
+            for item in block.body.items:
+                if isinstance(item, ast.Block):
+                    self.sink.emit(
+                        "HG102",
+                        f"blocks of type `{item.type}` are not expected in `locals`",
+                        self.source,
+                        item.type_span,
+                    )
+                elif item.name in self.exprs:
+                    first = self.exprs[item.name]
+                    self.sink.emit(
+                        "HG120",
+                        f"local value `{item.name}` is defined more than once",
+                        self.source,
+                        item.name_span,
+                        related=[Related(first.name_span, "first defined here")],
+                    )
+                else:
+                    self.exprs[item.name] = item
+
+    def _visit(self, name: str, scope: dict[str, Value], state: dict[str, int], path: list[str]) -> None:
+        """Depth-first: 1 = in progress, 2 = done. A name met while in progress closes a cycle."""
+        if state.get(name) == 2:
+            return
+        if state.get(name) == 1:
+            self._cycle(path[path.index(name) :])
+            return
+        state[name] = 1
+        path.append(name)
+        attribute = self.exprs[name]
+        for root, attr, _ in references(attribute.value):
+            if root == "local" and attr in self.exprs:
+                self._visit(attr, scope, state, path)
+        path.pop()
+        state[name] = 2
+        self._evaluate(name, attribute, scope)
+
+    def _evaluate(self, name: str, attribute: ast.Attribute, scope: dict[str, Value]) -> None:
+        depends = {attr for root, attr, _ in references(attribute.value) if root == "local"}
+        if depends & self.failed:
+            self.failed.add(name)
+            self.values[name] = UNSET
+            return
+        try:
+            self.values[name] = self.evaluator.eval(attribute.value, scope)
+        except Failure as failure:
+            self.failed.add(name)
+            self.values[name] = UNSET
+            if not failure.silent:
+                self.sink.emit(failure.code, failure.message, self.source, failure.span, help=failure.help)
+        except RecursionError:
+            self.failed.add(name)
+            self.values[name] = UNSET
+            self.sink.emit(
+                "HG012", "the expression is nested too deeply to evaluate", self.source, attribute.span
+            )
+
+    def _cycle(self, names: list[str]) -> None:
+        for name in names:
+            self.failed.add(name)
+            self.values[name] = UNSET
+        first = self.exprs[names[0]]
+        chain = " -> ".join(f"local.{n}" for n in [*names, names[0]])
+        self.sink.emit(
+            "HG114",
+            f"local values refer to each other in a cycle: {chain}",
+            self.source,
+            first.name_span,
+            related=[Related(self.exprs[n].name_span, f"`{n}` is part of the cycle") for n in names[1:]],
+            help="break the cycle so that each local can be computed from variables and earlier locals",
+        )

@@ -1,0 +1,6 @@
+# expect: HG107@4:18
+job "gpu" {
+  meta {
+    hosts = file("/etc/hosts")
+  }
+}

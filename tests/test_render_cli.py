@@ -1,0 +1,151 @@
+"""`hclgpu render` and `hclgpu dump ir` from the command line: output, --out, errors, inputs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hclgpu.cli import main
+
+JOB = """variable "gpus" {
+  type    = number
+  default = 1
+}
+
+job "infer" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config { image = "nvcr.io/nvidia/tritonserver:24.05-py3" }
+      resources {
+        device "nvidia/gpu" {
+          count = var.gpus
+          constraint {
+            attribute = "${device.attr.memory}"
+            operator  = ">="
+            value     = "16 GiB"
+          }
+        }
+      }
+    }
+  }
+}
+"""
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture()
+def job_file(tmp_path: Path) -> Path:
+    path = tmp_path / "infer.nomad.hcl"
+    path.write_text(JOB)
+    return path
+
+
+def device(out: str) -> dict[str, object]:
+    job = json.loads(out)["Job"]
+    return job["TaskGroups"][0]["Tasks"][0]["Resources"]["Devices"][0]  # type: ignore[no-any-return]
+
+
+def test_render_prints_nomad_api_json(job_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "render", str(job_file), "--target", "nomad")
+    assert status == 0 and err == ""
+    assert out.startswith('{\n    "Job": {\n        "Region": null,\n')
+    assert device(out) == {
+        "Name": "nvidia/gpu",
+        "Count": 1,
+        "Constraints": [{"LTarget": "${device.attr.memory}", "RTarget": "16 GiB", "Operand": ">="}],
+        "Affinities": None,
+    }
+
+
+def test_var_flags_in_both_spellings(job_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        device(run(capsys, "render", str(job_file), "--target", "nomad", "--var", "gpus=2")[1])["Count"] == 2
+    )
+    assert (
+        device(run(capsys, "render", str(job_file), "--target", "nomad", "-var", "gpus=4")[1])["Count"] == 4
+    )
+
+
+def test_var_file_flag(job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    values = tmp_path / "prod.vars.hcl"
+    values.write_text("gpus = 8\n")
+    _, out, _ = run(capsys, "render", str(job_file), "--target", "nomad", "--var-file", str(values))
+    assert device(out)["Count"] == 8
+
+
+def test_nomad_var_environment(
+    job_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NOMAD_VAR_gpus", "3")
+    assert device(run(capsys, "render", str(job_file), "--target", "nomad")[1])["Count"] == 3
+
+
+def test_out_writes_the_job_file(job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_dir = tmp_path / "out"
+    status, out, _ = run(capsys, "render", str(job_file), "--target", "nomad", "--out", str(out_dir))
+    assert status == 0 and out == ""
+    assert [p.name for p in out_dir.iterdir()] == ["infer.json"]
+    assert device((out_dir / "infer.json").read_text())["Count"] == 1
+
+
+def test_errors_exit_one_and_write_nothing(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    job_file.write_text(JOB.replace("count = var.gpus", "count = var.gpu"))
+    out_dir = tmp_path / "out"
+    status, out, err = run(capsys, "render", str(job_file), "--target", "nomad", "--out", str(out_dir))
+    assert status == 1 and out == "" and not out_dir.exists()
+    assert "infer.nomad.hcl:13:23: error[HG111]" in err and "did you mean `gpus`?" in err
+
+
+def test_undeclared_var_flag_is_an_error(job_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "render", str(job_file), "--target", "nomad", "--var", "gpu=2")
+    assert status == 1 and out == "" and "HG111" in err
+
+
+def test_render_of_a_directory_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.hcl").write_text(JOB)
+    (tmp_path / "b.hcl").write_text(JOB)
+    assert run(capsys, "render", str(tmp_path), "--target", "nomad")[0] == 2
+
+
+def test_check_reports_evaluation_errors(job_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    job_file.write_text(JOB.replace('driver = "docker"', 'driver = "docker"\n      drivr = "x"'))
+    status, out, _ = run(capsys, "check", "--format", "json", str(job_file))
+    [diagnostic] = json.loads(out)["diagnostics"]
+    assert status == 1
+    assert (diagnostic["code"], diagnostic["line"], diagnostic["column"]) == ("HG101", 10, 7)
+    assert diagnostic["help"] == "did you mean `driver`?"
+
+
+def test_dump_ir_prints_the_typed_job(job_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "dump", "ir", str(job_file))
+    data = json.loads(out)
+    assert status == 0
+    assert data["task_groups"][0]["tasks"][0]["resources"]["devices"][0]["count"] == 1
+    assert "span" not in data
+
+
+def test_file_functions_are_confined_to_the_job_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("s3cret")
+    jobs = tmp_path / "jobs"
+    jobs.mkdir()
+    (jobs / "local.txt").write_text("fine")
+    path = jobs / "job.hcl"
+    path.write_text('job "j" {\n  meta {\n    a = file("local.txt")\n    b = file("../secret.txt")\n  }\n}\n')
+    status, out, err = run(capsys, "render", str(path), "--target", "nomad")
+    assert status == 1 and out == "" and "s3cret" not in err
+    assert "job.hcl:4:14: error[HG107]" in err
+    status, out, _ = run(capsys, "render", str(path), "--target", "nomad", "--allow-fs")
+    assert status == 0 and json.loads(out)["Job"]["Meta"] == {"a": "fine", "b": "s3cret"}
