@@ -73,7 +73,10 @@ def test_unsuitable_values() -> None:
     assert located(in_task("      leader = [true]"))[0][:2] == ("HG106", "[true]")
     negative = in_task('      resources {\n        device "gpu" { count = -1 }\n      }')
     assert located(negative)[0][:2] == ("HG106", "-1")
-    header = 'job "j" {\n  group "g" {\n    service {\n      check {\n        header { A = "x" }\n      }\n    }\n  }\n}\n'
+    header = (
+        'job "j" {\n  group "g" {\n    service {\n      check {\n'
+        '        header { A = "x" }\n      }\n    }\n  }\n}\n'
+    )
     assert located(header)[0][:2] == ("HG106", '"x"')
 
 
@@ -145,7 +148,11 @@ def test_job_level_task_becomes_its_own_group_first() -> None:
 
 
 def test_vault_inheritance_and_defaults() -> None:
-    text = 'job "j" {\n  vault { policies = ["a"] }\n  group "g" {\n    vault { role = "r" }\n    task "a" {}\n  }\n  group "h" {\n    task "b" {}\n  }\n}\n'
+    text = (
+        'job "j" {\n  vault { policies = ["a"] }\n'
+        '  group "g" {\n    vault { role = "r" }\n    task "a" {}\n  }\n'
+        '  group "h" {\n    task "b" {}\n  }\n}\n'
+    )
     groups = job_of(text).task_groups or []
     first, second = groups[0].tasks[0].vault, groups[1].tasks[0].vault  # type: ignore[index]
     assert first is not None and second is not None
@@ -154,7 +161,10 @@ def test_vault_inheritance_and_defaults() -> None:
 
 
 def test_ports_split_into_reserved_and_dynamic() -> None:
-    text = 'job "j" {\n  group "g" {\n    network {\n      port "http" { static = 8080 }\n      port "grpc" {}\n    }\n  }\n}\n'
+    text = (
+        'job "j" {\n  group "g" {\n    network {\n'
+        '      port "http" { static = 8080 }\n      port "grpc" {}\n    }\n  }\n}\n'
+    )
     network = (job_of(text).task_groups or [])[0].networks[0]  # type: ignore[index]
     assert [p.label for p in network.reserved_ports or []] == ["http"]
     assert [p.label for p in network.dynamic_ports or []] == ["grpc"]
@@ -167,7 +177,8 @@ def test_dynamic_blocks_with_iterator_labels_and_nesting() -> None:
         '        dynamic "device" {\n          for_each = local.gpus\n          iterator = gpu\n'
         '          labels = ["nvidia/gpu/${gpu.key}"]\n          content {\n            count = gpu.value\n'
         '            dynamic "constraint" {\n              for_each = [gpu.key]\n'
-        '              content {\n                attribute = "${device.model}"\n                value = constraint.value\n'
+        '              content {\n                attribute = "${device.model}"\n'
+        "                value = constraint.value\n"
         "              }\n            }\n          }\n        }\n      }\n    }\n  }\n}\n"
     )
     devices = (job_of(text).task_groups or [])[0].tasks[0].resources.devices  # type: ignore[index, union-attr]
@@ -180,7 +191,8 @@ def test_dynamic_device_without_iterator_hides_device_references() -> None:
     text = in_task(
         '      resources {\n        dynamic "device" {\n          for_each = ["nvidia/gpu"]\n'
         "          labels = [device.value]\n          content {\n"
-        '            constraint {\n              attribute = "${device.attr.memory}"\n              value = "4 GiB"\n'
+        '            constraint {\n              attribute = "${device.attr.memory}"\n'
+        '              value = "4 GiB"\n'
         "            }\n          }\n        }\n      }"
     )
     assert located(text)[0][:2] == ("HG117", ".attr")
@@ -188,7 +200,8 @@ def test_dynamic_device_without_iterator_hides_device_references() -> None:
 
 def test_schemaless_config_follows_blocks_as_attributes() -> None:
     text = in_task(
-        '      config {\n        m = { k = "v" }\n        l = [{ k = "v" }]\n        b "x" { n = 1 }\n        b "y" { n = 2 }\n      }'
+        '      config {\n        m = { k = "v" }\n        l = [{ k = "v" }]\n'
+        '        b "x" { n = 1 }\n        b "y" { n = 2 }\n      }'
     )
     config = (job_of(text).task_groups or [])[0].tasks[0].config  # type: ignore[index]
     assert config == {"b": [{"x": [{"n": 1}]}, {"y": [{"n": 2}]}], "l": [{"k": "v"}], "m": [{"k": "v"}]}

@@ -23,7 +23,8 @@ def compile_text(text: str, **inputs: Any) -> Result:
 
 def meta_value(expr: str, prelude: str = "") -> Any:
     """The value of ``expr`` as a job `config` entry (schemaless, so any type survives)."""
-    text = f'{prelude}\njob "j" {{\n  group "g" {{\n    task "t" {{\n      config {{\n        v = {expr}\n}}}}}}}}\n'
+    job = 'job "j" {\n  group "g" {\n    task "t" {\n      config {\n'
+    text = f"{prelude}\n{job}        v = {expr}\n}}}}}}}}\n"
     result = compile_text(text)
     assert result.job is not None, [f"{d.code} {d.message}" for d in result.diagnostics]
     config = result.job.task_groups[0].tasks[0].config  # type: ignore[index]
@@ -140,7 +141,10 @@ def test_local_cycle_is_reported_at_each_name_once() -> None:
 
 
 def test_undeclared_local_and_variable_suggest_the_close_name() -> None:
-    text = 'variable "image" { default = "a" }\nlocals { gpus = 2 }\njob "j" {\n  meta {\n    a = var.imge\n    b = local.gpu\n  }\n}\n'
+    text = (
+        'variable "image" { default = "a" }\nlocals { gpus = 2 }\n'
+        'job "j" {\n  meta {\n    a = var.imge\n    b = local.gpu\n  }\n}\n'
+    )
     result = compile_text(text)
     found = [(d.code, d.help) for d in result.diagnostics]
     assert found == [("HG111", "did you mean `image`?"), ("HG111", "did you mean `gpus`?")]
