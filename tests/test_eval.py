@@ -99,6 +99,12 @@ def test_collections_for_expressions_and_splats(expr: str, value: Any) -> None:
         ('"%{ if true }yes%{ else }no%{ endif }"', "yes"),
         ('"%{ for x in ["a", "b"] }<${x}>%{ endfor }"', "<a><b>"),
         ('"a ${~ "b" ~} c"', "abc"),
+        ('"x %{~ if true ~}  yes  %{~ else ~} no %{~ endif ~} y"', "xyesy"),
+        ('"[%{ for x in [1, 2] ~} ${x} %{~ endfor }]"', "[12]"),
+        (
+            '<<EOF\n%{ for x in ["a", "b"] ~}\n  item ${x}\n%{ endfor ~}\ndone\nEOF\n',
+            "item a\nitem b\ndone\n",
+        ),
         ('<<EOF\n  one\n  ${"two"}\nEOF\n', "  one\n  two\n"),
         ("<<-EOF\n    one\n      two\n    EOF\n", "one\n  two\n"),
     ],

@@ -477,11 +477,13 @@ class Evaluator:
 
 
 def _strips_left(part: ast.TemplatePart) -> bool:
-    return isinstance(part, ast.Interpolation) and part.strip_left
+    """The part starts with `${~` or `%{~`: the text before it loses its trailing whitespace."""
+    return not isinstance(part, ast.TemplateText) and part.strip_left
 
 
 def _strips_right(part: ast.TemplatePart) -> bool:
-    return isinstance(part, ast.Interpolation) and part.strip_right
+    """The part ends with `~}`: the text after it loses its leading whitespace."""
+    return not isinstance(part, ast.TemplateText) and part.strip_right
 
 
 def _argument_span(call: ast.FunctionCall, index: int | None) -> Span:

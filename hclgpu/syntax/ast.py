@@ -52,19 +52,29 @@ class Interpolation:
 
 @dataclass(slots=True, eq=False)
 class TemplateIf:
+    """`%{ if }...%{ else }...%{ endif }`. Strip markers inside the directive are already
+    applied to the text of its bodies; ``strip_left``/``strip_right`` say whether the text
+    before `%{~ if` and after `%{ endif ~}` loses its adjacent whitespace."""
+
     condition: Expr
     then: list[TemplatePart]
     otherwise: list[TemplatePart] | None
     span: Span
+    strip_left: bool = False
+    strip_right: bool = False
 
 
 @dataclass(slots=True, eq=False)
 class TemplateFor:
+    """`%{ for k, v in coll }...%{ endfor }`; strip markers as for :class:`TemplateIf`."""
+
     key_var: str | None
     value_var: str
     collection: Expr
     body: list[TemplatePart]
     span: Span
+    strip_left: bool = False
+    strip_right: bool = False
 
 
 TemplatePart: TypeAlias = TemplateText | Interpolation | TemplateIf | TemplateFor

@@ -320,14 +320,40 @@ def tparts(c: Children) -> list[ast.TemplatePart]:
     return parts
 
 
+def _opens_stripping(token: Token) -> bool:
+    return token.value.startswith("%{~")
+
+
+def _closes_stripping(token: Token) -> bool:
+    return token.value.startswith("~")
+
+
+def _strip_body(parts: list[ast.TemplatePart], start: bool, end: bool) -> list[ast.TemplatePart]:
+    """Apply `~` markers of the directives around a body to the body's own text, as HCL does."""
+    if start and parts and isinstance(parts[0], ast.TemplateText):
+        parts[0].text = parts[0].text.lstrip()
+    if end and parts and isinstance(parts[-1], ast.TemplateText):
+        parts[-1].text = parts[-1].text.rstrip()
+    return parts
+
+
 def tif(c: Children) -> ast.TemplateIf:
-    otherwise = c[6] if len(c) == 9 else None
-    return ast.TemplateIf(c[1], c[3], otherwise, _span(c[0], c[-1]))
+    if len(c) == 9:  # if cond } then else } otherwise endif }
+        then = _strip_body(c[3], _closes_stripping(c[2]), _opens_stripping(c[4]))
+        otherwise = _strip_body(c[6], _closes_stripping(c[5]), _opens_stripping(c[7]))
+    else:
+        then, otherwise = _strip_body(c[3], _closes_stripping(c[2]), _opens_stripping(c[4])), None
+    node = ast.TemplateIf(c[1], then, otherwise, _span(c[0], c[-1]))
+    node.strip_left, node.strip_right = _opens_stripping(c[0]), _closes_stripping(c[-1])
+    return node
 
 
 def tfor(c: Children) -> ast.TemplateFor:
     key_var, value_var = c[1]
-    return ast.TemplateFor(key_var, value_var, c[3], c[5], _span(c[0], c[-1]))
+    body = _strip_body(c[5], _closes_stripping(c[4]), _opens_stripping(c[6]))
+    node = ast.TemplateFor(key_var, value_var, c[3], body, _span(c[0], c[-1]))
+    node.strip_left, node.strip_right = _opens_stripping(c[0]), _closes_stripping(c[-1])
+    return node
 
 
 CALLBACKS: dict[str, Callable[[Children], Any]] = {
