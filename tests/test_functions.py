@@ -1701,3 +1701,28 @@ def _combinations(arity: int) -> list[list[Any]]:
     if arity == 2:
         return [[a, b] for a in SAMPLES for b in SAMPLES]
     return [[a, b, c] for a in SAMPLES for b in SAMPLES[:8] for c in SAMPLES[::2]]
+
+
+def test_the_lazy_index_names_each_function_in_the_module_that_defines_it() -> None:
+    from importlib import import_module
+
+    from hclgpu.eval.functions import MODULES
+
+    for module, names in MODULES.items():
+        defined = {function.name for function in import_module(f"hclgpu.eval.{module}").TABLE}
+        assert defined == set(names), module
+
+
+def test_checking_a_job_loads_only_the_function_families_it_calls(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    job = tmp_path / "job.hcl"
+    job.write_text('job "j" {\n  meta { a = upper("x") }\n}\n')
+    code = (
+        "import sys; from hclgpu.cli import main; main(['check', sys.argv[1]]);"
+        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('hclgpu.eval.functions_')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(job)], capture_output=True, text=True, check=True)
+    loaded = out.stdout.split("\n")[-2]
+    assert "functions_text" in loaded and "functions_yaml" not in loaded and "functions_crypto" not in loaded

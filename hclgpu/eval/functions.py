@@ -36,48 +36,133 @@ and ``replace`` never treats ``/.../`` as a regular expression.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from importlib import import_module
 from pathlib import Path
 
-from hclgpu.eval import (
-    functions_collections,
-    functions_crypto,
-    functions_encoding,
-    functions_net,
-    functions_numeric,
-    functions_text,
-    functions_time,
-    functions_yaml,
-)
 from hclgpu.eval.functions_base import Function, FunctionError, Param
 from hclgpu.eval.functions_fs import file_functions
 
 __all__ = ["FUNCTIONS", "Function", "FunctionError", "Param", "all_functions", "file_functions"]
 
-FUNCTIONS: dict[str, Function] = {
-    function.name: function
-    for table in (
-        functions_text.TABLE,
-        functions_collections.TABLE,
-        functions_numeric.TABLE,
-        functions_encoding.TABLE,
-        functions_yaml.TABLE,
-        functions_net.TABLE,
-        functions_crypto.TABLE,
-        functions_time.TABLE,
-    )
-    for function in table
+MODULES: dict[str, list[str]] = {
+    "functions_text": [
+        "chomp",
+        "format",
+        "formatlist",
+        "indent",
+        "join",
+        "lower",
+        "regex_replace",
+        "replace",
+        "reverse",
+        "sort",
+        "split",
+        "strlen",
+        "strrev",
+        "substr",
+        "title",
+        "trim",
+        "trimprefix",
+        "trimspace",
+        "trimsuffix",
+        "upper",
+    ],
+    "functions_collections": [
+        "chunklist",
+        "coalesce",
+        "coalescelist",
+        "compact",
+        "concat",
+        "contains",
+        "distinct",
+        "element",
+        "flatten",
+        "index",
+        "keys",
+        "length",
+        "lookup",
+        "merge",
+        "setintersection",
+        "setproduct",
+        "setunion",
+        "slice",
+        "values",
+        "zipmap",
+    ],
+    "functions_numeric": ["abs", "ceil", "floor", "log", "max", "min", "parseint", "pow", "range", "signum"],
+    "functions_encoding": [
+        "base64decode",
+        "base64encode",
+        "csvdecode",
+        "jsondecode",
+        "jsonencode",
+        "urlencode",
+    ],
+    "functions_yaml": ["yamldecode", "yamlencode"],
+    "functions_net": ["cidrhost", "cidrnetmask", "cidrsubnet", "cidrsubnets"],
+    "functions_crypto": ["bcrypt", "md5", "rsadecrypt", "sha1", "sha256", "sha512", "uuidv4", "uuidv5"],
+    "functions_time": ["formatdate", "timeadd"],
 }
+"""Which module defines each pure function: a module is imported only when one of its
+functions is first called, so checking a job that calls `upper` never loads the YAML
+emitter, the CIDR or the crypto code (a cold `hclgpu check` pays only for what it uses)."""
+
+_HOME = {name: module for module, names in MODULES.items() for name in names}
+
+
+class FunctionTable(Mapping[str, Function]):
+    """The pure functions by name, loading each family's module on first use."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Function] = {}
+
+    def __getitem__(self, name: str) -> Function:
+        function = self._loaded.get(name)
+        if function is None:
+            module = _HOME[name]  # KeyError for an unknown name, as a dict would raise
+            for loaded in import_module(f"hclgpu.eval.{module}").TABLE:
+                self._loaded[loaded.name] = loaded
+            function = self._loaded[name]
+        return function
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_HOME)
+
+    def __len__(self) -> int:
+        return len(_HOME)
+
+
+FUNCTIONS = FunctionTable()
 """Every function that does not touch the file system, by name."""
 
 
+class _WithFiles(Mapping[str, Function]):
+    """The pure functions plus file functions bound to one directory."""
+
+    def __init__(self, files: dict[str, Function]) -> None:
+        self._files = files
+
+    def __getitem__(self, name: str) -> Function:
+        function = self._files.get(name)
+        return function if function is not None else FUNCTIONS[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from FUNCTIONS
+        yield from self._files
+
+    def __len__(self) -> int:
+        return len(FUNCTIONS) + len(self._files)
+
+
 @lru_cache(maxsize=32)
-def _all_functions(base_dir: Path, allow_fs: bool) -> dict[str, Function]:
+def _all_functions(base_dir: Path, allow_fs: bool) -> Mapping[str, Function]:
     """Build (once per base directory and setting) the full table."""
-    return FUNCTIONS | file_functions(base_dir, allow_fs)
+    return _WithFiles(file_functions(base_dir, allow_fs))
 
 
-def all_functions(base_dir: Path, allow_fs: bool) -> dict[str, Function]:
+def all_functions(base_dir: Path, allow_fs: bool) -> Mapping[str, Function]:
     """The pure functions plus the file functions bound to ``base_dir``.
 
     The result is cached per ``(base_dir, allow_fs)`` and shared: do not modify it.

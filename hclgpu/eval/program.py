@@ -41,12 +41,7 @@ class Prepared:
 
 def prepare(tree: ast.File, source: SourceFile, options: EvalOptions, sink: Sink) -> Prepared:
     """Check the top level, resolve variables and locals, and find the job block."""
-    try:
-        from hclgpu.eval.functions import all_functions
-    except ImportError:  # TEMP
-
-        def all_functions(base_dir, allow_fs):  # type: ignore
-            return {}
+    from hclgpu.eval.functions import all_functions
 
     functions = all_functions(options.base_dir, options.allow_fs)
     evaluator = Evaluator(source, functions)
