@@ -108,9 +108,7 @@ job "triton" {
       template {
         data        = <<-EOH
           # models for ${var.environment}
-          %{ for m in var.models ~}
-          ${m}
-          %{ endfor ~}
+          models=%{ for i, m in var.models }${i > 0 ? "," : ""}${m}%{ endfor }
         EOH
         destination = "local/models.txt"
       }

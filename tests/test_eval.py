@@ -101,10 +101,15 @@ def test_collections_for_expressions_and_splats(expr: str, value: Any) -> None:
         ('"a ${~ "b" ~} c"', "abc"),
         ('"x %{~ if true ~}  yes  %{~ else ~} no %{~ endif ~} y"', "xyesy"),
         ('"[%{ for x in [1, 2] ~} ${x} %{~ endfor }]"', "[12]"),
+        # In a heredoc a `~` strips only within its own line, as HCL's per-line tokens do.
         (
             '<<EOF\n%{ for x in ["a", "b"] ~}\n  item ${x}\n%{ endfor ~}\ndone\nEOF\n',
-            "item a\nitem b\ndone\n",
+            "  item a\n  item b\ndone\n",
         ),
+        # HCL's quirk (hashicorp/terraform#23710): `~}` ending a line stops the next from being dedented.
+        ('<<-EOF\n    %{ for x in ["a"] ~}\n    ${x}\n    %{ endfor }\n    EOF\n', "    a\n\n"),
+        ('<<-EOF\n    %{ for x in ["a"] }\n    ${x}\n    %{ endfor ~}\n    EOF\n', "\na\n"),
+        ('<<-EOF\n    x\n    \n  ${"y"}\nEOF\n', "  x\n    \ny\n"),
         ('<<EOF\n  one\n  ${"two"}\nEOF\n', "  one\n  two\n"),
         ("<<-EOF\n    one\n      two\n    EOF\n", "one\n  two\n"),
     ],

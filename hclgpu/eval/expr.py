@@ -247,15 +247,11 @@ class Evaluator:
         return None
 
     def _render(self, parts: list[ast.TemplatePart], scope: Scope) -> list[str]:
+        """The template's text; `~` strip markers were already applied when it was parsed."""
         out: list[str] = []
-        for i, part in enumerate(parts):
+        for part in parts:
             if isinstance(part, ast.TemplateText):
-                text = part.text
-                if i > 0 and _strips_right(parts[i - 1]):
-                    text = text.lstrip()
-                if i + 1 < len(parts) and _strips_left(parts[i + 1]):
-                    text = text.rstrip()
-                out.append(text)
+                out.append(part.text)
             elif isinstance(part, ast.Interpolation):
                 out.append(self._interpolate(part, scope))
             elif isinstance(part, ast.TemplateIf):
@@ -474,16 +470,6 @@ class Evaluator:
             raise Failure(
                 "HG116", f"invalid value for `convert`: {error.message}", expr.args[0].span
             ) from None
-
-
-def _strips_left(part: ast.TemplatePart) -> bool:
-    """The part starts with `${~` or `%{~`: the text before it loses its trailing whitespace."""
-    return not isinstance(part, ast.TemplateText) and part.strip_left
-
-
-def _strips_right(part: ast.TemplatePart) -> bool:
-    """The part ends with `~}`: the text after it loses its leading whitespace."""
-    return not isinstance(part, ast.TemplateText) and part.strip_right
 
 
 def _argument_span(call: ast.FunctionCall, index: int | None) -> Span:

@@ -181,7 +181,7 @@ def decode_job(
     meta = map_attribute(decoder, split, "meta")
     vault = _vault(decoder, split.take_blocks("vault"))
     tasks = [_job_task(decoder, b, inner) for b, inner in split.take_blocks("task")]
-    job = decoder.fill(split, m.Job, block.span, "job")
+    job = decoder.fill(split, m.Job, block.span)
     assert isinstance(job, m.Job)
     if meta is not None:
         job.meta = meta
@@ -213,7 +213,7 @@ def decode_group(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> 
     meta = map_attribute(decoder, split, "meta")
     vault = _vault(decoder, split.take_blocks("vault"))
     scaling_blocks = [b for b in split.blocks if b[0].type == "scaling"]
-    group = decoder.fill(split, m.TaskGroup, span, "group")
+    group = decoder.fill(split, m.TaskGroup, span)
     assert isinstance(group, m.TaskGroup)
     if meta is not None:
         group.meta = meta
@@ -251,7 +251,7 @@ def decode_task(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> N
     env = map_attribute(decoder, split, "env")
     meta = map_attribute(decoder, split, "meta")
     policies = _task_scaling(decoder, split.take_blocks("scaling"))
-    task = decoder.fill(split, m.Task, span, "task")
+    task = decoder.fill(split, m.Task, span)
     assert isinstance(task, m.Task)
     if env is not None:
         task.env = env

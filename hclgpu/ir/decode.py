@@ -59,6 +59,8 @@ class Decoder:
     """Decodes bodies into models, reporting problems to a sink."""
 
     custom: ClassVar[dict[str, CustomDecoder]] = {}
+    """Decoders for models jobspec2 decodes with its own code, by model name; filled in by
+    :mod:`hclgpu.ir.custom` (imported by :func:`hclgpu.ir.build.build_job`)."""
 
     def __init__(self, evaluator: Evaluator, sink: Sink) -> None:
         self.evaluator = evaluator
@@ -178,9 +180,11 @@ class Decoder:
 
     def body(self, body: ast.Body, scope: Scope, model: type[Node], span: Span) -> Node:
         """Decode a body into ``model`` with the model's schema (the generic gohcl path)."""
-        return self.fill(self.split(body, scope), model, span, block_name=None)
+        return self.fill(self.split(body, scope), model, span)
 
-    def fill(self, body: Body, model: type[Node], span: Span, block_name: str | None) -> Node:
+    def fill(self, body: Body, model: type[Node], span: Span) -> Node:
+        """Check a split body against the model's schema and build the model (custom decoders
+        take what they handle out of the body first)."""
         schema = schema_of(model)
         values: dict[str, Value] = {}
         self._attributes(body, schema, values)

@@ -52,29 +52,30 @@ class Interpolation:
 
 @dataclass(slots=True, eq=False)
 class TemplateIf:
-    """`%{ if }...%{ else }...%{ endif }`. Strip markers inside the directive are already
-    applied to the text of its bodies; ``strip_left``/``strip_right`` say whether the text
-    before `%{~ if` and after `%{ endif ~}` loses its adjacent whitespace."""
+    """`%{ if }...%{ else }...%{ endif }`.
+
+    ``markers`` records the `~` strip markers of its directives in source order: `%{~ if`,
+    `if ~}`, `%{~ else`, `else ~}`, `%{~ endif`, `endif ~}`. They were already applied to the
+    template's text when it was parsed; they are kept for printing."""
 
     condition: Expr
     then: list[TemplatePart]
     otherwise: list[TemplatePart] | None
     span: Span
-    strip_left: bool = False
-    strip_right: bool = False
+    markers: tuple[bool, bool, bool, bool, bool, bool] = (False,) * 6
 
 
 @dataclass(slots=True, eq=False)
 class TemplateFor:
-    """`%{ for k, v in coll }...%{ endfor }`; strip markers as for :class:`TemplateIf`."""
+    """`%{ for k, v in coll }...%{ endfor }`; ``markers`` as for :class:`TemplateIf`:
+    `%{~ for`, `for ~}`, `%{~ endfor`, `endfor ~}`."""
 
     key_var: str | None
     value_var: str
     collection: Expr
     body: list[TemplatePart]
     span: Span
-    strip_left: bool = False
-    strip_right: bool = False
+    markers: tuple[bool, bool, bool, bool] = (False,) * 4
 
 
 TemplatePart: TypeAlias = TemplateText | Interpolation | TemplateIf | TemplateFor

@@ -8,6 +8,7 @@ of parsing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -152,45 +153,107 @@ def template(c: Children) -> ast.Literal | ast.Template:
     span = Span(opener.start, closer.end)
     if all(isinstance(part, ast.TemplateText) for part in parts):
         return ast.Literal("".join(part.text for part in parts), span)
+    _Tokens(parts, by_line=False).strip()
     return ast.Template(parts, span)
 
 
 def heredoc(c: Children) -> ast.Template:
     opener, parts, closer = c
     flush = opener.value.startswith("<<-")
+    tokens = _Tokens(parts, by_line=True)
+    tokens.strip()
     if flush:
-        _dedent(parts)
+        tokens.flush()
     return ast.Template(parts, Span(opener.start, closer.end), heredoc=closer.value, flush=flush)
 
 
-def _dedent(parts: list[ast.TemplatePart]) -> None:
-    """Remove the common leading whitespace of a `<<-` heredoc's lines."""
-    texts = [part for part in parts if isinstance(part, ast.TemplateText)]
-    indents: list[int] = []
-    at_line_start = True
-    for part in parts:
-        if not isinstance(part, ast.TemplateText):
-            at_line_start = False
-            continue
-        lines = part.text.split("\n")
-        for i, line in enumerate(lines):
-            if (i > 0 or at_line_start) and line.strip():
-                indents.append(len(line) - len(line.lstrip(" \t")))
-        at_line_start = part.text.endswith("\n")
-    strip = min(indents, default=0)
-    if not strip:
-        return
-    at_line_start = True
-    for part in parts:
-        if part not in texts:
-            at_line_start = False
-            continue
-        assert isinstance(part, ast.TemplateText)
-        lines = part.text.split("\n")
-        part.text = "\n".join(
-            line[strip:] if (i > 0 or at_line_start) else line for i, line in enumerate(lines)
-        )
-        at_line_start = part.text.endswith("\n")
+class _Tokens:
+    """A template as HCL's parser sees it, to apply `~` markers and `<<-` indentation alike.
+
+    HCL works on a flat token list: literal tokens (in a heredoc, one per line) and the
+    tokens of interpolations and directives. A `~` strips the whitespace of the one literal
+    token beside it, and a `<<-` heredoc's indentation is then computed line token by line
+    token. Doing the same here reproduces HCL's results, including its known quirk that a
+    `~}` at the end of a line keeps the next line from being dedented (hashicorp/terraform
+    issue 23710).
+    """
+
+    def __init__(self, parts: list[ast.TemplatePart], by_line: bool) -> None:
+        self.entries: list[tuple[ast.TemplateText, list[str]] | tuple[None, bool, bool]] = []
+        self.by_line = by_line
+        self._flatten(parts)
+
+    def _literal(self, part: ast.TemplateText) -> None:
+        tokens = re.findall(r"[^\n]*\n|[^\n]+", part.text) if self.by_line else [part.text]
+        self.entries.append((part, tokens or [""]))
+
+    def _marker(self, left: bool, right: bool) -> None:
+        self.entries.append((None, left, right))
+
+    def _flatten(self, parts: list[ast.TemplatePart]) -> None:
+        for part in parts:
+            if isinstance(part, ast.TemplateText):
+                self._literal(part)
+            elif isinstance(part, ast.Interpolation):
+                self._marker(part.strip_left, part.strip_right)
+            elif isinstance(part, ast.TemplateIf):
+                if_l, if_r, else_l, else_r, end_l, end_r = part.markers
+                self._marker(if_l, if_r)
+                self._flatten(part.then)
+                if part.otherwise is not None:
+                    self._marker(else_l, else_r)
+                    self._flatten(part.otherwise)
+                self._marker(end_l, end_r)
+            else:
+                for_l, for_r, end_l, end_r = part.markers
+                self._marker(for_l, for_r)
+                self._flatten(part.body)
+                self._marker(end_l, end_r)
+
+    def strip(self) -> None:
+        entries = self.entries
+        for i, entry in enumerate(entries):
+            if entry[0] is not None:
+                continue
+            _, left, right = entry
+            before = entries[i - 1] if i > 0 else None
+            after = entries[i + 1] if i + 1 < len(entries) else None
+            if left and before is not None and before[0] is not None:
+                tokens = before[1]
+                tokens[-1] = tokens[-1].rstrip()
+            if right and after is not None and after[0] is not None:
+                tokens = after[1]
+                tokens[0] = tokens[0].lstrip()
+        self._write_back()
+
+    def flush(self) -> None:
+        """HCL's ``flushHeredocTemplateParts``: remove the least indentation of the lines."""
+        least: int | None = None
+        adjust: list[tuple[list[str], int]] = []
+        newline = True
+        for entry in self.entries:
+            if entry[0] is None:
+                if newline:
+                    least, newline = 0, False
+                continue
+            tokens = entry[1]
+            for index, token in enumerate(tokens):
+                if newline:
+                    newline = False
+                    if not (token.strip() == "" and token.endswith("\n")):  # blank lines do not count
+                        spaces = len(token) - len(token.lstrip())
+                        least = spaces if least is None else min(least, spaces)
+                        adjust.append((tokens, index))
+                newline = token.endswith("\n")
+        if least:
+            for tokens, index in adjust:
+                tokens[index] = tokens[index][least:]
+        self._write_back()
+
+    def _write_back(self) -> None:
+        for entry in self.entries:
+            if entry[0] is not None:
+                entry[0].text = "".join(entry[1])
 
 
 def parens(c: Children) -> ast.Parens:
@@ -320,40 +383,30 @@ def tparts(c: Children) -> list[ast.TemplatePart]:
     return parts
 
 
-def _opens_stripping(token: Token) -> bool:
+def _tilde_open(token: Token) -> bool:
     return token.value.startswith("%{~")
 
 
-def _closes_stripping(token: Token) -> bool:
+def _tilde_close(token: Token) -> bool:
     return token.value.startswith("~")
 
 
-def _strip_body(parts: list[ast.TemplatePart], start: bool, end: bool) -> list[ast.TemplatePart]:
-    """Apply `~` markers of the directives around a body to the body's own text, as HCL does."""
-    if start and parts and isinstance(parts[0], ast.TemplateText):
-        parts[0].text = parts[0].text.lstrip()
-    if end and parts and isinstance(parts[-1], ast.TemplateText):
-        parts[-1].text = parts[-1].text.rstrip()
-    return parts
-
-
 def tif(c: Children) -> ast.TemplateIf:
-    if len(c) == 9:  # if cond } then else } otherwise endif }
-        then = _strip_body(c[3], _closes_stripping(c[2]), _opens_stripping(c[4]))
-        otherwise = _strip_body(c[6], _closes_stripping(c[5]), _opens_stripping(c[7]))
-    else:
-        then, otherwise = _strip_body(c[3], _closes_stripping(c[2]), _opens_stripping(c[4])), None
-    node = ast.TemplateIf(c[1], then, otherwise, _span(c[0], c[-1]))
-    node.strip_left, node.strip_right = _opens_stripping(c[0]), _closes_stripping(c[-1])
-    return node
+    if len(c) == 9:  # %{if cond} then %{else} otherwise %{endif}
+        markers = (c[0], c[2], c[4], c[5], c[7], c[8])
+        otherwise = c[6]
+    else:  # %{if cond} then %{endif}
+        markers, otherwise = (c[0], c[2], None, None, c[4], c[5]), None
+    flags = tuple(
+        t is not None and (_tilde_open(t) if i % 2 == 0 else _tilde_close(t)) for i, t in enumerate(markers)
+    )
+    return ast.TemplateIf(c[1], c[3], otherwise, _span(c[0], c[-1]), flags)  # type: ignore[arg-type]
 
 
 def tfor(c: Children) -> ast.TemplateFor:
     key_var, value_var = c[1]
-    body = _strip_body(c[5], _closes_stripping(c[4]), _opens_stripping(c[6]))
-    node = ast.TemplateFor(key_var, value_var, c[3], body, _span(c[0], c[-1]))
-    node.strip_left, node.strip_right = _opens_stripping(c[0]), _closes_stripping(c[-1])
-    return node
+    flags = (_tilde_open(c[0]), _tilde_close(c[4]), _tilde_open(c[6]), _tilde_close(c[7]))
+    return ast.TemplateFor(key_var, value_var, c[3], c[5], _span(c[0], c[-1]), flags)
 
 
 CALLBACKS: dict[str, Callable[[Children], Any]] = {
