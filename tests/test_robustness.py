@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hclgpu.pipeline import check_source
+from hclgpu.pipeline import check_source, compile_source
 from hclgpu.source import SourceFile
 from tests.conftest import ROOT
 
@@ -61,3 +61,53 @@ def test_grammar_has_no_conflicts() -> None:
     from hclgpu.resources import grammar_path
 
     Lark(grammar_path().read_text(), parser="lalr", lexer="basic", strict=True)
+
+
+# ---- evaluation and decoding ------------------------------------------------------------
+
+EXPRESSIONS = st.recursive(
+    st.sampled_from(["1", '"a"', "true", "null", "var.x", "local.l", "node.x", '"${var.x}"', "[]", "{}"]),
+    lambda inner: st.one_of(
+        st.tuples(inner, st.sampled_from(["+", "*", "/", "==", "&&", "<", "%"]), inner).map(" ".join),
+        st.tuples(inner, inner).map(lambda p: f"[{p[0]}, {p[1]}]"),
+        st.tuples(inner, inner).map(lambda p: f"{{ k = {p[0]}, j = {p[1]} }}"),
+        st.tuples(inner, inner, inner).map(lambda p: f"{p[0]} ? {p[1]} : {p[2]}"),
+        st.tuples(st.sampled_from(["upper", "length", "jsonencode", "keys", "concat", "format"]), inner).map(
+            lambda p: f"{p[0]}({p[1]})"
+        ),
+        inner.map(lambda e: f"[for v in {e} : v]"),
+        inner.map(lambda e: f"({e})[0]"),
+        inner.map(lambda e: f"{e}.attr"),
+    ),
+    max_leaves=8,
+)
+FIELDS = st.sampled_from(["count", "meta { a", "env { A", "config { x", "kill_timeout", "datacenters"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(EXPRESSIONS, FIELDS)
+def test_random_expressions_in_a_job_never_raise(expr: str, field: str) -> None:
+    close = " }" if "{" in field else ""
+    text = (
+        'variable "x" { default = "v" }\nlocals { l = [1, 2] }\n'
+        f'job "j" {{\n  group "g" {{\n    task "t" {{\n      {field} = {expr}{close}\n    }}\n  }}\n}}\n'
+    )
+    result = compile_source(SourceFile("fuzz.hcl", text))
+    assert all(not code.startswith("HG9") for code in (d.code for d in result.diagnostics))
+    assert (result.job is None) == any(d.severity == "error" for d in result.diagnostics)
+
+
+def test_every_truncation_of_every_sample_compiles_or_reports() -> None:
+    for sample in sorted((ROOT / "samples").glob("*.hcl")):
+        text = sample.read_text()
+        for end in range(0, len(text), 23):
+            result = compile_source(SourceFile(sample.name, text[:end]))
+            assert result.job is not None or any(d.severity == "error" for d in result.diagnostics)
+            assert not any(d.code.startswith("HG9") for d in result.diagnostics)
+
+
+def test_deep_values_and_long_chains_evaluate_or_report() -> None:
+    deep = 'job "j" {\n  meta { a = jsonencode(' + "[" * 200 + "]" * 200 + ") }\n}\n"
+    assert compile_source(SourceFile("d.hcl", deep)).job is not None
+    unary = 'job "j" {\n  meta { a = ' + "-" * 5000 + "1 }\n}\n"
+    assert [d.code for d in compile_source(SourceFile("u.hcl", unary)).diagnostics] == ["HG012"]
