@@ -7,21 +7,46 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from hclgpu.ir.models import Job
     from hclgpu.pipeline import Result
 
 
 def loads(text: str, path: str = "<string>") -> Result:
-    """Check HCL text; returns a Result with the syntax tree and the diagnostics."""
+    """Compile HCL text: a Result with the syntax tree, the job (None on errors) and diagnostics."""
     from hclgpu.pipeline import loads as _loads
 
     return _loads(text, path)
 
 
-def load(path: str) -> Result:
-    """Check a job file read from ``path`` (UTF-8)."""
+def load(path: str, variables: dict[str, str] | None = None, allow_fs: bool = False) -> Result:
+    """Compile the job file at ``path`` (UTF-8); file functions read relative to its directory.
+
+    ``variables`` are given as `--var NAME=VALUE` would give them; ``NOMAD_VAR_*`` is not read.
+    """
     from pathlib import Path
 
-    return loads(Path(path).read_text(encoding="utf-8"), path)
+    from hclgpu.eval.program import EvalOptions
+    from hclgpu.eval.variables import VariableInputs
+    from hclgpu.pipeline import compile_source
+    from hclgpu.source import SourceFile
+
+    file = Path(path)
+    inputs = VariableInputs(args=[f"{k}={v}" for k, v in (variables or {}).items()])
+    options = EvalOptions(inputs, base_dir=file.parent, allow_fs=allow_fs)
+    return compile_source(SourceFile(path, file.read_text(encoding="utf-8")), options)
 
 
-__all__ = ["__version__", "load", "loads"]
+def render(job: Job, target: str = "nomad", canonicalize: bool = False) -> str:
+    """Translate a compiled job; ``target`` is "nomad" (API JSON, as `nomad job run -output`)."""
+    if target != "nomad":
+        raise ValueError(f"unknown target {target!r}; available: nomad")
+    from hclgpu.backends import nomad
+
+    if canonicalize:
+        from hclgpu.ir.canonical import canonicalize as _canonicalize
+
+        job = _canonicalize(job)
+    return nomad.render(job)
+
+
+__all__ = ["__version__", "load", "loads", "render"]
