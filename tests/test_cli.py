@@ -202,3 +202,17 @@ def test_check_does_not_import_heavy_modules_on_success(tmp_path: Path) -> None:
         [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
     )
     assert process.stdout.strip() == "[]"
+
+
+def test_long_source_lines_are_shown_as_a_window(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "long.hcl"
+    path.write_text('job "j" {\n  meta { a = "' + "x" * 300 + '" ' + "y" * 300 + " }\n}\n")
+    status, _, err = run(capsys, "check", "--color", "never", str(path))
+    lines = err.splitlines()
+    snippet = [line for line in lines if " | " in line]
+    assert status == 1 and len(snippet) == 2 and max(len(line) for line in snippet) < 140
+    assert len(lines[0]) < 200  # the message quotes at most the start of a long token
+    source_line = next(line for line in lines if line.startswith("2 |"))
+    carets = lines[lines.index(source_line) + 1]
+    assert source_line.startswith("2 | …") and source_line.endswith("…")
+    assert source_line[carets.index("^")] == "y"  # the carets stand under the unexpected token

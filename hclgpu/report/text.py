@@ -37,13 +37,21 @@ def make_console(stream: TextIO, color: str) -> Console:
     return Console(file=stream, highlight=False, soft_wrap=True)
 
 
+WINDOW = 120
+"""Longer source lines are shown as a window of this many characters around the span."""
+
+
 def _snippet(source: SourceFile, where: Region, gutter: int, style: str, label: str = "") -> list[Text]:
-    """The first line of a span with carets under it."""
-    line = source.line_text(where.line).expandtabs(4)
+    """The first line of a span with carets under it (a window of it when the line is long)."""
     raw = source.line_text(where.line)
-    prefix = raw[: where.column - 1].expandtabs(4)
-    end_column = where.end_column if where.end_line == where.line else len(raw) + 1
-    marked = raw[where.column - 1 : max(end_column - 1, where.column)]
+    start = where.column - 1
+    end = where.end_column - 1 if where.end_line == where.line else len(raw)
+    left = max(0, min(start - WINDOW // 3, len(raw) - WINDOW)) if len(raw) > WINDOW else 0
+    right = min(len(raw), left + WINDOW)
+    lead, tail = ("…" if left else ""), ("…" if right < len(raw) else "")
+    line = (lead + raw[left:right] + tail).expandtabs(4)
+    prefix = (lead + raw[left:start]).expandtabs(4)
+    marked = raw[start : max(min(end, right), start + 1)]
     width = max(cell_len(marked.expandtabs(4)), 1)
     pad = " " * gutter
     carets = Text(pad + " | ", style="bold blue")

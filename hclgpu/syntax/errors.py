@@ -47,14 +47,14 @@ def describe_token(token: Token) -> str:
         return "the end of the line"
     if token.type == "$END":
         return "the end of the file"
+    text = token.value if len(token.value) <= 24 else token.value[:21] + "..."
     if token.type in ("STRING", "TEMPLATE_LIT"):
-        text = token.value if len(token.value) <= 24 else token.value[:21] + "..."
         return f'the string "{text}"' if token.type == "STRING" else f"the text `{text}`"
     if token.type == "QUOTE_OPEN":
         return "a string"
     if token.type == "HEREDOC_OPEN":
-        return f"the heredoc `{token.value}`"
-    return f"`{token.value}`"
+        return f"the heredoc `{text}`"
+    return f"`{text}`"
 
 
 def describe_expected(expected: set[str]) -> str:
