@@ -10,7 +10,8 @@ iterators of the blocks around them.
 
 Schemaless bodies follow jobspec2's ``BlocksAsAttrs``: attributes become map entries
 (an object literal is wrapped in a one-element list, as HCL1 did), and blocks become
-lists of maps grouped by type, each label adding a level of nesting.
+lists of maps grouped by type, each label adding a level of nesting. Numbers are
+printed as Go prints the float64 they become.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from hclgpu.eval.expr import Evaluator, Failure, Scope
-from hclgpu.eval.values import EvalError, Value, number, to_string
+from hclgpu.eval.values import EvalError, Value, number, to_string, type_name
+from hclgpu.source import Span
 from hclgpu.syntax import ast
 
 DYNAMIC_ATTRIBUTES = ("for_each", "iterator", "labels")
@@ -31,7 +33,7 @@ class Problem:
 
     code: str
     message: str
-    span: object
+    span: Span
     help: str | None = None
 
 
@@ -130,9 +132,7 @@ def _elements(expr: ast.Expr, scope: Scope, evaluator: Evaluator) -> list[tuple[
         return [(k, collection[k]) for k in sorted(collection)]
     if collection is None:
         raise Failure("HG119", "`for_each` cannot be null", expr.span, help="use an empty list for no blocks")
-    raise Failure(
-        "HG119", f"`for_each` must be a list, set or map, not a {type(collection).__name__}", expr.span
-    )
+    raise Failure("HG119", f"`for_each` must be a list, set or map, not a {type_name(collection)}", expr.span)
 
 
 def _labels(
@@ -155,36 +155,45 @@ def _labels(
 # ---- schemaless bodies --------------------------------------------------------------
 
 
-def body_as_data(
-    body: ast.Body, scope: Scope, evaluator: Evaluator, problems: list[Problem]
-) -> dict[str, Value]:
-    """A body with no schema (task `config`) as a map, the way jobspec2 reads it."""
+def body_as_data(body: ast.Body, scope: Scope, evaluator: Evaluator) -> dict[str, Value]:
+    """A body with no schema (task `config`) as a map, the way jobspec2 reads it.
+
+    A `dynamic` block here is not expanded: Nomad reads schemaless bodies as plain
+    attributes, so it becomes a `dynamic` entry like any other block (nomad#15850).
+    """
     result: dict[str, Value] = {}
     grouped: dict[str, list[Value]] = {}
-    for item, inner in items(body, scope, evaluator, problems):
+    for item in body.items:
         if isinstance(item, ast.Attribute):
-            value = normalise(evaluator.eval(item.value, inner))
+            value = normalise(evaluator.eval(item.value, scope))
             result[item.name] = [value] if isinstance(item.value, ast.Object) else value
         else:
-            grouped.setdefault(item.type, []).append(_block_as_data(item, inner, evaluator, problems))
+            grouped.setdefault(item.type, []).append(_block_as_data(item, scope, evaluator))
     for name, blocks in grouped.items():
         result[name] = blocks
     return {key: result[key] for key in sorted(result)}
 
 
-def _block_as_data(block: ast.Block, scope: Scope, evaluator: Evaluator, problems: list[Problem]) -> Value:
-    value: Value = body_as_data(block.body, scope, evaluator, problems)
+def _block_as_data(block: ast.Block, scope: Scope, evaluator: Evaluator) -> Value:
+    value: Value = body_as_data(block.body, scope, evaluator)
     for label in reversed(block.labels):
         value = {label.value: [value]}
     return value
 
 
 def normalise(value: Value) -> Value:
-    """Schemaless data as Go's JSON encoder prints it: map keys sorted, numbers tidy."""
+    """Schemaless data as Go's JSON encoder prints it: map keys sorted, numbers tidy.
+
+    An integer beyond int64 reaches Go as a float64, and is printed as one.
+    """
     if isinstance(value, dict):
         return {key: normalise(value[key]) for key in sorted(value)}
     if isinstance(value, list):
         return [normalise(v) for v in value]
+    if isinstance(value, bool):
+        return value
     if isinstance(value, float):
         return number(value)
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        return float(value)
     return value

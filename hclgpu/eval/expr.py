@@ -69,6 +69,8 @@ class Evaluator:
 
     source: SourceFile
     functions: Mapping[str, Function]
+    constants_only: bool = False
+    """Evaluate as HCL does with no context (defaults, var files, --var): no references, no calls."""
     special: dict[str, Callable[[ast.FunctionCall, Scope], Value]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -101,6 +103,13 @@ class Evaluator:
 
     def _runtime(self, root: str, span: Span) -> Value:
         """A reference to something only known at run time: keep its text."""
+        if self.constants_only:
+            raise Failure(
+                "HG117",
+                "variables are not allowed here",
+                span,
+                help="a default, a var file and a --var value must be constants",
+            )
         if root in REAL_ROOTS:
             raise Failure(
                 "HG117",
@@ -117,7 +126,7 @@ class Evaluator:
         if isinstance(source, ast.Variable) and source.name not in scope:
             return self._runtime(source.name, expr.span)
         value = self.eval(source, scope)
-        if isinstance(source, ast.Variable) and source.name in REAL_ROOTS:
+        if isinstance(source, ast.Variable) and source.name in REAL_ROOTS and isinstance(value, dict):
             self._check_declared(source.name, value, expr.steps[0])
             step = expr.steps[0]
             if isinstance(step, ast.GetAttr) and value.get(step.name) is UNSET:
@@ -141,20 +150,27 @@ class Evaluator:
     def _steps(
         self, value: Value, steps: list[ast.Step], start: int, scope: Scope, source: ast.Expr
     ) -> Value:
-        for i in range(start, len(steps)):
+        i = start
+        while i < len(steps):
             step = steps[i]
-            if isinstance(step, ast.Splat):
-                return self._splat(value, steps, i + 1, scope, source)
+            if isinstance(step, ast.Splat) and step.full:  # `[*]`: every later step, per element
+                return self._splat(value, steps[i + 1 :], scope, source)
+            if isinstance(step, ast.Splat):  # `.*`: only the `.name` and `.0` steps that follow
+                end = i + 1
+                while end < len(steps) and isinstance(steps[end], (ast.GetAttr, ast.LegacyIndex)):
+                    end += 1
+                value = self._splat(value, steps[i + 1 : end], scope, source)
+                i = end
+                continue
             value = self._step(value, step, scope, source)
+            i += 1
         return value
 
-    def _splat(
-        self, value: Value, steps: list[ast.Step], start: int, scope: Scope, source: ast.Expr
-    ) -> Value:
+    def _splat(self, value: Value, steps: list[ast.Step], scope: Scope, source: ast.Expr) -> Value:
         if value is None:
             return []
         items = value if isinstance(value, list) else [value]
-        return [self._steps(item, steps, start, scope, source) for item in items]
+        return [self._steps(item, steps, 0, scope, source) for item in items]
 
     def _step(self, value: Value, step: ast.Step, scope: Scope, source: ast.Expr) -> Value:
         if isinstance(step, ast.GetAttr):
@@ -186,9 +202,11 @@ class Evaluator:
                 position = to_number(key)
             except EvalError as error:
                 raise Failure("HG117", f"invalid index: {error.message}", span) from None
-            if isinstance(position, float) or not 0 <= position < len(value):
+            if isinstance(position, float):
+                raise Failure("HG117", f"the index {position} is not a whole number", span)
+            if not 0 <= position < len(value):
                 raise Failure(
-                    "HG117", f"the index {key!r} is out of range for a list of {len(value)} elements", span
+                    "HG117", f"the index {position} is out of range for a list of {len(value)} elements", span
                 )
             return value[position]
         if isinstance(value, dict):
@@ -222,6 +240,13 @@ class Evaluator:
         """An object key: a bare name is the name itself, anything else is evaluated."""
         if isinstance(key, ast.Variable):
             return key.name
+        if isinstance(key, ast.Traversal):
+            raise Failure(
+                "HG117",
+                "ambiguous attribute key",
+                key.span,
+                help="wrap a reference in parentheses, or a name containing periods in quotes",
+            )
         value = self.eval(key, scope)
         try:
             return to_string(value)
@@ -298,7 +323,8 @@ class Evaluator:
             if expr.op == "!":
                 return not to_bool(value)
             return number(-to_number(value))
-        except EvalError as error:
+        except (EvalError, OverflowError) as error:
+            error = error if isinstance(error, EvalError) else EvalError(str(error))
             message = f"invalid operand for `{expr.op}`: {error.message}"
             raise Failure("HG117", message, expr.operand.span) from None
 
@@ -314,7 +340,11 @@ class Evaluator:
             return not equal(left, right)
         a = self._number_operand(left, expr.left, op)
         b = self._number_operand(right, expr.right, op)
-        return _arithmetic(op, a, b, expr)
+        try:
+            return _arithmetic(op, a, b, expr)
+        except (EvalError, ValueError, OverflowError) as error:
+            message = error.message if isinstance(error, EvalError) else str(error)
+            raise Failure("HG117", f"`{op}` cannot be computed: {message}", expr.span) from None
 
     def _logical(self, expr: ast.BinaryOp, scope: Scope) -> bool:
         left = self._bool_operand(self.eval(expr.left, scope), expr.left, expr.op)
@@ -345,8 +375,18 @@ class Evaluator:
             raise Failure("HG117", f"incorrect condition type: {error.message}", node.span) from None
 
     def _conditional(self, expr: ast.Conditional, scope: Scope) -> Value:
-        chosen = expr.true if self._condition(expr.condition, scope) else expr.false
-        return self.eval(chosen, scope)
+        """HCL evaluates both results and gives them one type (`true ? 1 : "a"` is `"1"`);
+        only the chosen result's errors count."""
+        if self._condition(expr.condition, scope):
+            chosen, other = expr.true, expr.false
+        else:
+            chosen, other = expr.false, expr.true
+        value = self.eval(chosen, scope)
+        try:
+            alternative = self.eval(other, scope)
+        except Failure:
+            return value
+        return _unify(value, alternative, expr)
 
     # ---- for expressions --------------------------------------------------------
 
@@ -399,6 +439,13 @@ class Evaluator:
     # ---- function calls ---------------------------------------------------------
 
     def _call(self, expr: ast.FunctionCall, scope: Scope) -> Value:
+        if self.constants_only:
+            raise Failure(
+                "HG115",
+                "function calls are not allowed here",
+                expr.name_span,
+                help="a default, a var file and a --var value must be constants",
+            )
         special = self.special.get(expr.name)
         if special is not None:
             return special(expr, scope)
@@ -470,6 +517,31 @@ class Evaluator:
             raise Failure(
                 "HG116", f"invalid value for `convert`: {error.message}", expr.args[0].span
             ) from None
+
+
+def _kind(value: Value) -> str:
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "object"
+    return type_name(value)
+
+
+def _unify(value: Value, other: Value, expr: ast.Conditional) -> Value:
+    """cty's unification of the two result types, applied to the chosen value."""
+    if value is None or other is None:
+        return value
+    mine, theirs = _kind(value), _kind(other)
+    if mine == theirs:
+        return value
+    if "string" in (mine, theirs) and {mine, theirs} <= {"string", "number", "bool"}:
+        return to_string(value)
+    raise Failure(
+        "HG117",
+        f"inconsistent conditional result types: {mine} and {theirs}",
+        expr.span,
+        help="both results of `? :` must have the same type",
+    )
 
 
 def _argument_span(call: ast.FunctionCall, index: int | None) -> Span:

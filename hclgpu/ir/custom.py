@@ -12,9 +12,11 @@
 
 from __future__ import annotations
 
+import math
+
 from hclgpu.diagnostics import Related
 from hclgpu.eval.expr import Scope, did_you_mean
-from hclgpu.eval.values import EvalError, Value, to_number, to_string
+from hclgpu.eval.values import Value
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.ir.decode import Body, Decoder, opening_brace
@@ -44,10 +46,14 @@ AFFINITY_ATTRIBUTES = ("attribute", "value", "operator", "weight", *AFFINITY_SHO
 # ---- constraint and affinity ----------------------------------------------------------
 
 
+_TYPES: dict[str, type] = {"distinct_hosts": bool, "weight": float}
+"""hcldec types of the constraint/affinity attributes that are not strings."""
+
+
 def _flat_attributes(
     decoder: Decoder, body: ast.Body, scope: Scope, allowed: tuple[str, ...]
 ) -> dict[str, Value]:
-    """Evaluate a body that may hold only the named attributes (hcldec.ObjectSpec)."""
+    """Evaluate a body that may hold only the named attributes (hcldec.ObjectSpec); null is unset."""
     split = decoder.split(body, scope)
     for block, _ in split.blocks:
         decoder.error("HG102", f"blocks of type `{block.type}` are not expected here", block.type_span)
@@ -61,43 +67,10 @@ def _flat_attributes(
                 did_you_mean(attribute.name, list(allowed)),
             )
             continue
-        ok, value = decoder.eval(attribute.value, inner)
-        if not ok:
-            continue
-        kind = (
-            "bool"
-            if attribute.name == "distinct_hosts"
-            else "number"
-            if attribute.name == "weight"
-            else "string"
-        )
-        converted = _convert(decoder, attribute, value, kind)
-        if converted is not _INVALID:
-            values[attribute.name] = converted
+        ok, value = decoder.value(attribute, inner, _TYPES.get(attribute.name, str) | None)
+        if ok:
+            values[attribute.name] = value
     return values
-
-
-_INVALID = object()
-
-
-def _convert(decoder: Decoder, attribute: ast.Attribute, value: Value, kind: str) -> Value:
-    if value is None:
-        return None
-    try:
-        if isinstance(value, (list, dict)):
-            raise EvalError(f"{kind} required, but have {'tuple' if isinstance(value, list) else 'object'}")
-        if kind == "string":
-            return to_string(value)
-        if kind == "number":
-            return to_number(value)
-        from hclgpu.eval.values import to_bool
-
-        return to_bool(value)
-    except EvalError as error:
-        decoder.error(
-            "HG106", f"unsuitable value for `{attribute.name}`: {error.message}", attribute.value.span
-        )
-        return _INVALID
 
 
 def _text(values: dict[str, Value], name: str) -> str:
@@ -146,8 +119,15 @@ def decode_affinity(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) 
 
 
 def wrap_int8(weight: int | float) -> int:
-    """Go's ``int8(big.Float.Int64())``: truncate toward zero, then wrap around."""
-    whole = int(weight)
+    """Go's ``int8(big.Float.Int64())``: truncate toward zero (saturating at the int64
+    limits, as ``big.Float.Int64`` does), then keep the low byte, wrapping around."""
+    low, high = -(2**63), 2**63 - 1
+    whole = (
+        (high if weight > 0 else low)
+        if isinstance(weight, float) and not math.isfinite(weight)
+        else int(weight)
+    )
+    whole = max(low, min(high, whole))
     return (whole + 128) % 256 - 128
 
 

@@ -113,18 +113,19 @@ class Decoder:
 
     def data(self, body: ast.Body, scope: Scope) -> dict[str, Value]:
         """A schemaless body (task `config`, scaling `policy`) as data."""
-        problems: list[Problem] = []
         try:
-            return body_as_data(body, scope, self.evaluator, problems)
+            return body_as_data(body, scope, self.evaluator)
         except Failure as failure:
             self.failure(failure)
-            return {}
-        finally:
-            self._problems(problems)
+        except EvalError as error:
+            self.error("HG117", error.message, body.span)
+        except RecursionError:
+            self.error("HG012", "the value is nested too deeply to evaluate", body.span)
+        return {}
 
     def _problems(self, problems: list[Problem]) -> None:
         for problem in problems:
-            self.error(problem.code, problem.message, problem.span, problem.help)  # type: ignore[arg-type]
+            self.error(problem.code, problem.message, problem.span, problem.help)
 
     # ---- bodies -----------------------------------------------------------------
 

@@ -8,6 +8,7 @@ type of the field, with its range and type errors.
 
 from __future__ import annotations
 
+import math
 import types
 import typing
 from dataclasses import dataclass, field
@@ -82,6 +83,14 @@ _STRING_TYPES = frozenset({str, str | None})
 
 
 @cache
+def _nullable(annotation: Any) -> bool:
+    """A Go pointer, slice or map field (``X | None``) may be null; a plain value may not."""
+    return typing.get_origin(annotation) in (typing.Union, types.UnionType) and type(None) in typing.get_args(
+        annotation
+    )
+
+
+@cache
 def _strip_none(annotation: Any) -> Any:
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
@@ -112,6 +121,10 @@ def convert_value(value: Value, annotation: Any, go: str = "") -> Value:
     if go == "any":
         return normalise(value)
     if value is None:
+        if go == "duration":
+            raise EvalError("expected a duration string or number, but found null")
+        if not _nullable(annotation):
+            raise EvalError("null value is not allowed")
         return None
     if isinstance(value, str) and go == "" and annotation in _STRING_TYPES:
         return value  # the common case, kept cheap
@@ -155,9 +168,12 @@ def _scalar(value: Value, base: Any, go: str) -> Value:
 
 
 def _whole(value: Value, go: str) -> int:
+    """An integer field. A fraction is cut toward zero (Nomad's parser accepted `count = 1.5` as 1)."""
     number = to_number(value)
-    whole = int(number)
     low, high = _INT_RANGES.get(go, _INT_RANGES["int"])
+    if isinstance(number, float) and not math.isfinite(number):
+        raise EvalError(f"value must be a whole number, between {low} and {high} inclusive")
+    whole = int(number)
     if not low <= whole <= high:
         raise EvalError(f"value must be a whole number, between {low} and {high} inclusive")
     return whole
