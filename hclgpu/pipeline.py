@@ -34,13 +34,18 @@ class Result:
 def _parse(source: SourceFile, sink: Sink) -> ast.File | None:
     """Native syntax, or HCL JSON syntax when the file starts with `{` (as Nomad decides)."""
     from hclgpu.syntax.parser import parse
+    from hclgpu.syntax.redefined import check_redefined
 
     try:
         if source.text.lstrip(" ").startswith("{"):  # json_syntax.looks_like_json, without importing it
             from hclgpu.ir.json_syntax import parse_json_job
 
-            return parse_json_job(source, sink)
-        return parse(source, sink)
+            tree = parse_json_job(source, sink)
+        else:
+            tree = parse(source, sink)
+        if tree is not None:
+            check_redefined(tree, source, sink)
+        return tree
     except RecursionError:
         sink.emit("HG012", "the file is nested too deeply to process", source, None)
         return None

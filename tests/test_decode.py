@@ -223,3 +223,51 @@ def test_only_one_job_block() -> None:
     assert [c for c, _, _ in located('job "a" {}\njob "b" {}\n')] == ["HG104"]
     assert [c for c, _, _ in located("job {}\n")] == ["HG105"]
     assert sorted(c for c, _, _ in located('jobs "a" {}\n')) == ["HG102", "HG108"]
+
+
+def test_attributes_set_twice_are_refused_in_every_body() -> None:
+    for body in (
+        "config {\n a = 1\n a = 2\n}",
+        "env {\n A = 1\n A = 2\n}",
+        'constraint {\n attribute = "a"\n attribute = "b"\n}',
+    ):
+        found = located(in_task(body))
+        assert [code for code, _, _ in found] == ["HG109"], body
+
+
+def test_null_is_refused_where_go_has_no_pointer() -> None:
+    port = 'job "j" {\n  group "g" {\n    network {\n      port "http" { static = null }\n    }\n  }\n}\n'
+    assert located(port)[0][:2] == ("HG106", "null")
+    assert located(in_task("      driver = null"))[0][:2] == ("HG106", "null")
+    assert located(in_task("      kill_timeout = null"))[0][:2] == ("HG106", "null")
+    assert located(in_task("      user = null"))[0][:2] == ("HG106", "null")
+    task = job_of(in_task("      meta = null")).task_groups[0].tasks[0]  # type: ignore[index]
+    assert to_api(task)["Meta"] is None  # a pointer (Go map) field may be null
+
+
+def test_out_of_range_numbers_are_diagnostics() -> None:
+    assert located('job "j" {\n  priority = 1e400\n}\n')[0][:2] == ("HG106", "1e400")
+    affinity = 'job "j" {\n  affinity {\n    attribute = "a"\n    value = "b"\n    weight = 1e30\n  }\n}\n'
+    assert [a.weight for a in job_of(affinity).affinities or []] == [-1]  # Go saturates, then wraps
+
+
+def test_dynamic_blocks_in_schemaless_config_stay_data() -> None:
+    text = in_task(
+        '      config {\n        dynamic "mount" {\n          for_each = ["a"]\n'
+        "          content { x = mount.value }\n        }\n      }"
+    )
+    config = (job_of(text).task_groups or [])[0].tasks[0].config  # type: ignore[index]
+    assert config == {"dynamic": [{"mount": [{"content": [{"x": "${mount.value}"}], "for_each": ["a"]}]}]}
+
+
+def test_big_numbers_in_config_print_as_go_prints_float64() -> None:
+    from hclgpu.backends.nomad import render
+
+    job = job_of(
+        in_task(
+            "      config {\n        a = 100000000000000000000\n"
+            "        b = 1e21\n        c = 0.0000001\n      }"
+        )
+    )
+    text = render(job)
+    assert '"a": 100000000000000000000,' in text and '"b": 1e+21,' in text and '"c": 1e-7' in text

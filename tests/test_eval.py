@@ -186,3 +186,40 @@ def test_can_try_and_convert() -> None:
     assert meta_value('try({a = 1}.b, "fallback")') == "fallback"
     assert meta_value('convert("5", number)') == 5
     assert meta_value('convert(["b", "a", "b"], set(string))') == ["a", "b"]
+
+
+@pytest.mark.parametrize(
+    ("expr", "value"),
+    [
+        ("[{a = [1, 2]}, {a = [3, 4]}].*.a[0]", [1, 2]),  # `.*` takes only the attribute steps
+        ("[{a = [1, 2]}, {a = [3, 4]}][*].a[0]", [1, 3]),  # `[*]` takes every later step
+        ('jsonencode(true ? 1 : "a")', '"1"'),  # the results unify to string
+        ('jsonencode(false ? 1 : "a")', '"a"'),
+        ("jsonencode(true ? 1 : null)", "1"),
+        ("jsonencode([for var in [1, 2] : var])", "[1,2]"),  # a for-variable may be called `var`
+        ('"%{ for local in ["x"] }${local}%{ endfor }"', "x"),
+        ("1e20", 1e20),
+    ],
+)
+def test_hcl_details(expr: str, value: Any) -> None:
+    got = meta_value(expr)
+    assert got == value and type(got) is type(value)
+
+
+@pytest.mark.parametrize(
+    ("expr", "message"),
+    [
+        ("true ? 1 : false", "inconsistent conditional result types: number and bool"),
+        ("true ? [1] : {a = 1}", "inconsistent conditional result types: list and object"),
+        ("{a.b = 1}", "ambiguous attribute key"),
+        ("0 * (1e308 * 10)", "cannot be computed"),
+        ("(1e308 * 10) % 2", "cannot be computed"),
+        ("[1, 2][0.5]", "is not a whole number"),
+    ],
+)
+def test_more_expression_errors(expr: str, message: str) -> None:
+    result = compile_text(
+        f'job "j" {{\n  group "g" {{\n    task "t" {{\n      config {{ v = {expr} }}\n}}}}}}\n'
+    )
+    assert [d.code for d in result.diagnostics] == ["HG117"]
+    assert message in result.diagnostics[0].message

@@ -68,8 +68,18 @@ def test_text_values_are_hcl_expressions_for_other_types() -> None:
 def test_typed_values_are_converted() -> None:
     assert value_of('variable "x" {\n  type = list(number)\n  default = ["1", 2]\n}') == "[1,2]"
     assert value_of('variable "x" {\n  type = set(string)\n  default = ["b", "a", "b"]\n}') == '["a","b"]'
-    obj = 'variable "x" {\n  type = object({ a = string, b = optional(number) })\n  default = { a = 1 }\n}'
-    assert value_of(obj) == '{"a":"1","b":null}'
+    obj = (
+        'variable "x" {\n  type = object({ a = string, b = number })\n'
+        '  default = { a = 1, b = "2", c = 3 }\n}'
+    )
+    assert value_of(obj) == '{"a":"1","b":2}'
+
+
+def test_variable_types_must_be_exact_as_in_nomad() -> None:
+    """typeexpr.Type (not TypeConstraint): `any` and `optional()` are refused in a `type`."""
+    assert error_codes('variable "x" { type = any }') == ["HG121"]
+    assert error_codes('variable "x" { type = list(any) }') == ["HG121"]
+    assert error_codes('variable "x" {\n  type = object({ a = optional(string) })\n}') == ["HG121"]
 
 
 def test_variables_block_declares_with_defaults() -> None:
@@ -152,3 +162,25 @@ def test_declaration_errors() -> None:
     assert error_codes('variable "x" { typo = 1 }') == ["HG110", "HG101"]
     assert error_codes('variable "x" { type = list }') == ["HG121"]
     assert error_codes('variable "x" { default = 1 }\nvariable "x" { default = 2 }') == ["HG120"]
+
+
+def test_var_files_hold_constants_only(tmp_path: Path) -> None:
+    path = tmp_path / "vars.hcl"
+    path.write_text('x = upper("a")\n')
+    result = compile_job('variable "x" {}', files=[path])
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("HG115", "function calls are not allowed here")
+    ]
+    path.write_text("x = node.class\n")
+    result = compile_job('variable "x" {}', files=[path])
+    assert [(d.code, d.message) for d in result.diagnostics] == [("HG117", "variables are not allowed here")]
+
+
+def test_json_var_files_are_recognised_by_content(tmp_path: Path) -> None:
+    path = tmp_path / "prod.vars"
+    path.write_text('{"x": [1, 2]}')
+    assert value_of('variable "x" {}', files=[path]) == "[1,2]"
+    path.write_text('{"x": NaN}')
+    assert error_codes('variable "x" { default = 0 }', files=[path]) == ["HG001"]
+    path.write_text('{"x": 1, "x": 2}')
+    assert error_codes('variable "x" { default = 0 }', files=[path]) == ["HG001"]

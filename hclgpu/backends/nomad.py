@@ -8,7 +8,6 @@ with a four-space indent and Go's HTML-safe escaping of ``<``, ``>`` and ``&``.
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from json.encoder import encode_basestring as _string
 from typing import Any
@@ -74,8 +73,10 @@ def _write(value: Any, newline: str, out: list[str]) -> None:
         out.append("true")
     elif value is False:
         out.append("false")
-    elif isinstance(value, (int, float)):
-        out.append(json.dumps(value))
+    elif isinstance(value, int):
+        out.append(str(value))
+    elif isinstance(value, float):
+        out.append(go_float(value))
     elif isinstance(value, Node):
         _write_node(value, newline, out)
     elif isinstance(value, dict):
@@ -130,6 +131,24 @@ def _write_array(value: list[Any], newline: str, out: list[str]) -> None:
         first = False
         _write(item, inner, out)
     out.append(newline + "]")
+
+
+def go_float(value: float) -> str:
+    """A float64 as Go's encoding/json writes it: positional between 1e-6 and 1e21,
+    otherwise an exponent without a leading zero (`1e-7`, `1e+21`)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{value} cannot be written as JSON")
+    text = repr(value)
+    magnitude = abs(value)
+    if magnitude == 0 or 1e-6 <= magnitude < 1e21:
+        if "e" in text:
+            from decimal import Decimal
+
+            text = format(Decimal(text), "f")
+        return text[:-2] if text.endswith(".0") else text
+    mantissa, _, exponent = text.partition("e")
+    sign, digits = exponent[0], exponent[1:].lstrip("0") or "0"
+    return f"{mantissa}e{sign}{digits.zfill(2) if sign == '+' else digits}"
 
 
 def go_escape(text: str) -> str:

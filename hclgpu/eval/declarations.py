@@ -56,7 +56,7 @@ class Declarations:
         self.source = source
         self.sink = sink
         self.variables: dict[str, Variable] = {}
-        self.literal = Evaluator(source, {})
+        self.literal = Evaluator(source, {}, constants_only=True)
 
     def error(self, code: str, message: str, span: Span | None, help: str | None = None) -> None:
         self.sink.emit(code, message, self.source, span, help=help)
@@ -156,7 +156,7 @@ class Declarations:
 
     def _type(self, expr: ast.Expr) -> Type | None:
         try:
-            return parse_type(expr)
+            return parse_type(expr, constraint=False)
         except TypeExprError as error:
             self.error("HG121", error.message, error.node.span)
             return None

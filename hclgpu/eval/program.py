@@ -108,6 +108,7 @@ class Locals:
         self.exprs: dict[str, ast.Attribute] = {}
         self.values: dict[str, Value] = {}
         self.failed: set[str] = set()
+        self.depends: dict[str, set[str]] = {}
 
     def evaluate(self, blocks: list[ast.Block], scope: dict[str, Value]) -> dict[str, Value]:
         self._collect(blocks)
@@ -149,16 +150,15 @@ class Locals:
         state[name] = 1
         path.append(name)
         attribute = self.exprs[name]
-        for root, attr, _ in references(attribute.value):
-            if root == "local" and attr in self.exprs:
-                self._visit(attr, scope, state, path)
+        for local in self._depends(name):
+            if local in self.exprs:
+                self._visit(local, scope, state, path)
         path.pop()
         state[name] = 2
         self._evaluate(name, attribute, scope)
 
     def _evaluate(self, name: str, attribute: ast.Attribute, scope: dict[str, Value]) -> None:
-        depends = {attr for root, attr, _ in references(attribute.value) if root == "local"}
-        if depends & self.failed:
+        if self._depends(name) & self.failed:
             self.failed.add(name)
             self.values[name] = UNSET
             return
@@ -175,6 +175,14 @@ class Locals:
             self.sink.emit(
                 "HG012", "the expression is nested too deeply to evaluate", self.source, attribute.span
             )
+
+    def _depends(self, name: str) -> set[str]:
+        """The locals a local refers to (computed once per local)."""
+        depends = self.depends.get(name)
+        if depends is None:
+            refs = references(self.exprs[name].value)
+            depends = self.depends[name] = {attr for root, attr, _ in refs if root == "local" and attr}
+        return depends
 
     def _cycle(self, names: list[str]) -> None:
         for name in names:

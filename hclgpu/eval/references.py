@@ -14,28 +14,52 @@ from hclgpu.syntax import ast
 
 
 def references(expr: Any) -> Iterable[tuple[str, str | None, Span]]:
-    """Every ``root.attr`` reference in an expression tree (roots other than for-variables included)."""
-    stack = [expr]
+    """Every ``root.attr`` (or ``root["attr"]``) reference in an expression tree.
+
+    Names bound by a `for` expression or directive are not references inside it, as in
+    HCL's ``Variables()``. The walk uses an explicit stack, so deep expressions are safe.
+    """
+    stack: list[tuple[Any, frozenset[str]]] = [(expr, frozenset())]
     while stack:
-        node = stack.pop()
+        node, bound = stack.pop()
         if isinstance(node, ast.Traversal) and isinstance(node.source, ast.Variable):
-            first = node.steps[0] if node.steps else None
-            attr = first.name if isinstance(first, ast.GetAttr) else None
-            yield node.source.name, attr, node.span
-            stack.extend(step.key for step in node.steps if isinstance(step, ast.Index))
-            continue
-        if isinstance(node, ast.Variable):
-            yield node.name, None, node.span
-            continue
-        stack.extend(_children(node))
+            if node.source.name not in bound:
+                yield node.source.name, _first_name(node.steps), node.span
+            stack.extend((step.key, bound) for step in node.steps if isinstance(step, ast.Index))
+        elif isinstance(node, ast.Variable):
+            if node.name not in bound:
+                yield node.name, None, node.span
+        elif isinstance(node, (ast.ForExpr, ast.TemplateFor)):
+            names = bound | {n for n in (node.key_var, node.value_var) if n}
+            stack.append((node.collection, bound))
+            stack.extend((child, names) for child in _children(node) if child is not node.collection)
+        else:
+            stack.extend((child, bound) for child in _children(node))
+
+
+def _first_name(steps: list[ast.Step]) -> str | None:
+    """The attribute a traversal starts with: `.name`, or `["name"]` with a literal string."""
+    first = steps[0] if steps else None
+    if isinstance(first, ast.GetAttr):
+        return first.name
+    if (
+        isinstance(first, ast.Index)
+        and isinstance(first.key, ast.Literal)
+        and isinstance(first.key.value, str)
+    ):
+        return first.key.value
+    return None
 
 
 def _children(node: Any) -> list[Any]:
     if isinstance(node, ast.Template):
-        out: list[Any] = []
-        for part in node.parts:
-            out.extend(_template_children(part))
-        return out
+        return list(node.parts)
+    if isinstance(node, ast.Interpolation):
+        return [node.expr]
+    if isinstance(node, ast.TemplateIf):
+        return [node.condition, *node.then, *(node.otherwise or [])]
+    if isinstance(node, ast.TemplateFor):
+        return [node.collection, *node.body]
     children: list[Any] = []
     for name in getattr(node, "__slots__", ()):
         if name == "span":
@@ -46,19 +70,3 @@ def _children(node: Any) -> list[Any]:
         elif hasattr(child, "span") and not isinstance(child, Span):
             children.append(child)
     return children
-
-
-def _template_children(part: Any) -> list[Any]:
-    if isinstance(part, ast.Interpolation):
-        return [part.expr]
-    if isinstance(part, ast.TemplateIf):
-        inner = [part.condition]
-        for p in [*part.then, *(part.otherwise or [])]:
-            inner.extend(_template_children(p))
-        return inner
-    if isinstance(part, ast.TemplateFor):
-        inner = [part.collection]
-        for p in part.body:
-            inner.extend(_template_children(p))
-        return inner
-    return []

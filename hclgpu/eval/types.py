@@ -34,9 +34,18 @@ class TypeExprError(Exception):
         self.node = node
 
 
-def parse_type(expr: ast.Expr) -> Type:
-    """Read a type expression as HCL's typeexpr package does (`list(string)`, `object({...})`)."""
+def parse_type(expr: ast.Expr, constraint: bool = True) -> Type:
+    """Read a type expression as HCL's typeexpr package does (`list(string)`, `object({...})`).
+
+    A variable's `type` is an exact type (``constraint=False``, typeexpr.Type): `any` and
+    `optional(...)` are refused there, as in Nomad; `convert()` takes a type constraint.
+    """
     if isinstance(expr, ast.Variable):
+        if expr.name == "any" and not constraint:
+            raise TypeExprError(
+                'The keyword "any" cannot be used in this type specification: an exact type is required.',
+                expr,
+            )
         if expr.name in _PRIMITIVES:
             return _PRIMITIVES[expr.name]
         if expr.name in _COLLECTIONS:
@@ -45,9 +54,9 @@ def parse_type(expr: ast.Expr) -> Type:
             )
         raise TypeExprError(f"The keyword {expr.name!r} is not a valid type specification.", expr)
     if isinstance(expr, ast.FunctionCall):
-        return _parse_constructor(expr)
+        return _parse_constructor(expr, constraint)
     if isinstance(expr, ast.Parens):
-        return parse_type(expr.expr)
+        return parse_type(expr.expr, constraint)
     raise TypeExprError(
         "A type specification is a primitive type keyword (bool, number, string) "
         "or a complex type constructor call, like list(string).",
@@ -55,32 +64,32 @@ def parse_type(expr: ast.Expr) -> Type:
     )
 
 
-def _parse_constructor(call: ast.FunctionCall) -> Type:
+def _parse_constructor(call: ast.FunctionCall, constraint: bool) -> Type:
     name = call.name
     if name in _COLLECTIONS:
         if len(call.args) != 1:
             raise TypeExprError(
                 f"The {name} type constructor requires one argument specifying the element type.", call
             )
-        return (name, parse_type(call.args[0]))
+        return (name, parse_type(call.args[0], constraint))
     if name == "tuple":
         if len(call.args) != 1 or not isinstance(call.args[0], ast.Tuple):
             raise TypeExprError(
                 "The tuple type constructor requires one argument specifying the element types as a list.",
                 call,
             )
-        return ("tuple", tuple(parse_type(item) for item in call.args[0].items))
+        return ("tuple", tuple(parse_type(item, constraint) for item in call.args[0].items))
     if name == "object":
         if len(call.args) != 1 or not isinstance(call.args[0], ast.Object):
             raise TypeExprError(
                 "The object type constructor requires one argument specifying the attribute types as a map.",
                 call,
             )
-        return _parse_object(call.args[0])
+        return _parse_object(call.args[0], constraint)
     raise TypeExprError(f"Keyword {name!r} is not a valid type constructor.", call)
 
 
-def _parse_object(obj: ast.Object) -> Type:
+def _parse_object(obj: ast.Object, constraint: bool) -> Type:
     attrs: dict[str, Type] = {}
     optional: set[str] = set()
     for item in obj.items:
@@ -93,13 +102,15 @@ def _parse_object(obj: ast.Object) -> Type:
             raise TypeExprError("Object constructor map keys must be attribute names.", key)
         value = item.value
         if isinstance(value, ast.FunctionCall) and value.name == "optional":
+            if not constraint:
+                raise TypeExprError("Optional attribute modifier is only for type constraints.", value)
             if len(value.args) != 1:
                 raise TypeExprError(
                     "The optional modifier takes exactly one argument: the attribute's type.", value
                 )
             optional.add(name)
             value = value.args[0]
-        attrs[name] = parse_type(value)
+        attrs[name] = parse_type(value, constraint)
     return ("object", attrs, frozenset(optional))
 
 

@@ -10,12 +10,14 @@ variable left without a value is an error even when nothing uses it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hclgpu.diagnostics import Related, Sink
+from hclgpu.diagnostics import Related, Severity, Sink
 from hclgpu.eval.declarations import Assignment, Declarations, Variable
+from hclgpu.eval.dynamic import normalise
 from hclgpu.eval.expr import Evaluator, Failure
 from hclgpu.eval.types import NUMBER, STRING, convert
 from hclgpu.eval.values import UNSET, EvalError, Value
@@ -52,16 +54,14 @@ class Values:
         self._from_args()
 
     def _undefined(self, message: str, source: SourceFile, span: Span | None) -> None:
-        severity = None if self.inputs.strict else "warning"
-        from hclgpu.diagnostics import Severity
-
+        """A value for an undeclared variable: an error, or a warning when not strict (as Nomad)."""
         self.sink.emit(
             "HG111",
             message,
             source,
             span,
             help="declare it with a `variable` block in the job file",
-            severity=Severity(severity) if severity else None,
+            severity=None if self.inputs.strict else Severity.WARNING,
         )
 
     def _from_env(self) -> None:
@@ -99,7 +99,7 @@ class Values:
                 return
             wrapper, expr = parsed
             try:
-                value = Evaluator(wrapper, {}).eval(expr, {})
+                value = Evaluator(wrapper, {}, constants_only=True).eval(expr, {})
             except Failure as failure:
                 self.sink.emit(failure.code, failure.message, source, failure.span, help=failure.help)
                 variable.assignments.append(Assignment(UNSET, origin, source))
@@ -122,21 +122,24 @@ class Values:
         variable.assignments.append(assignment)
 
     def _from_file(self, path: Path) -> None:
+        """A var file: HCL attributes, or JSON when it starts with `{` (Nomad looks at the content)."""
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             self.sink.emit("HG020", f"cannot read the variable file {path}: {error}", self.source, None)
             return
         source = SourceFile(str(path), text)
-        if path.suffix == ".json":
+        if text.lstrip(" ").startswith("{"):
             self._from_json_file(source)
             return
         from hclgpu.syntax.parser import parse
+        from hclgpu.syntax.redefined import check_redefined
 
         tree = parse(source, self.sink)
         if tree is None:
             return
-        evaluator = Evaluator(source, {})
+        check_redefined(tree, source, self.sink)
+        evaluator = Evaluator(source, {}, constants_only=True)
         for item in tree.body.items:
             if isinstance(item, ast.Block):
                 self.sink.emit(
@@ -157,16 +160,12 @@ class Values:
                 value = evaluator.eval(item.value, {})
             except Failure as failure:
                 self.sink.emit(failure.code, failure.message, source, failure.span, help=failure.help)
-                continue
+                value = UNSET
             self._assign(variable, value, Assignment(value, "varfile", source, item.value.span))
 
     def _from_json_file(self, source: SourceFile) -> None:
-        import json
-
-        from hclgpu.eval.values import number
-
         try:
-            data = json.loads(source.text, parse_float=lambda s: number(float(s)))
+            data = json.loads(source.text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
         except ValueError as error:
             self.sink.emit("HG001", f"the variable file is not valid JSON: {error}", source, None)
             return
@@ -178,7 +177,22 @@ class Values:
             if variable is None:
                 self._undefined(f"`{name}` is set but the job declares no such variable", source, None)
                 continue
-            self._assign(variable, value, Assignment(value, "varfile", source, None))
+            self._assign(variable, normalise(value), Assignment(value, "varfile", source, None))
+
+
+def _unique_keys(pairs: list[tuple[str, Value]]) -> dict[str, Value]:
+    """JSON objects in a var file may not repeat a key (HCL's JSON parser refuses it)."""
+    result: dict[str, Value] = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"the key {key!r} appears more than once in an object")
+        result[key] = value
+    return result
+
+
+def _no_constant(name: str) -> Value:
+    """NaN and Infinity are not JSON, though Python's parser takes them."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def parse_expression(source: SourceFile, sink: Sink) -> tuple[SourceFile, ast.Expr] | None:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from hclgpu.diagnostics import Related
 from hclgpu.eval.expr import Scope, did_you_mean
@@ -134,11 +135,19 @@ def wrap_int8(weight: int | float) -> int:
 # ---- job, group, task -------------------------------------------------------------
 
 
-def map_attribute(decoder: Decoder, body: Body, name: str) -> dict[str, str] | None:
-    """``meta = { ... }`` / ``env = { ... }``: the attribute form jobspec2 also accepts."""
+ABSENT: Any = object()
+"""What :func:`map_attribute` returns when the body has no such attribute."""
+
+
+def map_attribute(decoder: Decoder, body: Body, name: str) -> Any:
+    """``meta = { ... }`` / ``env = { ... }``: the attribute form jobspec2 also accepts.
+
+    Takes the attribute out of the body and returns its map (None for `= null`, as Go's
+    nil map), or :data:`ABSENT` when there is none and the block form applies.
+    """
     entry = body.take_attribute(name)
     if entry is None:
-        return None
+        return ABSENT
     attribute, scope = entry
     blocks = body.take_blocks(name)
     if blocks:
@@ -148,9 +157,9 @@ def map_attribute(decoder: Decoder, body: Body, name: str) -> dict[str, str] | N
             blocks[0][0].type_span,
             related=[Related(attribute.span, "another definition is here")],
         )
-        return None
-    ok, value = decoder.value(attribute, scope, dict[str, str])
-    return value if ok and isinstance(value, dict) else {}
+        return ABSENT
+    ok, value = decoder.value(attribute, scope, dict[str, str] | None)
+    return value if ok else ABSENT
 
 
 def decode_job(
@@ -163,7 +172,7 @@ def decode_job(
     tasks = [_job_task(decoder, b, inner) for b, inner in split.take_blocks("task")]
     job = decoder.fill(split, m.Job, block.span)
     assert isinstance(job, m.Job)
-    if meta is not None:
+    if meta is not ABSENT:
         job.meta = meta
     return job, vault, [t for t in tasks if t is not None]
 
@@ -195,7 +204,7 @@ def decode_group(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> 
     scaling_blocks = [b for b in split.blocks if b[0].type == "scaling"]
     group = decoder.fill(split, m.TaskGroup, span)
     assert isinstance(group, m.TaskGroup)
-    if meta is not None:
+    if meta is not ABSENT:
         group.meta = meta
     if vault is not None:
         for task in group.tasks or []:
@@ -233,9 +242,9 @@ def decode_task(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> N
     policies = _task_scaling(decoder, split.take_blocks("scaling"))
     task = decoder.fill(split, m.Task, span)
     assert isinstance(task, m.Task)
-    if env is not None:
+    if env is not ABSENT:
         task.env = env
-    if meta is not None:
+    if meta is not ABSENT:
         task.meta = meta
     if policies:
         task.scaling_policies = policies
@@ -292,11 +301,10 @@ def _split_identities(task: m.Task) -> None:
     task.identities = alternates
 
 
-Decoder.custom.update(
-    {
-        "Constraint": decode_constraint,
-        "Affinity": decode_affinity,
-        "TaskGroup": decode_group,
-        "Task": decode_task,
-    }
-)
+CUSTOM_DECODERS = {
+    "Constraint": decode_constraint,
+    "Affinity": decode_affinity,
+    "TaskGroup": decode_group,
+    "Task": decode_task,
+}
+"""The models jobspec2 decodes with its own code, for :class:`~hclgpu.ir.decode.Decoder`."""

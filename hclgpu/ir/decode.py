@@ -12,9 +12,9 @@ itself does) and :mod:`hclgpu.ir.canonical` (what the HTTP agent adds).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from hclgpu.diagnostics import Related, Sink
 from hclgpu.eval.dynamic import Problem, body_as_data, items
@@ -58,12 +58,10 @@ def opening_brace(body: Span) -> Span:
 class Decoder:
     """Decodes bodies into models, reporting problems to a sink."""
 
-    custom: ClassVar[dict[str, CustomDecoder]] = {}
-    """Decoders for models jobspec2 decodes with its own code, by model name; filled in by
-    :mod:`hclgpu.ir.custom` (imported by :func:`hclgpu.ir.build.build_job`)."""
-
-    def __init__(self, evaluator: Evaluator, sink: Sink) -> None:
+    def __init__(self, evaluator: Evaluator, sink: Sink, custom: Mapping[str, CustomDecoder]) -> None:
         self.evaluator = evaluator
+        self.custom = custom
+        """Decoders for the models jobspec2 decodes with its own code, by model name."""
         self.source = evaluator.source
         self.sink = sink
 
@@ -150,12 +148,7 @@ class Decoder:
         """Decode one block into ``model`` after checking its labels."""
         if not self.labels_ok(block, [spec.hcl.name for spec in labels]):
             return None
-        decoder = self.custom.get(model.__name__)
-        node = (
-            decoder(self, block.body, scope, block.span)
-            if decoder
-            else self.body(block.body, scope, model, block.span)
-        )
+        node = self.model(block.body, scope, model, block.span)
         for spec, label in zip(labels, block.labels, strict=False):
             setattr(node, spec.name, label.value)
         return node
@@ -179,6 +172,11 @@ class Decoder:
             self.error("HG105", f"{expected} expected for `{block.type}` blocks", extra.span)
         return False
 
+    def model(self, body: ast.Body, scope: Scope, model: type[Node], span: Span) -> Node:
+        """Decode a body into ``model``, with the model's custom decoder if it has one."""
+        decoder = self.custom.get(model.__name__)
+        return decoder(self, body, scope, span) if decoder else self.body(body, scope, model, span)
+
     def body(self, body: ast.Body, scope: Scope, model: type[Node], span: Span) -> Node:
         """Decode a body into ``model`` with the model's schema (the generic gohcl path)."""
         return self.fill(self.split(body, scope), model, span)
@@ -196,21 +194,12 @@ class Decoder:
         return node
 
     def _attributes(self, body: Body, schema: Schema, values: dict[str, Value]) -> None:
-        seen: dict[str, ast.Attribute] = {}
+        """Attributes set twice were rejected with the syntax (:mod:`hclgpu.syntax.redefined`)."""
         for attribute, scope in body.attributes:
             spec = schema.attributes.get(attribute.name)
             if spec is None:
                 self.unknown_attribute(attribute, schema)
                 continue
-            if attribute.name in seen:
-                self.error(
-                    "HG109",
-                    f"the argument `{attribute.name}` is set more than once",
-                    attribute.name_span,
-                    related=[Related(seen[attribute.name].name_span, "first set here")],
-                )
-                continue
-            seen[attribute.name] = attribute
             ok, value = self.value(attribute, scope, spec.annotation, spec.hcl.go)
             if ok:
                 values[spec.name] = value
@@ -271,24 +260,16 @@ class Decoder:
     def _one_block(self, spec: FieldSpec, block: ast.Block, scope: Scope) -> Value:
         if spec.model is not None:
             labels = schema_of(spec.model).labels
-            if spec.container == "dict" and not labels:
-                labels = []
+            if spec.container == "dict" and not labels:  # keyed by a label the model does not keep
                 if not self.labels_ok(block, ["name"]):
                     return None
-                return self._labelled_dict_entry(spec, block, scope)
+                return self.model(block.body, scope, spec.model, block.span)
             return self.block(block, scope, spec.model, labels)
         if not self.labels_ok(block, []):
             return None
         if spec.hcl.go == "any":
             return self.data(block.body, scope)
         return self.map_block(block, scope, spec)
-
-    def _labelled_dict_entry(self, spec: FieldSpec, block: ast.Block, scope: Scope) -> Value:
-        assert spec.model is not None
-        decoder = self.custom.get(spec.model.__name__)
-        if decoder:
-            return decoder(self, block.body, scope, block.span)
-        return self.body(block.body, scope, spec.model, block.span)
 
     def map_block(self, block: ast.Block, scope: Scope, spec: FieldSpec) -> Value:
         """A block decoded into a map (`meta { }`, `env { }`): every attribute is an entry."""
