@@ -271,3 +271,20 @@ def test_big_numbers_in_config_print_as_go_prints_float64() -> None:
     )
     text = render(job)
     assert '"a": 100000000000000000000,' in text and '"b": 1e+21,' in text and '"c": 1e-7' in text
+
+
+def test_every_decoded_node_keeps_its_source_span() -> None:
+    text = in_task(
+        '      resources {\n        device "nvidia/gpu" {\n          constraint {}\n        }\n      }'
+    )
+    result = compile_text(text)
+    assert result.job is not None
+    group = (result.job.task_groups or [])[0]
+    task = (group.tasks or [])[0]
+    device = (task.resources.devices or [])[0]  # type: ignore[union-attr]
+    constraint = (device.constraints or [])[0]
+    source = result.source.text
+    spans = [result.job.span, group.span, task.span, task.resources.span, device.span, constraint.span]  # type: ignore[union-attr]
+    assert all(span is not None for span in spans)
+    starts = [source[span.start : span.start + 10] for span in spans if span is not None]
+    assert starts == ['job "j" {\n', 'group "g" ', 'task "t" {', "resources ", 'device "nv', "constraint"]

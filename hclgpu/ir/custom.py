@@ -93,9 +93,7 @@ def decode_constraint(decoder: Decoder, body: ast.Body, scope: Scope, span: Span
         operand, r_target = "distinct_hosts", "true" if values["distinct_hosts"] else "false"
     if _text(values, "distinct_property"):
         operand, l_target = "distinct_property", _text(values, "distinct_property")
-    node = m.Constraint.build(l_target=l_target, r_target=r_target, operand=operand or "=")
-    node.span = span
-    return node
+    return m.Constraint.build(l_target=l_target, r_target=r_target, operand=operand or "=", span=span)
 
 
 def decode_affinity(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> Node:
@@ -109,14 +107,13 @@ def decode_affinity(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) 
         if _text(values, shortcut):
             operand, r_target = shortcut, _text(values, shortcut)
     weight = values.get("weight")
-    node = m.Affinity.build(
+    return m.Affinity.build(
         l_target=l_target,
         r_target=r_target,
         operand=operand or "=",
         weight=None if weight is None else wrap_int8(weight),
+        span=span,
     )
-    node.span = span
-    return node
 
 
 def wrap_int8(weight: int | float) -> int:

@@ -189,9 +189,7 @@ class Decoder:
         self._attributes(body, schema, values)
         self._blocks(body, schema, values)
         self._required(body, schema)
-        node = model.build(**values)
-        node.span = span
-        return node
+        return model.build(**values, span=span)
 
     def _attributes(self, body: Body, schema: Schema, values: dict[str, Value]) -> None:
         """Attributes set twice were rejected with the syntax (:mod:`hclgpu.syntax.redefined`)."""
