@@ -477,9 +477,10 @@ Fix: compute one of them from variables or constants.""",
         "HG115",
         "unknown-function",
         _E,
-        "A call to a function Nomad does not have",
+        "A call to a function Nomad does not have, or where no call is allowed",
         """What: a function name that is not in jobspec2's function table (for example
-`timestamp()` or `regex()`, which Terraform has and Nomad does not).
+`timestamp()` or `regex()`, which Terraform has and Nomad does not), or any call in
+a variable's default, a var file or a `--var` value, which must be constants.
 
 Why: Nomad rejects the file ("Call to unknown function").
 
