@@ -1,0 +1,256 @@
+"""HG0xx: reading and parsing; HG9xx: internal errors."""
+
+from __future__ import annotations
+
+from hclgpu.codes.base import Code, E, W
+
+CODES = (
+    Code(
+        "HG001",
+        "syntax-error",
+        E,
+        "The file is not valid HCL2 native syntax",
+        """What: a token appears where HCL2 does not allow it, for example an attribute
+with no `=`, a block label that is not a string, or two attributes on one line.
+
+Why: Nomad refuses to parse the whole file, so nothing in it is scheduled.
+
+Example:
+    port "http" static = 8080
+
+Fix: write the attribute inside the block's braces:
+    port "http" { static = 8080 }""",
+    ),
+    Code(
+        "HG002",
+        "unterminated-string",
+        E,
+        "A quoted string is not closed before the end of its line",
+        """What: a `"` opens a string but no `"` closes it on the same line.
+
+Why: HCL2 quoted strings cannot span lines; everything after the quote is read as
+string text, so the rest of the file makes no sense to the parser.
+
+Example:
+    image = "nvcr.io/nvidia/tensorrtserver:19.02-py3
+
+Fix: close the quote, or use a heredoc (`<<EOF ... EOF`) for multi-line text.""",
+    ),
+    Code(
+        "HG003",
+        "unclosed-heredoc",
+        E,
+        "A heredoc is never closed by its marker",
+        """What: `<<EOH` opens a heredoc, but no later line consists of `EOH` alone.
+
+Why: the heredoc swallows the rest of the file.
+
+Example:
+    data = <<EOH
+    {{ key "config" }}
+    EOH-typo
+
+Fix: end the heredoc with a line holding only its marker (leading and trailing
+spaces are allowed).""",
+    ),
+    Code(
+        "HG004",
+        "unexpected-closing-bracket",
+        E,
+        "A closing bracket has no matching opening bracket",
+        """What: a `}`, `]` or `)` closes something that was never opened, or closes a
+different kind of bracket than the one open.
+
+Why: usually a block was closed twice or a brace was deleted further up.
+
+Example:
+    task "rtserver" {
+      driver = "docker"
+    }
+    }
+
+Fix: delete the extra bracket or add the missing opening one.""",
+    ),
+    Code(
+        "HG005",
+        "unclosed-bracket",
+        E,
+        "An opening bracket is never closed",
+        """What: a `{`, `[` or `(` has no matching closing bracket before the end of
+the file.
+
+Why: Nomad rejects the file; the block or value has no end.
+
+Example:
+    job "train" {
+      group "gpu" {
+        count = 1
+    }
+
+Fix: add the missing closing bracket where the block ends.""",
+    ),
+    Code(
+        "HG006",
+        "invalid-character",
+        E,
+        "A character that HCL2 does not allow outside strings and comments",
+        """What: a character such as `@`, `$` or `;` appears outside any string or comment.
+
+Why: HCL2 has no token that starts with it.
+
+Example:
+    count = 2;
+
+Fix: remove the character, or put the text in quotes.""",
+    ),
+    Code(
+        "HG007",
+        "invalid-escape",
+        E,
+        "A backslash escape in a quoted string is not one HCL2 knows",
+        """What: HCL2 knows `\\n`, `\\r`, `\\t`, `\\"`, `\\\\`, `\\uNNNN` and
+`\\UNNNNNNNN`; any other character after a backslash is an error.
+
+Why: Nomad refuses the file ("The symbol ... is not a valid escape sequence").
+
+Example:
+    command = "C:\\bin"
+
+Fix: double the backslash (`"C:\\\\bin"`), or use a heredoc, where backslashes are
+literal.""",
+    ),
+    Code(
+        "HG008",
+        "unterminated-comment",
+        E,
+        "A `/*` comment is never closed by `*/`",
+        """What: a block comment starts with `/*` but the file ends before `*/`.
+
+Why: the comment swallows the rest of the file.
+
+Example:
+    /* disabled for now
+    job "x" {}
+
+Fix: add `*/` where the comment should end.""",
+    ),
+    Code(
+        "HG009",
+        "brace-on-next-line",
+        W,
+        "A block's `{` starts a new line",
+        """What: the opening `{` of a block is on the line after the block's name and
+labels.
+
+Why: some HCL tools accept this layout, but Nomad's parser rejects it ("A block
+definition must have block content delimited by `{` and `}`, starting on the same
+line as the block header"), so the job never reaches the scheduler.
+
+Example:
+    job "train"
+    {
+      datacenters = ["dc1"]
+    }
+
+Fix: move the `{` to the end of the header line: `job "train" {`.""",
+    ),
+    Code(
+        "HG010",
+        "invalid-utf8",
+        E,
+        "The file is not valid UTF-8",
+        """What: a byte sequence in the file does not decode as UTF-8.
+
+Why: HCL2 files must be UTF-8; Nomad refuses other encodings.
+
+Example: a file saved as Latin-1 containing `é` as the single byte 0xE9.
+
+Fix: re-save the file as UTF-8.""",
+    ),
+    Code(
+        "HG011",
+        "nul-byte",
+        E,
+        "The file contains a NUL byte",
+        """What: the file holds a zero byte, which never appears in text.
+
+Why: this is usually a binary file or a UTF-16 file given by mistake.
+
+Example: a job file saved as UTF-16 by an editor.
+
+Fix: re-save the file as UTF-8 text, or remove it from the paths given.""",
+    ),
+    Code(
+        "HG012",
+        "nesting-too-deep",
+        E,
+        "Brackets or blocks are nested deeper than hclgpu accepts",
+        """What: more than 256 brackets, blocks or template interpolations are open at
+once.
+
+Why: real job files nest a few levels deep; such depth comes from generated or
+corrupt input and would exhaust the stack of every tool that walks the tree.
+
+Example: a value of 10000 nested lists, `[[[[...]]]]`.
+
+Fix: flatten the structure.""",
+    ),
+    Code(
+        "HG013",
+        "file-too-large",
+        E,
+        "The file is larger than hclgpu reads",
+        """What: the file is over 64 MiB.
+
+Why: no job file is that large; such an input is almost always a mistake, and
+reading it would take a lot of memory.
+
+Example: passing a log file or a disk image as a job file.
+
+Fix: pass the job file itself.""",
+    ),
+    Code(
+        "HG020",
+        "unreadable-file",
+        E,
+        "An input path cannot be read",
+        """What: a path given on the command line does not exist, is not readable, or
+is neither a file nor a directory.
+
+Why: hclgpu cannot check what it cannot read; the run exits with status 2.
+
+Example: `hclgpu check jobs/missing.nomad.hcl`
+
+Fix: correct the path or its permissions.""",
+        fatal=True,
+    ),
+    Code(
+        "HG021",
+        "no-job-files",
+        E,
+        "A directory given as input holds no job files",
+        """What: a directory was searched recursively for `*.hcl`, `*.nomad` and
+`*.nomad.hcl` files and none were found.
+
+Why: a lint step that checks nothing should not pass silently.
+
+Example: `hclgpu check src/` where the jobs live in `deploy/`.
+
+Fix: point hclgpu at the directory that holds the job files.""",
+        fatal=True,
+    ),
+    Code(
+        "HG901",
+        "internal-error",
+        E,
+        "hclgpu failed on this input; this is a bug in hclgpu",
+        """What: an unexpected exception escaped while processing the file.
+
+Why: this is never the input's fault; the run exits with status 2.
+
+Example: none; every occurrence is a bug.
+
+Fix: please report it with the file that triggers it.""",
+        fatal=True,
+    ),
+)
