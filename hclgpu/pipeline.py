@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hclgpu.diagnostics import Diagnostic, Sink
+from hclgpu.diagnostics import Diagnostic, Severity, Sink
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
 
@@ -89,7 +89,25 @@ def _compile(source: SourceFile, options: EvalOptions | None) -> Result:
     except RecursionError:
         sink.emit("HG012", "the file is nested too deeply to evaluate", source, None)
         job = None
-    return Result(source, tree, _unique(sink.sorted()), None if sink.has_errors else job)
+    checked = job is not None and not sink.has_errors
+    if checked:
+        from hclgpu.checks import run_checks
+
+        assert job is not None
+        run_checks(job, tree, source, sink)
+    diagnostics = _suppress(tree, source, sink, checked)
+    failed = any(d.severity is Severity.ERROR for d in diagnostics)
+    return Result(source, tree, diagnostics, None if failed else job)
+
+
+def _suppress(tree: ast.File, source: SourceFile, sink: Sink, checked: bool) -> list[Diagnostic]:
+    """Apply `# hclgpu-ignore` comments (only files that have comments pay for this)."""
+    if not tree.comments:
+        return _unique(sink.sorted())
+    from hclgpu.checks.suppress import apply_suppressions, read_suppressions
+
+    suppressions = read_suppressions(tree, source, sink)
+    return apply_suppressions(_unique(sink.sorted()), suppressions, source, report_unused=checked)
 
 
 def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -8,10 +8,13 @@ HG1xx schema and evaluation, HG2xx semantics, HG3xx target support, HG9xx intern
 
 from __future__ import annotations
 
-from hclgpu.codes import devices, evaluation, resources, syntax
+from hclgpu.codes import devices, evaluation, resources, suppression, syntax
 from hclgpu.codes.base import Code
 
-_ALL = sorted((*syntax.CODES, *evaluation.CODES, *devices.CODES, *resources.CODES), key=lambda code: code.id)
+_ALL = sorted(
+    (*syntax.CODES, *evaluation.CODES, *devices.CODES, *resources.CODES, *suppression.CODES),
+    key=lambda code: code.id,
+)
 
 CODES: dict[str, Code] = {code.id: code for code in _ALL}
 BY_NAME: dict[str, Code] = {code.name: code for code in _ALL}

@@ -1,0 +1,68 @@
+"""Semantic rules: what Nomad accepts but never schedules, or schedules wrongly (HG2xx).
+
+Each rule is one function registered with :func:`rule` under the code it reports; its
+documentation is the code's entry in :mod:`hclgpu.codes`. Rules run on the decoded job
+and point into the source through :class:`~hclgpu.checks.context.Context`. Rule modules
+are imported by :func:`run_checks`, so importing this package costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hclgpu.checks.context import Context
+from hclgpu.diagnostics import Sink
+from hclgpu.ir import models as m
+from hclgpu.source import SourceFile
+from hclgpu.syntax import ast
+
+Rule = Callable[[Context], None]
+RULES: dict[str, Rule] = {}
+"""Every rule by the code it reports (filled when the rule modules are imported)."""
+
+RULE_MODULES = (
+    "devices",
+    "targets",
+    "values",
+    "operators",
+    "affinities",
+    "satisfiable",
+    "resources",
+    "networks",
+    "deprecations",
+    "naming",
+)
+
+
+def rule(code: str) -> Callable[[Rule], Rule]:
+    """Register a rule function under its code."""
+
+    def register(function: Rule) -> Rule:
+        if code in RULES:
+            raise ValueError(f"{code} is registered twice")
+        RULES[code] = function
+        return function
+
+    return register
+
+
+def load_rules() -> dict[str, Rule]:
+    """Import every rule module once (they register themselves) and return the registry."""
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    for name in RULE_MODULES:
+        module = f"hclgpu.checks.{name}"
+        if find_spec(module) is not None:
+            import_module(module)
+    return RULES
+
+
+def run_checks(job: m.Job, tree: ast.File, source: SourceFile, sink: Sink) -> None:
+    """Run every rule on one decoded job."""
+    context = Context(job, source, tree, sink)
+    for function in load_rules().values():
+        function(context)
+
+
+__all__ = ["RULES", "Context", "load_rules", "rule", "run_checks"]

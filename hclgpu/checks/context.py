@@ -1,0 +1,145 @@
+"""What a rule sees: the job, its source, and ways to point at the right characters.
+
+IR nodes keep the span of the block they were decoded from. A rule usually wants to
+point at one attribute of that block (`value = "4 gb"`), so the context indexes the
+syntax tree's blocks by position and finds attributes in them; when a block came from a
+`dynamic` block the attribute is looked up in its `content`. Walkers give every device,
+constraint and affinity with where it sits, so rules stay short.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from hclgpu.diagnostics import Related, Sink
+from hclgpu.ir import models as m
+from hclgpu.ir.base import Node
+from hclgpu.source import SourceFile, Span
+from hclgpu.syntax import ast
+
+Scope = Literal["job", "group", "task", "device"]
+
+
+@dataclass(slots=True)
+class Placed:
+    """A constraint or affinity and where it is: its scope and the nodes around it."""
+
+    node: m.Constraint | m.Affinity
+    scope: Scope
+    group: m.TaskGroup | None = None
+    task: m.Task | None = None
+    device: m.RequestedDevice | None = None
+
+
+@dataclass(slots=True)
+class Context:
+    job: m.Job
+    source: SourceFile
+    tree: ast.File
+    sink: Sink
+    _blocks: dict[int, ast.Block] | None = field(default=None, repr=False)
+
+    # ---- reporting --------------------------------------------------------------
+
+    def report(
+        self,
+        code: str,
+        message: str,
+        span: Span | None,
+        *,
+        help: str | None = None,
+        related: Iterable[Related] = (),
+    ) -> None:
+        self.sink.emit(code, message, self.source, span, help=help, related=related)
+
+    # ---- locating -----------------------------------------------------------------
+
+    def block_of(self, node: Node) -> ast.Block | None:
+        """The syntax block a node was decoded from (the `content` of a `dynamic` block)."""
+        if node.span is None:
+            return None
+        if self._blocks is None:
+            self._blocks = _index(self.tree)
+        block = self._blocks.get(node.span.start)
+        if block is not None and block.type == "dynamic":
+            contents = block.body.blocks("content")
+            return contents[0] if contents else block
+        return block
+
+    def attribute(self, node: Node, name: str) -> ast.Attribute | None:
+        block = self.block_of(node)
+        if block is None:
+            return None
+        return next((a for a in block.body.attributes() if a.name == name), None)
+
+    def value_span(self, node: Node, *names: str) -> Span | None:
+        """The value of the first of ``names`` the node's block sets, else its header."""
+        for name in names:
+            attribute = self.attribute(node, name)
+            if attribute is not None:
+                return attribute.value.span
+        return self.header_span(node)
+
+    def name_span(self, node: Node, name: str) -> Span | None:
+        attribute = self.attribute(node, name)
+        return attribute.name_span if attribute is not None else self.header_span(node)
+
+    def header_span(self, node: Node) -> Span | None:
+        """`device "nvidia/gpu"`: the block type and its labels."""
+        block = self.block_of(node)
+        if block is None:
+            return node.span
+        end = block.labels[-1].span.end if block.labels else block.type_span.end
+        return Span(block.type_span.start, end)
+
+    def label_span(self, node: Node) -> Span | None:
+        block = self.block_of(node)
+        if block is not None and block.labels:
+            return block.labels[0].span
+        return self.header_span(node)
+
+    # ---- walking ------------------------------------------------------------------
+
+    def groups(self) -> Iterator[m.TaskGroup]:
+        yield from self.job.task_groups or []
+
+    def tasks(self) -> Iterator[tuple[m.TaskGroup, m.Task]]:
+        for group in self.groups():
+            for task in group.tasks or []:
+                yield group, task
+
+    def devices(self) -> Iterator[tuple[m.TaskGroup, m.Task, m.RequestedDevice]]:
+        for group, task in self.tasks():
+            if task.resources is not None:
+                for device in task.resources.devices or []:
+                    yield group, task, device
+
+    def placed(self, kind: Literal["constraints", "affinities"]) -> Iterator[Placed]:
+        """Every constraint (or affinity) of the job, with its scope."""
+        for node in getattr(self.job, kind) or []:
+            yield Placed(node, "job")
+        for group in self.groups():
+            for node in getattr(group, kind) or []:
+                yield Placed(node, "group", group)
+            for task in group.tasks or []:
+                for node in getattr(task, kind) or []:
+                    yield Placed(node, "task", group, task)
+                if task.resources is not None:
+                    for device in task.resources.devices or []:
+                        for node in getattr(device, kind) or []:
+                            yield Placed(node, "device", group, task, device)
+
+
+def _index(tree: ast.File) -> dict[int, ast.Block]:
+    """Every block of the file by the offset where it starts."""
+    found: dict[int, ast.Block] = {}
+    stack = [tree.body]
+    while stack:
+        body = stack.pop()
+        for item in body.items:
+            if isinstance(item, ast.Block):
+                found[item.span.start] = item
+                stack.append(item.body)
+    return found

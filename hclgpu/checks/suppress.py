@@ -1,0 +1,102 @@
+"""Suppression comments: `# hclgpu-ignore: HG203` and `# hclgpu-ignore-file: HG203`.
+
+`hclgpu-ignore` on a line of its own applies to the next line; at the end of a line it
+applies to that line. `hclgpu-ignore-file` applies to the whole file. Codes are given by
+id or name, separated by commas. Only semantic and target codes (HG2xx, HG3xx) can be
+suppressed: an evaluation or decoding error means the job Nomad reads is not the one
+the file shows. A suppression that suppresses nothing is itself reported (HG290).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from hclgpu.diagnostics import Diagnostic, Sink
+from hclgpu.source import SourceFile, Span
+from hclgpu.syntax import ast
+
+_COMMENT = re.compile(r"(?:#|//|/\*)\s*hclgpu-ignore(?P<file>-file)?\s*:\s*(?P<codes>[\w\s,-]+)")
+SUPPRESSIBLE = ("HG2", "HG3")
+
+
+@dataclass(slots=True)
+class Suppression:
+    codes: dict[str, str]
+    """Code id -> the text written in the comment (an id or a name)."""
+    span: Span
+    line: int | None
+    """The line it applies to, or None for the whole file."""
+    used: set[str] = field(default_factory=set)
+
+
+def read_suppressions(tree: ast.File, source: SourceFile, sink: Sink) -> list[Suppression]:
+    """Parse every suppression comment; report codes that do not exist or cannot be suppressed."""
+    from hclgpu.codes import lookup
+
+    found: list[Suppression] = []
+    for comment in tree.comments:
+        match = _COMMENT.match(comment.text)
+        if match is None:
+            continue
+        codes: dict[str, str] = {}
+        for word in (w.strip() for w in match["codes"].split(",")):
+            code = lookup(word) if word else None
+            if code is None or not code.id.startswith(SUPPRESSIBLE):
+                sink.emit(
+                    "HG291",
+                    f"`{word}` cannot be suppressed" if code else f"`{word}` is not a diagnostic code",
+                    source,
+                    comment.span,
+                    help="only HG2xx and HG3xx codes can be suppressed",
+                )
+                continue
+            codes[code.id] = word
+        found.append(
+            Suppression(codes, comment.span, None if match["file"] else _target_line(comment, source))
+        )
+    return found
+
+
+def _target_line(comment: ast.Comment, source: SourceFile) -> int:
+    """A comment alone on its line applies to the next line; a trailing one to its own."""
+    position = source.position(comment.span.start)
+    before = source.line_text(position.line)[: position.column - 1]
+    return position.line + 1 if before.strip() == "" else position.line
+
+
+def apply_suppressions(
+    diagnostics: list[Diagnostic], suppressions: list[Suppression], source: SourceFile, report_unused: bool
+) -> list[Diagnostic]:
+    """Drop suppressed diagnostics of ``source``; add HG290 for suppressions that were not used
+    (only when the rules ran: after an error they had no chance to report anything)."""
+    if not suppressions:
+        return diagnostics
+    kept: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        if not _suppressed(diagnostic, suppressions, source):
+            kept.append(diagnostic)
+    sink = Sink(kept)
+    for suppression in suppressions if report_unused else ():
+        for code, written in suppression.codes.items():
+            if code not in suppression.used:
+                where = "in this file" if suppression.line is None else "on the line it applies to"
+                sink.emit(
+                    "HG290",
+                    f"`{written}` is not reported {where}",
+                    source,
+                    suppression.span,
+                    help="remove it from the suppression comment",
+                )
+    return sink.sorted()
+
+
+def _suppressed(diagnostic: Diagnostic, suppressions: list[Suppression], source: SourceFile) -> bool:
+    if diagnostic.source is not source or not diagnostic.code.startswith(SUPPRESSIBLE):
+        return False
+    line = source.position(diagnostic.span.start).line if diagnostic.span is not None else None
+    for suppression in suppressions:
+        if diagnostic.code in suppression.codes and suppression.line in (None, line):
+            suppression.used.add(diagnostic.code)
+            return True
+    return False

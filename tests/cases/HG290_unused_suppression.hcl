@@ -1,0 +1,5 @@
+# expect: HG290@3:5
+job "gpu" {
+    # hclgpu-ignore: HG291
+  datacenters = ["dc1"]
+}

@@ -1,0 +1,5 @@
+# expect: HG291@3:3
+job "gpu" {
+  # hclgpu-ignore: HG101
+  datacenters = ["dc1"]
+}
