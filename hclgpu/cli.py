@@ -120,8 +120,9 @@ def _codes(text: str) -> tuple[str, ...]:
 
 
 def _wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
-    """Filter by --select/--ignore; syntax and input errors can never be hidden."""
-    if diagnostic.code.startswith(("HG0", "HG9")) and diagnostic.severity is Severity.ERROR:
+    """Filter by --select/--ignore; syntax, evaluation and input errors can never be hidden
+    (the job Nomad would read is not the one the file shows)."""
+    if diagnostic.code.startswith(("HG0", "HG1", "HG9")) and diagnostic.severity is Severity.ERROR:
         return True
     if select and not diagnostic.code.startswith(select):
         return False
@@ -187,17 +188,24 @@ def _report(args: argparse.Namespace, diagnostics: list[Diagnostic], files: int)
 
 
 def run_check(args: argparse.Namespace) -> int:
+    from hclgpu.config import ConfigError, find_config
     from hclgpu.inputs import collect
 
+    try:
+        config = find_config()
+    except ConfigError as error:
+        sys.stderr.write(f"hclgpu: {error}\n")
+        return EXIT_FATAL
     sink = Sink()
     files = 0
     for item in collect(args.paths, sink, args.stdin_filename):
         files += 1
         _check_one(item, sink, args)
-    select, ignore = _codes(args.select), _codes(args.ignore)
-    diagnostics = [d for d in sink.sorted() if _wanted(d, select, ignore)]
+    select = _codes(args.select) or config.select
+    extra = _codes(args.ignore)
+    diagnostics = [d for d in sink.sorted() if _wanted(d, select, config.ignored_for(d.path) + extra)]
     _report(args, diagnostics, files)
-    status = _exit_status(diagnostics, args.strict)
+    status = _exit_status(diagnostics, args.strict or config.strict)
     return EXIT_OK if args.exit_zero and status == EXIT_ERRORS else status
 
 

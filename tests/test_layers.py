@@ -15,7 +15,7 @@ LAYERS = {
     "hclgpu.checks": 4, "hclgpu.plan": 4,
     "hclgpu.backends": 5, "hclgpu.importers": 5, "hclgpu.printer": 5,
     "hclgpu.report": 6,
-    "hclgpu.pipeline": 7, "hclgpu.inputs": 7,
+    "hclgpu.pipeline": 7, "hclgpu.inputs": 7, "hclgpu.config": 7,
     "hclgpu.cli": 8, "hclgpu.lsp": 8, "hclgpu": 8, "hclgpu.__main__": 8,
 }  # fmt: skip
 

@@ -1,0 +1,104 @@
+"""Project configuration: `[tool.hclgpu]` in pyproject.toml, or an `hclgpu.toml`.
+
+The nearest file wins, searching from the current directory upwards (an `hclgpu.toml`
+before a `pyproject.toml` in the same directory; a pyproject.toml without a
+`[tool.hclgpu]` table is skipped). Keys::
+
+    select = ["HG2"]                      # report only codes starting with these
+    ignore = ["HG250"]                    # never report these
+    strict = true                         # warnings fail the run too
+    per-file-ignores = { "jobs/legacy/*.hcl" = ["HG260"] }
+
+Command-line options take precedence: `--select` replaces `select`, `--ignore` adds to
+`ignore`, `--strict` turns strict on.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(Exception):
+    """The configuration file cannot be used; the message names the file and the key."""
+
+
+@dataclass(slots=True)
+class Config:
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    strict: bool = False
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    path: Path | None = None
+    """The file this came from, or None for the defaults."""
+
+    def ignored_for(self, file: str) -> tuple[str, ...]:
+        """Codes ignored in ``file``: the global list plus every matching per-file pattern."""
+        extra = [
+            code
+            for pattern, codes in self.per_file_ignores.items()
+            if _matches(file, pattern)
+            for code in codes
+        ]
+        return self.ignore + tuple(extra)
+
+
+def _matches(file: str, pattern: str) -> bool:
+    path = Path(file).as_posix()
+    return fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(Path(file).name, pattern)
+
+
+def find_config(start: Path | None = None) -> Config:
+    """The configuration that applies in ``start`` (the current directory by default)."""
+    directory = (start or Path.cwd()).resolve()
+    for folder in (directory, *directory.parents):
+        for name in ("hclgpu.toml", "pyproject.toml"):
+            candidate = folder / name
+            if candidate.is_file():
+                table = _read(candidate)
+                if table is not None:
+                    return _parse(table, candidate)
+    return Config()
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read the configuration: {error}") from None
+    if path.name == "hclgpu.toml":
+        return data
+    table = data.get("tool", {}).get("hclgpu")
+    return table if isinstance(table, dict) else None
+
+
+def _codes(value: Any, path: Path, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f'{path}: `{key}` must be a list of codes, like ["HG250"]')
+    return tuple(v.strip().upper() for v in value if v.strip())
+
+
+def _parse(table: dict[str, Any], path: Path) -> Config:
+    known = {"select", "ignore", "strict", "per-file-ignores"}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise ConfigError(f"{path}: unknown key `{unknown[0]}` (known: {', '.join(sorted(known))})")
+    strict = table.get("strict", False)
+    if not isinstance(strict, bool):
+        raise ConfigError(f"{path}: `strict` must be true or false")
+    per_file = table.get("per-file-ignores", {})
+    if not isinstance(per_file, dict):
+        raise ConfigError(f"{path}: `per-file-ignores` must be a table of pattern = [codes]")
+    return Config(
+        select=_codes(table.get("select", []), path, "select"),
+        ignore=_codes(table.get("ignore", []), path, "ignore"),
+        strict=strict,
+        per_file_ignores={pattern: _codes(codes, path, pattern) for pattern, codes in per_file.items()},
+        path=path,
+    )
