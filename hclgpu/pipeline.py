@@ -58,24 +58,25 @@ def check_source(source: SourceFile) -> Result:
     return Result(source, tree, sink.sorted())
 
 
-def compile_source(source: SourceFile, options: EvalOptions | None = None) -> Result:
+def compile_source(source: SourceFile, options: EvalOptions | None = None, checks: bool = True) -> Result:
     """Parse, evaluate and decode one job file to the IR job; never raises on bad input.
 
     The job is returned only when there are no errors: a job with an error somewhere
-    in it is not what Nomad would run, so no back end may render it.
+    in it is not what Nomad would run, so no back end may render it. ``checks=False``
+    stops after decoding (no HG2xx rules), to see exactly what Nomad's parser produces.
     """
     import gc
 
     enabled = gc.isenabled()
     gc.disable()  # the IR is a large acyclic tree: collecting while building it only costs time
     try:
-        return _compile(source, options)
+        return _compile(source, options, checks)
     finally:
         if enabled:
             gc.enable()
 
 
-def _compile(source: SourceFile, options: EvalOptions | None) -> Result:
+def _compile(source: SourceFile, options: EvalOptions | None, checks: bool) -> Result:
     from hclgpu.eval.program import EvalOptions, prepare
     from hclgpu.ir.build import build_job
 
@@ -89,7 +90,7 @@ def _compile(source: SourceFile, options: EvalOptions | None) -> Result:
     except RecursionError:
         sink.emit("HG012", "the file is nested too deeply to evaluate", source, None)
         job = None
-    checked = job is not None and not sink.has_errors
+    checked = checks and job is not None and not sink.has_errors
     if checked:
         from hclgpu.checks import run_checks
 

@@ -1,9 +1,18 @@
 # TensorRT Inference Server (Nomad 0.9 device-plugin article): a GPU back end
 # serves ResNet-50; a web front end finds it through Consul and calls it.
+# Networks are declared per group, as Nomad has wanted since 0.12 (the article's
+# task-level `network` and docker `port_map` are deprecated).
 job "tensorrt" {
   datacenters = ["dc1"]
 
   group "back" {
+    # Dynamic host ports, mapped to the server's ports in the container.
+    network {
+      port "http" { to = 8000 }
+      port "grpc" { to = 8001 }
+      port "metrics" { to = 8002 }
+    }
+
     task "rtserver" {
       driver = "docker"
 
@@ -16,13 +25,7 @@ job "tensorrt" {
         ]
         # As in the article; docker takes bytes here, so this is only 1 KiB.
         shm_size = 1024
-        # Legacy docker port mapping (as in the article). It only maps ports
-        # from the task-level network below, not from a group network.
-        port_map {
-          http    = 8000
-          grpc    = 8001
-          metrics = 8002
-        }
+        ports    = ["http", "grpc", "metrics"]
         # Pinned (unswappable) memory for CUDA host buffers.
         ulimit {
           memlock = "-1"
@@ -78,15 +81,6 @@ job "tensorrt" {
         cpu    = 8192
         memory = 8192
 
-        # Task-level network (deprecated since Nomad 0.12, still accepted):
-        # dynamic host ports that port_map maps to 8000-8002 in the container.
-        network {
-          mbits = 10
-          port "http" {}
-          port "grpc" {}
-          port "metrics" {}
-        }
-
         # One NVIDIA GPU with at least 4 GiB of memory, preferably a Tesla.
         device "nvidia/gpu" {
           count = 1
@@ -110,6 +104,14 @@ job "tensorrt" {
   }
 
   group "front" {
+    # The web UI is reachable on a fixed host port.
+    network {
+      port "http" {
+        static = 8888
+        to     = 5000
+      }
+    }
+
     task "web" {
       driver = "docker"
 
@@ -119,9 +121,7 @@ job "tensorrt" {
         args = [
           "main.py", "${RTSERVER}"
         ]
-        port_map {
-          http = 5000
-        }
+        ports = ["http"]
       }
 
       # Point the front end at the first healthy rtserver instance.
@@ -136,14 +136,6 @@ job "tensorrt" {
       resources {
         cpu    = 1024
         memory = 1024
-
-        # The web UI is reachable on a fixed host port.
-        network {
-          mbits = 10
-          port "http" {
-            static = 8888
-          }
-        }
       }
     }
   }

@@ -10,7 +10,8 @@ from hclgpu.source import SourceFile
 
 
 def compile_text(text: str) -> Result:
-    return compile_source(SourceFile("job.nomad.hcl", text))
+    """Decoding only: the semantic rules (which refuse, say, a weight of 200) are tested elsewhere."""
+    return compile_source(SourceFile("job.nomad.hcl", text), checks=False)
 
 
 def job_of(text: str) -> m.Job:
@@ -288,3 +289,14 @@ def test_every_decoded_node_keeps_its_source_span() -> None:
     assert all(span is not None for span in spans)
     starts = [source[span.start : span.start + 10] for span in spans if span is not None]
     assert starts == ['job "j" {\n', 'group "g" ', 'task "t" {', "resources ", 'device "nv', "constraint"]
+
+
+def test_dynamic_device_without_iterator_explains_the_trap() -> None:
+    text = in_task(
+        '      resources {\n        dynamic "device" {\n          for_each = ["nvidia/gpu"]\n'
+        "          labels = [device.value]\n          content {\n            constraint {\n"
+        '              attribute = "${device.attr.memory}"\n              value = "4 GiB"\n'
+        "            }\n          }\n        }\n      }"
+    )
+    [(code, _, help)] = located(text)
+    assert code == "HG117" and help is not None and "iterator" in help and "dynamic" in help

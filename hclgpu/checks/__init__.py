@@ -61,8 +61,16 @@ def load_rules() -> dict[str, Rule]:
 def run_checks(job: m.Job, tree: ast.File, source: SourceFile, sink: Sink) -> None:
     """Run every rule on one decoded job."""
     context = Context(job, source, tree, sink)
-    for function in load_rules().values():
-        function(context)
+    for code, function in load_rules().items():
+        try:
+            function(context)
+        except Exception as error:  # a bug in one rule must not hide the others' findings
+            sink.emit(
+                "HG901",
+                f"internal error in the rule for {code}: {type(error).__name__}: {error}",
+                source,
+                help="this is a bug in hclgpu; please report it with the file",
+            )
 
 
 __all__ = ["RULES", "Context", "load_rules", "rule", "run_checks"]

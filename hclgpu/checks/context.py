@@ -131,6 +131,11 @@ class Context:
                         for node in getattr(device, kind) or []:
                             yield Placed(node, "device", group, task, device)
 
+    def all_placed(self) -> Iterator[Placed]:
+        """Every constraint, then every affinity."""
+        yield from self.placed("constraints")
+        yield from self.placed("affinities")
+
 
 def _index(tree: ast.File) -> dict[int, ast.Block]:
     """Every block of the file by the offset where it starts."""

@@ -188,7 +188,7 @@ class Evaluator:
                 "HG117",
                 f"this object has no attribute named `{step.name}`",
                 step.span,
-                help=did_you_mean(step.name, list(value)),
+                help=_iterator_help(value, source) or did_you_mean(step.name, list(value)),
             )
         if value is None:
             raise Failure("HG117", "attempt to get an attribute from a null value", step.span)
@@ -542,6 +542,17 @@ def _unify(value: Value, other: Value, expr: ast.Conditional) -> Value:
         expr.span,
         help="both results of `? :` must have the same type",
     )
+
+
+def _iterator_help(value: Value, source: ast.Expr) -> str | None:
+    """The classic trap: `dynamic "device"` names its iterator `device`, hiding `${device.*}`."""
+    if isinstance(source, ast.Variable) and set(value) == {"key", "value"}:
+        name = source.name
+        return (
+            f'`{name}` here is the iterator of a `dynamic "{name}"` block, which hides Nomad\'s '
+            f"`${{{name}.…}}`; give the block `iterator = <other name>`, or write `$${{{name}.…}}`"
+        )
+    return None
 
 
 def _argument_span(call: ast.FunctionCall, index: int | None) -> Span:

@@ -1,0 +1,140 @@
+"""Names Nomad refuses, and names other back ends must rewrite (HG265-HG267).
+
+Sources: `Service.ValidateName` and `Service.Canonicalize` (nomad/structs/services.go),
+the default service name of `api.Service.Canonicalize` (api/services.go), `Job.Validate`,
+`TaskGroup.Validate` and `Task.Validate` (nomad/structs/structs.go). Kubernetes names
+objects and containers with RFC 1123 DNS labels.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from hclgpu.checks import rule
+from hclgpu.checks.context import Context
+from hclgpu.ir import models as m
+from hclgpu.ir.base import Node
+from hclgpu.source import Span
+
+SERVICE_NAME = re.compile(r"(?i:[a-z0-9]|[a-z0-9][a-z0-9\-]{0,61}[a-z0-9])")
+"""Nomad's service name rule (RFC 952/1123/2782), letters of either case."""
+RUNTIME_VARIABLE = re.compile(r"\$\{[a-zA-Z0-9_\-.]+\}")
+"""What Nomad replaces with a placeholder before checking a service name (`helper/args`)."""
+DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
+_NOT_LABEL = re.compile(r"[^a-z0-9]+")
+MAX_LABEL = 63
+
+
+def dns_label(name: str) -> str:
+    """A DNS label close to ``name``: lowercase, other characters as dashes, at most 63 long."""
+    label = _NOT_LABEL.sub("-", name.lower()).strip("-")[:MAX_LABEL].rstrip("-")
+    return label or "x"
+
+
+def service_name(job: m.Job, group: m.TaskGroup, task: m.Task | None, service: m.Service) -> str:
+    """The name Nomad validates: the default when unset, then its `${JOB}`-style variables replaced."""
+    job_name = job.name or job.id or ""
+    group_name = group.name or ""
+    name = service.name or "-".join([job_name, group_name, *([task.name] if task else [])])
+    task_name = task.name if task is not None else "group"
+    values = {
+        "JOB": job_name,
+        "TASKGROUP": group_name,
+        "TASK": task_name,
+        "BASE": f"{job_name}-{group_name}-{task_name}",
+    }
+    name = RUNTIME_VARIABLE.sub(lambda match: values.get(match[0][2:-1], match[0]), name)
+    return RUNTIME_VARIABLE.sub("ENV-VAR", name)
+
+
+def _services(ctx: Context) -> Iterator[tuple[m.TaskGroup, m.Task | None, m.Service]]:
+    for group in ctx.groups():
+        for service in group.services or []:
+            yield group, None, service
+        for task in group.tasks or []:
+            for service in task.services or []:
+                yield group, task, service
+
+
+@rule("HG265")
+def invalid_service_name(ctx: Context) -> None:
+    """Nomad refuses service names that are not RFC 1123 names, defaults included."""
+    for group, task, service in _services(ctx):
+        name = service_name(ctx.job, group, task, service)
+        if SERVICE_NAME.fullmatch(name):
+            continue
+        what = f"service name `{service.name}`" if service.name else f"the default service name `{name}`"
+        ctx.report(
+            "HG265",
+            f"{what} is not a valid service name: {_service_name_problem(name)}",
+            ctx.value_span(service, "name"),
+            help=f'set `name = "{_service_name_like(name)}"`',
+        )
+
+
+def _service_name_problem(name: str) -> str:
+    if len(name) > MAX_LABEL:
+        return f"it is {len(name)} characters long, the limit is {MAX_LABEL}"
+    bad = sorted({c for c in name if not (c.isascii() and (c.isalnum() or c == "-"))})
+    if bad:
+        return "Nomad allows only letters, digits and dashes, not " + ", ".join(f"`{c}`" for c in bad)
+    return "it must start and end with a letter or digit"
+
+
+def _service_name_like(name: str) -> str:
+    label = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-")[:MAX_LABEL].rstrip("-")
+    return label or "service"
+
+
+@rule("HG266")
+def invalid_nomad_name(ctx: Context) -> None:
+    """Job IDs with spaces and task names with slashes are refused at registration."""
+    for _, kind, name, span in _names(ctx):
+        problem = _nomad_name_problem(kind, name)
+        if problem:
+            ctx.report("HG266", f"{kind} `{name}` {problem}", span, help=_rename_help(kind, name))
+
+
+def _nomad_name_problem(kind: str, name: str) -> str | None:
+    if "\0" in name:
+        return "contains a NUL character"
+    if kind == "job ID" and " " in name:
+        return "contains a space"
+    if kind == "task" and ("/" in name or "\\" in name):
+        return "contains a slash (it becomes a directory name)"
+    return None
+
+
+@rule("HG267")
+def name_not_dns_label(ctx: Context) -> None:
+    """Kubernetes names must be DNS labels; the back end will have to rename these."""
+    for _, kind, name, span in _names(ctx):
+        if DNS_LABEL.fullmatch(name) or _nomad_name_problem(kind, name):
+            continue
+        ctx.report(
+            "HG267",
+            f"{kind} `{name}` is not a DNS label; the Kubernetes back end has to rename it",
+            span,
+            help=f"Kubernetes names are lowercase letters, digits and dashes, e.g. `{dns_label(name)}`",
+        )
+
+
+def _names(ctx: Context) -> Iterator[tuple[Node, str, str, Span | None]]:
+    """Every job, group and task name with where it is written."""
+    job = ctx.job
+    if job.id:
+        written = ctx.attribute(job, "id") is not None
+        yield job, "job ID", job.id, ctx.value_span(job, "id") if written else ctx.label_span(job)
+    if job.name and job.name != job.id and ctx.attribute(job, "name") is not None:
+        yield job, "job name", job.name, ctx.value_span(job, "name")
+    for group in ctx.groups():
+        if group.name:
+            yield group, "group", group.name, ctx.label_span(group)
+        for task in group.tasks or []:
+            if task.name:
+                yield task, "task", task.name, ctx.label_span(task)
+
+
+def _rename_help(kind: str, name: str) -> str:
+    return f"rename the {kind.removesuffix(' ID')} to e.g. `{_service_name_like(name)}`"

@@ -1,0 +1,298 @@
+"""Ports and networks (HG245-HG250).
+
+What Nomad's server checks at registration (`TaskGroup.validateNetworks`,
+`validateServices` in nomad/structs/structs.go), what the docker driver checks when the
+task starts (`createContainerConfig` in drivers/docker/driver.go), and the deprecation
+warnings Nomad prints (`TaskGroup.Warnings`, `Task.Warnings`). Nomad compares group
+ports among themselves, and task-network ports against the group's, so the rules do the
+same: two task networks may reuse a label without Nomad noticing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hclgpu.checks import rule
+from hclgpu.checks.context import Context
+from hclgpu.diagnostics import Related
+from hclgpu.eval.expr import did_you_mean
+from hclgpu.ir import models as m
+from hclgpu.source import Span
+from hclgpu.syntax import ast
+
+MAX_PORT = 65535
+SAME_AS_HOST = -1
+"""`to = -1`: Consul Connect's "same port as on the host"; anything lower is refused."""
+PORT_CHECK_TYPES = ("grpc", "http", "tcp")
+"""Check types that need a port (`ServiceCheck.RequiresPort`, compared as written)."""
+_NUMBER = re.compile(r"[+-]?\d+")
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedPort:
+    """A port and where it is declared: the group network, or a task's deprecated one."""
+
+    port: m.Port
+    task: m.Task | None = None
+
+
+def network_ports(network: m.NetworkResource) -> list[m.Port]:
+    """A network's ports in source order (normalisation split them into static and dynamic)."""
+    ports = [*(network.reserved_ports or []), *(network.dynamic_ports or [])]
+    return sorted(ports, key=lambda port: port.span.start if port.span else 0)
+
+
+def group_ports(group: m.TaskGroup) -> list[PlacedPort]:
+    return [PlacedPort(p) for n in group.networks or [] for p in network_ports(n)]
+
+
+def task_ports(task: m.Task) -> list[PlacedPort]:
+    networks = task.resources.networks if task.resources is not None else None
+    return [PlacedPort(p, task) for n in networks or [] for p in network_ports(n)]
+
+
+def all_ports(group: m.TaskGroup) -> list[PlacedPort]:
+    """The group network's ports, then each task network's, as Nomad validates them."""
+    return [*group_ports(group), *(p for task in group.tasks or [] for p in task_ports(task))]
+
+
+def _where(placed: PlacedPort) -> str:
+    return f"task `{placed.task.name}`" if placed.task is not None else "the group network"
+
+
+# ---- labels and static ports ---------------------------------------------------------
+
+
+@rule("HG245")
+def duplicate_port_label(ctx: Context) -> None:
+    """A label names one port; Nomad refuses a group whose networks declare one twice."""
+    for group in ctx.groups():
+        seen: dict[str, PlacedPort] = {}
+        for placed in group_ports(group):
+            _check_label(ctx, group, placed, seen)
+            seen.setdefault(placed.port.label, placed)
+        for task in group.tasks or []:
+            for placed in task_ports(task):
+                _check_label(ctx, group, placed, seen)
+
+
+def _check_label(ctx: Context, group: m.TaskGroup, placed: PlacedPort, seen: dict[str, PlacedPort]) -> None:
+    first = seen.get(placed.port.label)
+    if first is None:
+        return
+    ctx.report(
+        "HG245",
+        f"port label `{placed.port.label}` is already declared by {_where(first)} of group `{group.name}`",
+        ctx.label_span(placed.port),
+        help="give every port of the group a label of its own",
+        related=_related(ctx.label_span(first.port), "first declared here"),
+    )
+
+
+@rule("HG246")
+def static_port_collision(ctx: Context) -> None:
+    """One allocation cannot bind a host port twice; Nomad refuses the job."""
+    for group in ctx.groups():
+        reserved: dict[tuple[str, int], PlacedPort] = {}
+        for placed in all_ports(group):
+            port = placed.port
+            if port.value == 0 or port.value > MAX_PORT:
+                continue
+            key = (port.host_network or "default", port.value)
+            first = reserved.setdefault(key, placed)
+            if first is placed or (port.ignore_collision and placed.task is None):
+                continue
+            on = f" on host network `{port.host_network}`" if port.host_network else ""
+            ctx.report(
+                "HG246",
+                f"static port {port.value}{on} is already reserved by port `{first.port.label}` "
+                f"of {_where(first)}",
+                ctx.value_span(port, "static"),
+                help="use another static port, drop `static` to get a dynamic one, "
+                "or set `ignore_collision = true` if the program can share it",
+                related=_related(ctx.value_span(first.port, "static"), "first reserved here"),
+            )
+
+
+@rule("HG247")
+def port_out_of_range(ctx: Context) -> None:
+    """Ports are 16-bit; Nomad refuses larger static ports and `to` values below -1."""
+    for group in ctx.groups():
+        for placed in all_ports(group):
+            port = placed.port
+            if port.value > MAX_PORT:
+                ctx.report(
+                    "HG247",
+                    f"static port {port.value} of `{port.label}` is above {MAX_PORT}",
+                    ctx.value_span(port, "static"),
+                    help=f"use a port between 1 and {MAX_PORT}",
+                )
+            # Nomad checks `to` on group networks only.
+            if placed.task is None and not SAME_AS_HOST <= port.to <= MAX_PORT:
+                ctx.report(
+                    "HG247",
+                    f"port `{port.label}` maps to {port.to}, outside {SAME_AS_HOST}..{MAX_PORT}",
+                    ctx.value_span(port, "to"),
+                    help=f"use a container port between 1 and {MAX_PORT} (-1: the same as the host port)",
+                )
+
+
+# ---- references to ports -------------------------------------------------------------
+
+
+@rule("HG248")
+def undeclared_port(ctx: Context) -> None:
+    """Services, checks and docker `ports` can only use ports a network declares."""
+    for group in ctx.groups():
+        declared = [p.port.label for p in group_ports(group)]
+        for service in group.services or []:
+            _check_service(ctx, service, declared, f"group `{group.name}`", in_task=False)
+        for task in group.tasks or []:
+            own = [p.port.label for p in task_ports(task)]
+            scope = f"group `{group.name}` or task `{task.name}`"
+            for service in task.services or []:
+                _check_service(ctx, service, [*declared, *own], scope, in_task=True)
+            if task.driver == "docker":
+                _check_docker_ports(ctx, group, task, declared, own)
+
+
+def _check_service(
+    ctx: Context, service: m.Service, declared: list[str], scope: str, *, in_task: bool
+) -> None:
+    """The service's port, then every check that names a port of its own.
+
+    Group services may name a port number (Consul Connect sidecars do); task services and
+    their checks only with `address_mode = "driver"`, as Nomad's `validateServices` has it.
+    """
+    numbers = not in_task or service.address_mode == "driver"
+    _check_reference(ctx, service, service.port_label, declared, scope, numbers=numbers)
+    for check in service.checks or []:
+        if check.type in PORT_CHECK_TYPES:
+            numbers = not in_task or check.address_mode == "driver"
+            _check_reference(ctx, check, check.port_label, declared, scope, numbers=numbers)
+
+
+def _check_reference(
+    ctx: Context,
+    node: m.Service | m.ServiceCheck,
+    label: str,
+    declared: list[str],
+    scope: str,
+    *,
+    numbers: bool,
+) -> None:
+    """Runtime `${...}` values cannot be checked; a number is a port, not a label."""
+    if not label or "${" in label or label in declared:
+        return
+    kind = "check" if isinstance(node, m.ServiceCheck) else "service"
+    if _NUMBER.fullmatch(label):
+        if not numbers:
+            ctx.report(
+                "HG248",
+                f"{kind} port `{label}` is a number, not a port label of {scope}",
+                ctx.value_span(node, "port"),
+                help='a port number needs `address_mode = "driver"`; otherwise name a declared port',
+            )
+        return
+    ctx.report(
+        "HG248",
+        f"{kind} port `{label}` is not declared by any `network` block of {scope}",
+        ctx.value_span(node, "port"),
+        help=_label_help(label, declared),
+    )
+
+
+def _check_docker_ports(
+    ctx: Context, group: m.TaskGroup, task: m.Task, declared: list[str], own: list[str]
+) -> None:
+    """docker publishes only group-network ports listed in `config.ports`."""
+    labels = (task.config or {}).get("ports")
+    if not isinstance(labels, list):
+        return
+    for index, label in enumerate(labels):
+        if not isinstance(label, str) or "${" in label or label in declared:
+            continue
+        help = (
+            f'docker `ports` only publishes group network ports: move `port "{label}"` '
+            f"to the `network` block of group `{group.name}`"
+            if label in own
+            else _label_help(label, declared)
+        )
+        ctx.report(
+            "HG248",
+            f"docker `ports` names `{label}`, which no `network` block of group `{group.name}` declares",
+            config_item_span(ctx, task, "ports", index),
+            help=help,
+        )
+
+
+def _label_help(label: str, declared: list[str]) -> str:
+    suggestion = did_you_mean(label, declared)
+    if suggestion:
+        return suggestion
+    if declared:
+        return "declared ports: " + ", ".join(f"`{name}`" for name in dict.fromkeys(declared))
+    return f'declare it in the group: `network {{ port "{label}" {{}} }}`'
+
+
+# ---- deprecated network settings -------------------------------------------------------
+
+
+@rule("HG249")
+def task_network_deprecated(ctx: Context) -> None:
+    """Task-level networks predate Nomad 0.12; bridge mode, Connect and docker `ports` ignore them."""
+    for group, task in ctx.tasks():
+        for network in (task.resources.networks if task.resources else None) or []:
+            ctx.report(
+                "HG249",
+                f"task `{task.name}` declares a `network` inside `resources`, deprecated since Nomad 0.12",
+                ctx.header_span(network),
+                help=f"move the `network` block to group `{group.name}`",
+            )
+
+
+@rule("HG250")
+def mbits_deprecated(ctx: Context) -> None:
+    """Bandwidth is no longer scheduled: `mbits` reserves nothing."""
+    for group in ctx.groups():
+        for network in group.networks or []:
+            if network.mbits is not None and network.mbits > 0:
+                ctx.report(
+                    "HG250",
+                    f"`mbits` is deprecated since Nomad 0.12 and ignored (group `{group.name}`)",
+                    ctx.name_span(network, "mbits"),
+                    help="remove `mbits`",
+                )
+
+
+# ---- helpers -------------------------------------------------------------------------
+
+
+def _related(span: Span | None, message: str) -> list[Related]:
+    return [Related(span, message)] if span is not None else []
+
+
+def config_attribute(ctx: Context, task: m.Task, name: str) -> ast.Attribute | ast.Block | None:
+    """`name` inside the task's `config` block, written as an attribute or as a block."""
+    block = ctx.block_of(task)
+    if block is None:
+        return None
+    for config in block.body.blocks("config"):
+        for item in config.body.items:
+            if (item.name if isinstance(item, ast.Attribute) else item.type) == name:
+                return item
+    return None
+
+
+def config_item_span(ctx: Context, task: m.Task, name: str, index: int) -> Span | None:
+    """The `index`-th element of a list in the task's `config`, else the nearest thing written."""
+    found = config_attribute(ctx, task, name)
+    if isinstance(found, ast.Attribute):
+        value = found.value
+        if isinstance(value, ast.Tuple) and index < len(value.items):
+            return value.items[index].span
+        return value.span
+    if isinstance(found, ast.Block):
+        return found.type_span
+    return ctx.header_span(task)

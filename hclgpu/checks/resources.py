@@ -1,0 +1,99 @@
+"""Task `resources` that Nomad's server rejects (HG240-HG242).
+
+Nomad checks a task's resources after the API client has filled in defaults
+(`api.Resources.Canonicalize`: cpu 100 and memory 300 when unset, but cpu 0 when `cores`
+is set), so the rules compare the values Nomad will see, not only the ones written.
+Source: `Resources.Validate` and `MeetsMinResources` in nomad/structs/structs.go.
+"""
+
+from __future__ import annotations
+
+from hclgpu.checks import rule
+from hclgpu.checks.context import Context
+from hclgpu.diagnostics import Related
+from hclgpu.ir import models as m
+from hclgpu.ir.base import Node
+
+DEFAULT_CPU = 100
+DEFAULT_MEMORY = 300
+MIN_CPU = 1
+MIN_MEMORY = 10
+NO_MEMORY_LIMIT = (0, -1)
+"""`memory_max` sentinels Nomad does not compare with `memory`."""
+
+
+def effective_cpu(resources: m.Resources) -> int:
+    """The CPU (MHz) Nomad validates: the default only applies when neither cpu nor cores is set."""
+    if resources.cpu is not None:
+        return resources.cpu
+    return DEFAULT_CPU if resources.cores is None else 0
+
+
+def effective_memory(resources: m.Resources) -> int:
+    """The memory (MB) Nomad validates: unset means the 300 MB default."""
+    return DEFAULT_MEMORY if resources.memory_mb is None else resources.memory_mb
+
+
+def _task_resources(ctx: Context) -> list[tuple[m.Task, m.Resources]]:
+    return [(task, task.resources) for _, task in ctx.tasks() if task.resources is not None]
+
+
+@rule("HG240")
+def memory_max_below_memory(ctx: Context) -> None:
+    """`memory_max` is a ceiling above the reservation; below it Nomad refuses the job."""
+    for task, resources in _task_resources(ctx):
+        ceiling = resources.memory_max_mb
+        memory = effective_memory(resources)
+        if ceiling is None or ceiling in NO_MEMORY_LIMIT or ceiling >= memory:
+            continue
+        default = "" if resources.memory_mb is not None else ", Nomad's default"
+        ctx.report(
+            "HG240",
+            f"`memory_max` ({ceiling} MB) is below `memory` ({memory} MB{default}) in task `{task.name}`",
+            ctx.value_span(resources, "memory_max"),
+            help=f"raise `memory_max` to at least {memory}, or remove it",
+            related=set_here(ctx, resources, "memory"),
+        )
+
+
+@rule("HG241")
+def cpu_and_cores(ctx: Context) -> None:
+    """Nomad reserves either a CPU share or whole cores, never both."""
+    for task, resources in _task_resources(ctx):
+        if (resources.cores or 0) > 0 and (resources.cpu or 0) > 0:
+            ctx.report(
+                "HG241",
+                f"task `{task.name}` asks for both `cpu` and `cores`",
+                ctx.name_span(resources, "cpu"),
+                help="remove `cpu`: with `cores` Nomad derives the CPU share from the reserved cores",
+                related=set_here(ctx, resources, "cores"),
+            )
+
+
+@rule("HG242")
+def resources_below_minimum(ctx: Context) -> None:
+    """Nomad's minimums are 1 MHz of CPU (unless cores are reserved) and 10 MB of memory."""
+    for task, resources in _task_resources(ctx):
+        cpu = effective_cpu(resources)
+        if cpu < MIN_CPU and (resources.cores or 0) == 0:
+            written = "cpu" if resources.cpu is not None else "cores"
+            ctx.report(
+                "HG242",
+                f"task `{task.name}` reserves {cpu} MHz of CPU; Nomad's minimum is {MIN_CPU}",
+                ctx.value_span(resources, written),
+                help="set `cpu` to at least 1, or reserve whole `cores`",
+            )
+        memory = effective_memory(resources)
+        if memory < MIN_MEMORY:
+            ctx.report(
+                "HG242",
+                f"task `{task.name}` reserves {memory} MB of memory; Nomad's minimum is {MIN_MEMORY}",
+                ctx.value_span(resources, "memory"),
+                help=f"set `memory` to at least {MIN_MEMORY}",
+            )
+
+
+def set_here(ctx: Context, node: Node, name: str) -> list[Related]:
+    """A related "`name` is set here" pointing at the attribute, when the block writes it."""
+    attribute = ctx.attribute(node, name)
+    return [Related(attribute.span, f"`{name}` is set here")] if attribute is not None else []

@@ -1,0 +1,126 @@
+"""Device requests no device can satisfy (HG235-HG237).
+
+A request's constraints all apply to the same device, so two of them on one target can
+exclude each other; the model written in the device name is one more such constraint;
+an affinity for a value those exclude never scores. Values are compared with Nomad's own
+attribute semantics (:mod:`hclgpu.units`), so `8 GiB` and `8192 MiB` are the same bound.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from itertools import combinations
+
+from hclgpu.checks import rule
+from hclgpu.checks.context import Context
+from hclgpu.diagnostics import Related
+from hclgpu.ir import models as m
+
+EQUALS = ("=", "==", "is")
+LOWER = (">", ">=")
+UPPER = ("<", "<=")
+CHECKABLE = (*EQUALS, *LOWER, *UPPER, "!=", "not", "regexp")
+MODEL = "${device.model}"
+
+
+def _literal_constraints(device: m.RequestedDevice) -> dict[str, list[m.Constraint]]:
+    by_target: dict[str, list[m.Constraint]] = defaultdict(list)
+    for constraint in device.constraints or []:
+        literal = constraint.r_target and not constraint.r_target.startswith("${")
+        if constraint.l_target.startswith("${device.") and literal and constraint.operand in CHECKABLE:
+            by_target[constraint.l_target].append(constraint)
+    return by_target
+
+
+def _value(text: str, target: str) -> object:
+    """A device's value for ``target`` as Nomad holds it: models are strings, attributes parse."""
+    from hclgpu.units import Attribute, parse_attribute
+
+    if target == MODEL:
+        return Attribute("string", text, None, text)
+    return parse_attribute(text)
+
+
+def _allows(constraint: m.Constraint, value: object) -> bool:
+    from hclgpu.units import check_operator, parse_attribute
+
+    return check_operator(constraint.operand, value, parse_attribute(constraint.r_target))  # type: ignore[arg-type]
+
+
+def _excludes(a: m.Constraint, b: m.Constraint) -> bool:
+    """Whether no value satisfies both constraints on one target."""
+    from hclgpu.units import compare, parse_attribute
+
+    if a.operand in EQUALS:
+        return not _allows(b, _value(a.r_target, a.l_target))
+    if b.operand in EQUALS:
+        return not _allows(a, _value(b.r_target, b.l_target))
+    lower, upper = (a, b) if a.operand in LOWER and b.operand in UPPER else (b, a)
+    if lower.operand not in LOWER or upper.operand not in UPPER:
+        return False
+    order = compare(parse_attribute(lower.r_target), parse_attribute(upper.r_target))
+    if order is None:
+        return False
+    return order > 0 or (order == 0 and (lower.operand == ">" or upper.operand == "<"))
+
+
+@rule("HG235")
+def contradictory_constraints(ctx: Context) -> None:
+    for _, task, device in ctx.devices():
+        for target, constraints in _literal_constraints(device).items():
+            for first, second in combinations(constraints, 2):
+                if _excludes(first, second):
+                    span = ctx.value_span(first, "value")
+                    ctx.report(
+                        "HG235",
+                        f"no device satisfies both constraints on `{target}` in task `{task.name}`: "
+                        f"`{first.operand} {first.r_target}` and `{second.operand} {second.r_target}`",
+                        ctx.value_span(second, "value", "regexp"),
+                        help="fix the bounds or remove one of the constraints",
+                        related=[Related(span, "the other constraint")] if span else [],
+                    )
+                    break
+
+
+def _model_of(device: m.RequestedDevice) -> str | None:
+    parts = device.name.split("/", 2)
+    return parts[2] if len(parts) == 3 and parts[2] else None
+
+
+@rule("HG236")
+def device_model_excluded(ctx: Context) -> None:
+    for _, _, device in ctx.devices():
+        model = _model_of(device)
+        if model is None:
+            continue
+        for constraint in _literal_constraints(device).get(MODEL, []):
+            if not _allows(constraint, _value(model, MODEL)):
+                span = ctx.label_span(device)
+                ctx.report(
+                    "HG236",
+                    f"the device name asks for the model `{model}`, which this constraint excludes",
+                    ctx.value_span(constraint, "value", "regexp"),
+                    help="keep the model in one place: the name or the constraint",
+                    related=[Related(span, "the model is named here")] if span else [],
+                )
+
+
+@rule("HG237")
+def affinity_never_matches(ctx: Context) -> None:
+    for _, _, device in ctx.devices():
+        constraints = _literal_constraints(device)
+        model = _model_of(device)
+        for affinity in device.affinities or []:
+            if affinity.operand not in EQUALS or not affinity.r_target or affinity.r_target.startswith("${"):
+                continue
+            value = _value(affinity.r_target, affinity.l_target)
+            blocked = [c for c in constraints.get(affinity.l_target, []) if not _allows(c, value)]
+            named = affinity.l_target == MODEL and model is not None and model != affinity.r_target
+            if blocked or named:
+                ctx.report(
+                    "HG237",
+                    f"this affinity prefers `{affinity.r_target}`, which the request "
+                    f"{'name' if named else 'constraints'} already exclude",
+                    ctx.value_span(affinity, "value"),
+                    help="remove the affinity or the conflicting constraint",
+                )

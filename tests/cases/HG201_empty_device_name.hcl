@@ -1,0 +1,11 @@
+# expect: HG201@7:16
+job "gpu" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      resources {
+        device "" {}
+      }
+    }
+  }
+}

@@ -1,0 +1,17 @@
+# expect: HG219@11:25
+job "gpu" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      resources {
+        device "nvidia/gpu" {
+          constraint {
+            attribute = "${device.attr.memory}"
+            operator  = "<="
+            value     = "16 EiB"
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,16 @@
+# expect: HG224@10:25
+job "gpu" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      resources {
+        device "nvidia/gpu" {
+          constraint {
+            attribute = "${device.model}"
+            operator  = "set_contains"
+          }
+        }
+      }
+    }
+  }
+}

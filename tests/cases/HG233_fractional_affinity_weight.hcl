@@ -1,0 +1,17 @@
+# expect: HG233@11:25
+job "gpu" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      resources {
+        device "nvidia/gpu" {
+          affinity {
+            attribute = "${device.model}"
+            value     = "NVIDIA A100-SXM4-80GB"
+            weight    = 12.5
+          }
+        }
+      }
+    }
+  }
+}
