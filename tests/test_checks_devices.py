@@ -138,3 +138,70 @@ def test_dropped_shortcut_is_reported_once() -> None:
 )  # fmt: skip
 def test_affinity_weights(weight: str, codes: list[str]) -> None:
     assert sorted(c for c, _ in found(device_job(affinity("${device.model}", "A100", weight)))) == codes
+
+
+@pytest.mark.parametrize(
+    ("attribute", "operator", "value", "codes"),
+    [
+        ("${device.attr.memory}", ">=", "16 GiB", []),
+        ("${device.attr.memory}", ">=", "16384 MiB", []),
+        ("${device.attr.memory}", ">=", "16384", ["HG214"]),
+        ("${device.attr.memory}", "!=", "16384", ["HG214"]),
+        ("${device.attr.memory}", ">=", "16 gb", ["HG215"]),
+        ("${device.attr.cores_clock}", ">=", "3 Hz", ["HG215"]),
+        ("${device.attr.memory}", ">=", "2 GHz", ["HG216"]),
+        ("${device.attr.pci_bandwidth}", ">=", "15 GiB", ["HG216"]),
+        ("${device.attr.pci_bandwidth}", ">=", "15 GiB/s", []),
+        ("${device.attr.memory}", ">=", "5 GiB ", ["HG217"]),
+        ("${device.attr.persistence_mode}", "=", "T", ["HG218"]),
+        ("${device.attr.persistence_mode}", "=", "Enabled", []),
+        ("${device.attr.memory}", "<=", "16 EiB", ["HG219"]),
+        ("${device.attr.memory}", "<=", "7 EiB", []),
+        ("${device.model}", "=", "1080ti", []),
+        ("${device.attr.driver_version}", "=", "535.104.05", []),
+        ("${device.attr.power}", ">", "300 W", []),
+    ],
+)
+def test_values(attribute: str, operator: str, value: str, codes: list[str]) -> None:
+    assert [c for c, _ in found(device_job(constraint(attribute, operator, value)))] == codes
+
+
+def two_constraints(
+    first: tuple[str, str, str], second: tuple[str, str, str], name: str = "nvidia/gpu"
+) -> str:
+    def block(attribute: str, operator: str, value: str) -> str:
+        return (
+            f'          constraint {{\n            attribute = "{attribute}"\n'
+            f'            operator  = "{operator}"\n            value     = "{value}"\n          }}\n'
+        )
+
+    return device_job(f'        device "{name}" {{\n{block(*first)}{block(*second)}        }}')
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "codes"),
+    [
+        ((">=", "8 GiB"), ("<", "4 GiB"), ["HG235"]),
+        ((">=", "8 GiB"), ("<", "8192 MiB"), ["HG235"]),
+        ((">=", "8 GiB"), ("<=", "8192 MiB"), []),
+        ((">", "8 GiB"), ("<=", "8192 MiB"), ["HG235"]),
+        ((">=", "4 GiB"), ("<", "16 GiB"), []),
+        (("=", "16 GiB"), (">", "32 GiB"), ["HG235"]),
+        (("=", "16 GiB"), ("=", "16384 MiB"), []),
+    ],
+)
+def test_contradictory_memory_bounds(
+    first: tuple[str, str], second: tuple[str, str], codes: list[str]
+) -> None:
+    memory = "${device.attr.memory}"
+    assert [c for c, _ in found(two_constraints((memory, *first), (memory, *second)))] == codes
+
+
+def test_contradictory_models_and_names() -> None:
+    model = "${device.model}"
+    assert [c for c, _ in found(two_constraints((model, "=", "A100"), (model, "regexp", "^Tesla")))] == [
+        "HG235"
+    ]
+    assert [c for c, _ in found(two_constraints((model, "=", "Tesla T4"), (model, "regexp", "^Tesla")))] == []
+    named = two_constraints((model, "regexp", "A100"), (model, "!=", "x"), name="nvidia/gpu/Tesla T4")
+    assert [c for c, _ in found(named)] == ["HG236"]

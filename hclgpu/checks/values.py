@@ -25,6 +25,9 @@ NVIDIA_UNITS = {
 }
 """The NVIDIA plugin's attributes that carry a unit, and the unit it reports them in."""
 
+STRING_ATTRIBUTES = ("driver_version", "display_state", "persistence_mode")
+"""The NVIDIA plugin's attributes that are strings."""
+
 COMPARISONS = ("=", "==", "is", "!=", "not", "<", "<=", ">", ">=")
 _ATTR = re.compile(r"\$\{device\.attr\.(?P<name>[^}]+)\}")
 _NUMBER_AND_WORD = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)\s*(?P<unit>[A-Za-z][A-Za-z/]*)")
@@ -68,7 +71,9 @@ def unitless_value(ctx: Context) -> None:
 def unknown_unit(ctx: Context) -> None:
     from hclgpu.units import UNITS, parse_attribute
 
-    for placed, side, literal, _ in _literals(ctx):
+    for placed, side, literal, attribute in _literals(ctx):
+        if attribute is None or attribute in STRING_ATTRIBUTES:
+            continue  # model names such as `1080ti` are strings on purpose
         match = _NUMBER_AND_WORD.fullmatch(literal)
         if match is None or parse_attribute(literal).kind != "string":
             continue
