@@ -216,3 +216,15 @@ def test_long_source_lines_are_shown_as_a_window(tmp_path: Path, capsys: pytest.
     carets = lines[lines.index(source_line) + 1]
     assert source_line.startswith("2 | …") and source_line.endswith("…")
     assert source_line[carets.index("^")] == "y"  # the carets stand under the unexpected token
+
+
+def test_every_code_is_explained_in_the_same_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    from hclgpu.codes import CODES
+
+    for code in CODES.values():
+        status, out, _ = run(capsys, "explain", code.id)
+        assert status == 0 and out.startswith(f"{code.id} {code.name} ({code.severity})")
+        for part in ("What:", "Why:", "Example:", "Fix:"):
+            assert part in out, f"{code.id} has no {part}"
+    status, out, _ = run(capsys, "rules")
+    assert status == 0 and all(f"{c.id}  {c.name}" in out for c in CODES.values())

@@ -65,11 +65,11 @@ def operator_not_allowed_here(ctx: Context) -> None:
 
 @rule("HG222")
 def invalid_regexp(ctx: Context) -> None:
-    from hclgpu.units.patterns import re2_problem
-
     for placed in ctx.all_placed():
         if placed.node.operand != "regexp":
             continue
+        from hclgpu.units.patterns import re2_problem  # only jobs with a regexp pay for the RE2 parser
+
         problem = re2_problem(placed.node.r_target)
         if problem:
             ctx.report(
@@ -82,12 +82,12 @@ def invalid_regexp(ctx: Context) -> None:
 
 @rule("HG223")
 def invalid_version_constraint(ctx: Context) -> None:
-    from hclgpu.units.patterns import semver_constraint_problem, version_constraint_problem
-
     for placed in ctx.all_placed():
         operand = placed.node.operand
         if operand not in ("version", "semver"):
             continue
+        from hclgpu.units.patterns import semver_constraint_problem, version_constraint_problem
+
         check = version_constraint_problem if operand == "version" else semver_constraint_problem
         problem = check(placed.node.r_target)
         if problem:
