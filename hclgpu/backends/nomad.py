@@ -103,20 +103,36 @@ def _write_object(value: dict[str, Any], newline: str, out: list[str]) -> None:
     out.append(newline + "}")
 
 
+@cache
+def _keys(model: type[Node]) -> tuple[tuple[str, str, bool], ...]:
+    """Like :func:`_fields`, with each Go name already written as a JSON key (`"Name": `)."""
+    return tuple((name, f'"{alias}": ', omitempty) for name, alias, omitempty in _fields(model))
+
+
 def _write_node(node: Node, newline: str, out: list[str]) -> None:
+    """One model as a JSON object; scalars are written inline (the hot path for big jobs)."""
     inner = newline + _STEP
+    following = "," + inner
     values = node.__dict__
-    out.append("{")
-    first = True
-    for name, alias, omitempty in _fields(type(node)):
-        value = values.get(name)
+    separator = "{" + inner
+    for name, key, omitempty in _keys(type(node)):
+        value: Any = values[name]
         if omitempty and _empty(value):
             continue
-        out.append(inner if first else "," + inner)
-        first = False
-        out.append(f'"{alias}": ')
-        _write(value, inner, out)
-    out.append(newline + "}" if not first else "}")
+        kind: type = type(value)
+        if kind is str:
+            out.append(separator + key + _string(value))
+        elif value is None:
+            out.append(separator + key + "null")
+        elif kind is bool:
+            out.append(separator + key + ("true" if value else "false"))
+        elif kind is int:
+            out.append(separator + key + str(value))
+        else:
+            out.append(separator + key)
+            _write(value, inner, out)
+        separator = following
+    out.append("{}" if separator != following else newline + "}")
 
 
 def _write_array(value: list[Any], newline: str, out: list[str]) -> None:

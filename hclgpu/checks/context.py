@@ -40,6 +40,7 @@ class Context:
     tree: ast.File
     sink: Sink
     _blocks: dict[int, ast.Block] | None = field(default=None, repr=False)
+    _placed: dict[str, list[Placed]] = field(default_factory=dict, repr=False)
 
     # ---- reporting --------------------------------------------------------------
 
@@ -116,8 +117,14 @@ class Context:
                 for device in task.resources.devices or []:
                     yield group, task, device
 
-    def placed(self, kind: Literal["constraints", "affinities"]) -> Iterator[Placed]:
-        """Every constraint (or affinity) of the job, with its scope."""
+    def placed(self, kind: Literal["constraints", "affinities"]) -> list[Placed]:
+        """Every constraint (or affinity) of the job, with its scope (collected once per run)."""
+        found = self._placed.get(kind)
+        if found is None:
+            found = self._placed[kind] = list(self._collect(kind))
+        return found
+
+    def _collect(self, kind: Literal["constraints", "affinities"]) -> Iterator[Placed]:
         for node in getattr(self.job, kind) or []:
             yield Placed(node, "job")
         for group in self.groups():
@@ -131,10 +138,9 @@ class Context:
                         for node in getattr(device, kind) or []:
                             yield Placed(node, "device", group, task, device)
 
-    def all_placed(self) -> Iterator[Placed]:
+    def all_placed(self) -> list[Placed]:
         """Every constraint, then every affinity."""
-        yield from self.placed("constraints")
-        yield from self.placed("affinities")
+        return self.placed("constraints") + self.placed("affinities")
 
 
 def _index(tree: ast.File) -> dict[int, ast.Block]:

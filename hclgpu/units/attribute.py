@@ -18,6 +18,7 @@ accept constraints that never place:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from hclgpu.units.table import UNITS, Unit, unit_suffix
@@ -215,6 +216,7 @@ def _underscore_ok(text: str) -> bool:
 # --- ParseAttribute ----------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4096)
 def parse_attribute(text: str) -> Attribute:
     """Nomad's ``ParseAttribute``: how a literal constraint target is typed.
 
