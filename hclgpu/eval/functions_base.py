@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-from hclgpu.eval.functions_decimal import number_text, text
-from hclgpu.eval.values import EvalError, Value, equal, number
+from hclgpu.eval.functions_decimal import text
+from hclgpu.eval.values import EvalError, Value, equal, number, to_string
 
 __all__ = [
     "WHOLE_NUMBER",
@@ -244,16 +244,12 @@ def _element_str(index: int, item: Value) -> Value:
 
 
 def to_str(value: Value) -> str:
-    """cty's conversion to string: bools and numbers convert, collections do not."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return number_text(value)
+    """cty's conversion to string (bools and numbers convert), with a parameter's messages."""
     if value is None:
         raise ConversionError("argument must not be null")
-    raise ConversionError("string required")
+    if isinstance(value, (list, dict)):
+        raise ConversionError("string required")
+    return to_string(value)
 
 
 _NUMBER_TEXT = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
