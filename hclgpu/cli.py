@@ -44,7 +44,7 @@ def _add_format(parser: argparse.ArgumentParser) -> None:
     )
 
 
-TARGETS = ("nomad",)
+TARGETS = ("nomad", "kubernetes")
 
 
 def _add_inputs(parser: argparse.ArgumentParser) -> None:
@@ -96,6 +96,22 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument(
         "--canonicalize", action="store_true", help="apply the defaults Nomad's HTTP agent fills in"
     )
+    render.add_argument(
+        "--k8s-devices", choices=("plugin", "dra"), default="plugin",
+        help="kubernetes: device-plugin resources with node affinity, or DRA resource claims",
+    )  # fmt: skip
+    render.add_argument("--namespace", help="kubernetes: the namespace of every object")
+    render.add_argument(
+        "--cpu-mhz-per-core", type=int, default=1000, metavar="MHZ",
+        help="kubernetes: how many of Nomad's cpu MHz make one core (default 1000)",
+    )  # fmt: skip
+    render.add_argument(
+        "--templates", metavar="DIR", help="use DIR/<target>/*.j2 before the built-in templates"
+    )
+    render.add_argument(
+        "--unsupported", choices=("ignore", "warn", "error"), default="warn",
+        help="what to do with constructs the target cannot express (HG301)",
+    )  # fmt: skip
     _add_format(render)
     _add_inputs(render)
 
@@ -231,37 +247,59 @@ def run_render(args: argparse.Namespace) -> int:
     status, result = _single(args, sink, compile=True)
     if result is None or result.job is None:
         return status or EXIT_ERRORS
-    from hclgpu.backends import nomad
+    from hclgpu.backends import join, render_target
+    from hclgpu.backends.target import Lowering, RenderOptions
+    from hclgpu.backends.templating import TemplateError
 
     job = result.job
     if args.canonicalize:
         from hclgpu.ir.canonical import canonicalize
 
         job = canonicalize(job)
-    text = nomad.render(job)
-    if sink.items:
-        _report(args, sink.sorted(), 1)
+    options = RenderOptions(
+        k8s_devices=args.k8s_devices,
+        namespace=args.namespace,
+        templates=args.templates,
+        unsupported=args.unsupported,
+        cpu_mhz_per_core=max(1, args.cpu_mhz_per_core),
+    )
+    try:
+        artifacts = render_target(job, args.target, Lowering(args.target, result.source, sink, options))
+    except TemplateError as error:
+        sys.stderr.write(f"hclgpu: {error}\n")
+        return EXIT_FATAL
+    diagnostics = sink.sorted()
+    if diagnostics:
+        _report(args, diagnostics, 1)
+    if _exit_status(diagnostics, False) != EXIT_OK:
+        return EXIT_ERRORS  # --unsupported error turned something into an error: write nothing
     if args.out:
-        return _write_out(args.out, f"{job.id}.json", text)
-    sys.stdout.write(text)
+        return _write_out(args.out, [(a.name, a.text) for a in artifacts])
+    sys.stdout.write(join(args.target, artifacts))
     return EXIT_OK
 
 
-def _write_out(directory: str, name: str, text: str) -> int:
-    """Write one artifact atomically: a temporary file renamed into place."""
+def _write_out(directory: str, files: list[tuple[str, str]]) -> int:
+    """Write every artifact, or none: all go to temporary files first, then are renamed into place."""
     import tempfile
     from pathlib import Path
 
     target = Path(directory)
+    staged: list[tuple[Path, Path]] = []
     try:
         target.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=target, delete=False, suffix=".tmp"
-        ) as tmp:
-            tmp.write(text)
-        Path(tmp.name).replace(target / name)
+        for name, text in files:
+            with tempfile.NamedTemporaryFile(
+                "w", encoding="utf-8", dir=target, delete=False, suffix=".tmp"
+            ) as tmp:
+                tmp.write(text)
+            staged.append((Path(tmp.name), target / name))
+        for temporary, final in staged:
+            temporary.replace(final)
     except OSError as error:
-        sys.stderr.write(f"hclgpu: cannot write {target / name}: {error.strerror or error}\n")
+        for temporary, _ in staged:
+            temporary.unlink(missing_ok=True)
+        sys.stderr.write(f"hclgpu: cannot write into {target}: {error.strerror or error}\n")
         return EXIT_FATAL
     return EXIT_OK
 

@@ -75,6 +75,7 @@ class Sink:
         help: str | None = None,
         related: Iterable[Related] = (),
         severity: Severity | None = None,
+        target: str | None = None,
     ) -> Diagnostic:
         from hclgpu.codes import CODES
 
@@ -86,6 +87,7 @@ class Sink:
             span=span,
             help=help,
             related=tuple(related),
+            target=target,
         )
         self.items.append(diagnostic)
         return diagnostic

@@ -35,9 +35,16 @@ def _found(path: Path) -> set[str]:
     sink = Sink()
     source = decode(Input(path.name, path.read_bytes()), sink)
     if source is not None:
-        # Syntax cases are only parsed; the rest are compiled to the IR like `check` does.
+        # Syntax cases are only parsed; the rest are compiled to the IR like `check` does;
+        # target cases (HG3xx) are also rendered for Kubernetes with device plugins.
         stage = check_source if path.name.startswith("HG0") else compile_source
-        sink.extend(stage(source).diagnostics)
+        result = stage(source)
+        sink.extend(result.diagnostics)
+        if path.name.startswith("HG3") and result.job is not None:
+            from hclgpu.backends import render_target
+            from hclgpu.backends.target import Lowering
+
+            render_target(result.job, "kubernetes", Lowering("kubernetes", source, sink))
     found = set()
     for diagnostic in sink:
         assert diagnostic.span is not None

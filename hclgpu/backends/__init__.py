@@ -1,1 +1,28 @@
 """Back ends: one module per target, each lowering the IR job to that target's documents."""
+
+from __future__ import annotations
+
+from hclgpu.backends.target import Artifact, Lowering
+from hclgpu.ir import models as m
+
+TARGETS = ("nomad", "kubernetes")
+
+
+def render_target(job: m.Job, target: str, ctx: Lowering) -> list[Artifact]:
+    """The artifacts of ``target`` for ``job``; problems go to ``ctx``'s sink as HG3xx."""
+    if target == "nomad":
+        from hclgpu.backends import nomad
+
+        return [Artifact(f"{job.id}.json", nomad.render(job))]
+    if target == "kubernetes":
+        from hclgpu.backends import kubernetes
+
+        return kubernetes.render(job, ctx)
+    raise ValueError(f"unknown target {target!r}")
+
+
+def join(target: str, artifacts: list[Artifact]) -> str:
+    """What `render` prints without --out: the one document, or YAML documents separated by `---`."""
+    if target == "nomad":
+        return "".join(a.text for a in artifacts)
+    return "---\n".join(a.text for a in artifacts)

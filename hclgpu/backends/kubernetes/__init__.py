@@ -1,0 +1,27 @@
+"""Kubernetes back end: workloads, Services and ConfigMaps, devices as device-plugin resources
+with node affinity, or as DRA ResourceClaimTemplates with CEL selectors.
+
+Lowering (workloads.py, pod.py, devices.py) turns the job into plain Kubernetes objects;
+each object is then written by a template (templates/kubernetes/<kind>.yaml.j2, else
+object.yaml.j2) and parsed back before it is returned.
+"""
+
+from __future__ import annotations
+
+from hclgpu.backends.target import Artifact, Lowering
+from hclgpu.ir import models as m
+
+
+def render(job: m.Job, ctx: Lowering) -> list[Artifact]:
+    """One YAML artifact per object, named `<kind>-<name>.yaml`."""
+    from hclgpu.backends.kubernetes.workloads import lower_job
+    from hclgpu.backends.templating import render_yaml
+
+    artifacts = []
+    for obj in lower_job(job, ctx):
+        kind = str(obj["kind"]).lower()
+        name = str(obj["metadata"]["name"])
+        names = [f"{kind}.yaml.j2", "object.yaml.j2"]
+        text = render_yaml("kubernetes", names, obj, ctx.options.templates, source=ctx.source.path)
+        artifacts.append(Artifact(f"{kind}-{name}.yaml", text))
+    return artifacts

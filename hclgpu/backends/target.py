@@ -1,0 +1,82 @@
+"""What every back end shares: options, the lowering context that reports HG301/HG302 at
+the construct concerned, and the artifacts it produces.
+
+A back end lowers the IR to plain data (dicts, lists, str, int); templates only place
+those values; every artifact is parsed back before it is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from hclgpu.diagnostics import Related, Severity, Sink
+from hclgpu.ir.base import Node
+from hclgpu.source import SourceFile, Span
+
+Unsupported = Literal["ignore", "warn", "error"]
+
+
+@dataclass(slots=True)
+class RenderOptions:
+    """Options of `hclgpu render`; each target reads the ones it knows."""
+
+    k8s_devices: Literal["plugin", "dra"] = "plugin"
+    namespace: str | None = None
+    templates: str | None = None
+    """A directory whose `<target>/*.j2` files replace the built-in templates."""
+    unsupported: Unsupported = "warn"
+    cpu_mhz_per_core: int = 1000
+    """Nomad `cpu` is in MHz; Kubernetes wants cores. One core is this many MHz."""
+
+
+@dataclass(slots=True)
+class Artifact:
+    """One output file: its name under --out, and its text."""
+
+    name: str
+    text: str
+
+
+@dataclass(slots=True)
+class Lowering:
+    """The state of one translation: where to report, and what the user asked for."""
+
+    target: str
+    source: SourceFile
+    sink: Sink
+    options: RenderOptions = field(default_factory=RenderOptions)
+
+    def unsupported(self, message: str, node: Node | Span | None, help: str | None = None) -> None:
+        """HG301: something left out of the output (severity follows --unsupported)."""
+        if self.options.unsupported == "ignore":
+            return
+        severity = Severity.ERROR if self.options.unsupported == "error" else None
+        self._emit("HG301", message, node, help, severity)
+
+    def approximated(self, message: str, node: Node | Span | None, help: str | None = None) -> None:
+        """HG302: something translated only approximately; the message names the target field."""
+        if self.options.unsupported != "ignore":
+            self._emit("HG302", message, node, help, None)
+
+    def _emit(
+        self,
+        code: str,
+        message: str,
+        node: Node | Span | None,
+        help: str | None,
+        severity: Severity | None,
+        related: Iterable[Related] = (),
+    ) -> None:
+        span = node if isinstance(node, Span) or node is None else node.span
+        self.sink.emit(
+            code,
+            message,
+            self.source,
+            span,
+            help=help,
+            related=related,
+            severity=severity,
+            target=self.target,
+        )
