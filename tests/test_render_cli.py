@@ -149,3 +149,57 @@ def test_file_functions_are_confined_to_the_job_directory(
     assert "job.hcl:4:14: error[HG107]" in err
     status, out, _ = run(capsys, "render", str(path), "--target", "nomad", "--allow-fs")
     assert status == 0 and json.loads(out)["Job"]["Meta"] == {"a": "fine", "b": "s3cret"}
+
+
+def test_kubernetes_to_stdout_and_to_one_file_per_object(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import yaml
+
+    status, out, _ = run(capsys, "render", str(job_file), "--target", "kubernetes")
+    kinds = [d["kind"] for d in yaml.safe_load_all(out) if d]
+    assert status == 0 and "Deployment" in kinds
+    out_dir = tmp_path / "k8s"
+    status, out, _ = run(capsys, "render", str(job_file), "--target", "kubernetes", "--out", str(out_dir))
+    assert status == 0 and out == ""
+    assert sorted(p.name for p in out_dir.iterdir()) == sorted(f"{k.lower()}-infer-g.yaml" for k in kinds)
+
+
+def test_unsupported_error_writes_nothing(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    job_file.write_text(
+        JOB.replace('driver = "docker"', 'driver = "docker"\n      artifact { source = "https://x/y" }')
+    )
+    out_dir = tmp_path / "k8s"
+    argv = (
+        "render",
+        str(job_file),
+        "--target",
+        "kubernetes",
+        "--out",
+        str(out_dir),
+        "--unsupported",
+        "error",
+    )
+    status, out, err = run(capsys, *argv)
+    assert status == 1 and out == "" and not out_dir.exists() and "error[HG301]" in err
+    assert run(capsys, *argv[:-1], "ignore")[0] == 0
+
+
+def test_templates_can_be_overridden(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    custom = tmp_path / "tpl" / "kubernetes"
+    custom.mkdir(parents=True)
+    layout = "{% for key, value in object.items() %}{{ key }}: {{ value | json }}\n{% endfor %}"
+    (custom / "deployment.yaml.j2").write_text("# custom layout\n" + layout)
+    status, out, _ = run(
+        capsys, "render", str(job_file), "--target", "kubernetes", "--templates", str(tmp_path / "tpl")
+    )
+    assert status == 0 and "# custom layout" in out
+    (custom / "deployment.yaml.j2").write_text("kind: Deployment\n")  # drops fields: refused, nothing printed
+    status, out, err = run(
+        capsys, "render", str(job_file), "--target", "kubernetes", "--templates", str(tmp_path / "tpl")
+    )
+    assert status == 2 and out == "" and "does not reproduce the object" in err
