@@ -51,3 +51,10 @@ def test_installed_wheel_checks_a_sample_from_elsewhere(wheel: Path, tmp_path: P
     assert process.stdout.startswith(str(target))
     assert "All checks passed (1 file)" in process.stderr
     assert list((tmp_path / "cache" / "hclgpu").glob("tables-*.marshal"))
+    argv = ["render", str(sample), "--target", "kubernetes", "--unsupported", "ignore"]
+    rendered = subprocess.run(  # the Kubernetes templates come from hclgpu/_templates in the wheel
+        [sys.executable, "-c", code, *argv],
+        cwd=elsewhere, env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert rendered.returncode == 0, rendered.stderr
+    assert 'kind: "Deployment"' in rendered.stdout
