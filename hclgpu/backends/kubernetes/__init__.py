@@ -1,8 +1,10 @@
 """Kubernetes back end: workloads, Services and ConfigMaps, devices as device-plugin resources
 with node affinity, or as DRA ResourceClaimTemplates with CEL selectors.
 
-Lowering (workloads.py, pod.py, devices.py) turns the job into plain Kubernetes objects;
-each object is then written by a template (templates/kubernetes/<kind>.yaml.j2, else
+Lowering turns the job into plain Kubernetes objects: workloads.py builds each group's
+objects, pod.py assembles its pod from containers.py, probes.py, configmaps.py and
+placement.py, and devices.py lowers device requests (devices_plugin.py, devices_dra.py).
+Each object is then written by a template (templates/kubernetes/<kind>.yaml.j2, else
 object.yaml.j2) and parsed back before it is returned.
 """
 

@@ -14,29 +14,28 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from hclgpu.backends.kubernetes.configmaps import config_map
 from hclgpu.backends.kubernetes.names import dns_label
-from hclgpu.backends.kubernetes.pod import (
+from hclgpu.backends.kubernetes.objects import (
     ANNOTATION_PREFIX,
     Kind,
     Obj,
-    approximated,
-    config_map,
     container_port_name,
-    is_set,
     job_name,
     label_value,
-    network_ports,
-    note_static_port,
     object_name,
     pod_labels,
-    pod_template,
-    port_number,
-    report_leftovers,
-    seconds,
     selector_labels,
-    translatable,
-    unsupported,
     workload_kind,
+)
+from hclgpu.backends.kubernetes.pod import pod_template
+from hclgpu.backends.kubernetes.reporting import approximated, is_set, report_leftovers, unsupported
+from hclgpu.backends.kubernetes.tasks import (
+    network_ports,
+    note_static_port,
+    port_number,
+    seconds,
+    translatable,
 )
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m

@@ -1,0 +1,195 @@
+"""Device requests for a device plugin (``--k8s-devices plugin``): an extended resource count
+(``nvidia.com/gpu: 1``), a toleration for the device taint, and node affinity on the labels
+GPU Feature Discovery puts on a node.
+
+Labels are strings tested with ``In``, ``NotIn``, ``Exists``, ``DoesNotExist`` and the
+integer comparisons ``Gt``/``Lt``, so a condition maps only where those operators say
+*exactly* the same thing: memory bounds, model (in)equality on GFD's sanitised product name,
+presence, and driver bounds that are whole major versions. Anything else is reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hclgpu.backends.kubernetes.devices_conditions import (
+    Driver,
+    Expressible,
+    Memory,
+    Model,
+    Presence,
+    affinity_weight,
+    analyse,
+    describe,
+    settled,
+)
+from hclgpu.backends.kubernetes.devices_model import DeviceLowering, Request, add_unique
+from hclgpu.backends.target import Lowering
+from hclgpu.ir import models as m
+
+MEMORY_LABEL = "nvidia.com/gpu.memory"
+PRODUCT_LABEL = "nvidia.com/gpu.product"
+DRIVER_MAJOR_LABEL = "nvidia.com/cuda.driver-version.major"
+
+
+def lower_plugin(request: Request, ctx: Lowering, out: DeviceLowering) -> None:
+    """Extended resource, toleration, required and preferred node affinity for one request."""
+    resource = request.identity.resource
+    assert resource is not None
+    if resource in out.limits:
+        ctx.approximated(
+            f"`{request.device.name}` asks for `{resource}` again: resources.limits has one count "
+            "for both, and their constraints all apply to the node",
+            request.device,
+        )
+    out.limits[resource] = out.limits.get(resource, 0) + request.count
+    add_unique(out.tolerations, {"key": resource, "operator": "Exists", "effect": "NoSchedule"})
+    for requirement in _name_model_requirements(request, ctx):
+        add_unique(out.required, requirement)
+    for constraint in request.device.constraints or []:
+        condition = analyse(constraint.l_target, constraint.operand, constraint.r_target, request.identity)
+        if settled(condition, constraint, request, ctx):
+            for requirement in _requirements(condition, constraint, ctx) or []:
+                add_unique(out.required, requirement)
+    for affinity in request.device.affinities or []:
+        term = _preferred_term(affinity, request, ctx)
+        if term is not None:
+            out.preferred.append(term)
+
+
+def _name_model_requirements(request: Request, ctx: Lowering) -> list[dict[str, Any]]:
+    """``device "nvidia/gpu/Tesla T4"``: the model in the name is a product label test."""
+    model = request.identity.model
+    if not model:
+        return []
+    if not request.identity.nvidia:
+        ctx.unsupported(
+            f"the model `{model}` in `{request.device.name}` is left out: only NVIDIA GPUs have a "
+            "product node label",
+            request.device,
+        )
+        return []
+    return _requirements(Model("=", model), request.device, ctx) or []
+
+
+def _requirements(
+    condition: Expressible, node: m.Constraint | m.Affinity | m.RequestedDevice, ctx: Lowering
+) -> list[dict[str, Any]] | None:
+    """NodeSelectorRequirements (ANDed) stating the condition exactly, or ``None`` (reported)."""
+    if isinstance(condition, Memory):
+        operator, value = {"ge": ("Gt", -1), "lt": ("Lt", 0), "eq": ("In", 0), "ne": ("NotIn", 0)}[
+            condition.op
+        ]
+        return [_requirement(MEMORY_LABEL, operator, str(condition.mib + value))]
+    if isinstance(condition, Presence):
+        key = MEMORY_LABEL if condition.attribute == "memory" else DRIVER_MAJOR_LABEL
+        return [{"key": key, "operator": "Exists" if condition.present else "DoesNotExist"}]
+    if isinstance(condition, Model):
+        return _model_requirements(condition, node, ctx)
+    return _driver_requirements(condition, node, ctx)
+
+
+def _requirement(key: str, operator: str, value: str) -> dict[str, Any]:
+    """A NodeSelectorRequirement with one value (label values are always strings)."""
+    return {"key": key, "operator": operator, "values": [value]}
+
+
+def _model_requirements(
+    condition: Model, node: m.Constraint | m.Affinity | m.RequestedDevice, ctx: Lowering
+) -> list[dict[str, Any]] | None:
+    """``=``/``!=`` on the model as ``In``/``NotIn`` on GFD's sanitised product label."""
+    where = describe(node) if not isinstance(node, m.RequestedDevice) else f"the model in `{node.name}`"
+    if condition.op == "regexp":
+        ctx.unsupported(
+            f"{where} uses `regexp`, and node labels have no regular expressions; it is left out",
+            node,
+            help="use --k8s-devices dra (CEL matches() on productName), "
+            "or list the models with `=` constraints",
+        )
+        return None
+    if condition.op not in ("=", "!="):
+        ctx.unsupported(f"{where} orders model names, which node labels cannot; it is left out", node)
+        return None
+    label = gfd_product(condition.value)
+    if not _is_label_value(label):
+        ctx.unsupported(
+            f"{where}: `{condition.value}` has no valid {PRODUCT_LABEL} label spelling; it is left out", node
+        )
+        return None
+    if label != condition.value:
+        ctx.approximated(
+            f"{where} is matched through the node label {PRODUCT_LABEL}=`{label}`, GPU Feature "
+            f"Discovery's sanitised spelling of `{condition.value}`",
+            node,
+        )
+    return [_requirement(PRODUCT_LABEL, "In" if condition.op == "=" else "NotIn", label)]
+
+
+def _driver_requirements(
+    condition: Driver, node: m.Constraint | m.Affinity | m.RequestedDevice, ctx: Lowering
+) -> list[dict[str, Any]] | None:
+    """Driver bounds that are whole major versions (``>= 535``, ``< 600``) as ``Gt``/``Lt``
+    on the major-version label; a bound inside a major version has no label to test."""
+    requirements = []
+    for op, (major, minor, patch) in condition.terms:
+        if minor or patch or op not in (">=", "<"):
+            ctx.unsupported(
+                f"{describe(node) if not isinstance(node, m.RequestedDevice) else node.name}: the driver "
+                f"bound `{op} {major}.{minor}.{patch}` is not a whole major version, and only "
+                f"{DRIVER_MAJOR_LABEL} is a number; it is left out",
+                node,
+                help="bound the major version only (`>= 535.0`, `< 600.0`), or use --k8s-devices dra",
+            )
+            return None
+        bound = _requirement(DRIVER_MAJOR_LABEL, "Gt", str(major - 1))
+        requirements.append(bound if op == ">=" else _requirement(DRIVER_MAJOR_LABEL, "Lt", str(major)))
+    return requirements
+
+
+def _preferred_term(affinity: m.Affinity, request: Request, ctx: Lowering) -> dict[str, Any] | None:
+    """A PreferredSchedulingTerm: weight ``|w|``; a negative weight prefers the complement."""
+    weight = affinity_weight(affinity, ctx)
+    if weight is None:
+        return None
+    condition = analyse(affinity.l_target, affinity.operand, affinity.r_target, request.identity)
+    if not settled(condition, affinity, request, ctx):
+        return None
+    expressions = _requirements(condition, affinity, ctx)
+    if expressions is None:
+        return None
+    if weight < 0:
+        if len(expressions) != 1:
+            ctx.unsupported(
+                f"{describe(affinity)} has a negative weight, and the opposite of several label "
+                "requirements is not one preference term; it is left out",
+                affinity,
+            )
+            return None
+        expressions = [_complement(expressions[0])]
+    return {"weight": abs(weight), "preference": {"matchExpressions": expressions}}
+
+
+def _complement(requirement: dict[str, Any]) -> dict[str, Any]:
+    """The requirement that holds exactly where ``requirement`` does not (on labelled
+    nodes): In↔NotIn, Exists↔DoesNotExist, ``Gt n``↔``Lt n+1``."""
+    operator = requirement["operator"]
+    if operator in ("Exists", "DoesNotExist"):
+        return {"key": requirement["key"], "operator": "DoesNotExist" if operator == "Exists" else "Exists"}
+    if operator in ("In", "NotIn"):
+        return {**requirement, "operator": "NotIn" if operator == "In" else "In"}
+    value = int(requirement["values"][0])
+    if operator == "Gt":
+        return _requirement(requirement["key"], "Lt", str(value + 1))
+    return _requirement(requirement["key"], "Gt", str(value - 1))
+
+
+def gfd_product(model: str) -> str:
+    """GPU Feature Discovery's ``nvidia.com/gpu.product`` spelling of an NVML model name:
+    characters outside ``[A-Za-z0-9-_. ]`` dropped, spaces turned into ``-``."""
+    kept = "".join(c for c in model if c.isascii() and (c.isalnum() or c in "-_. "))
+    return kept.replace(" ", "-")
+
+
+def _is_label_value(value: str) -> bool:
+    """A non-empty Kubernetes label value: at most 63 characters, alphanumeric at both ends."""
+    return 0 < len(value) <= 63 and value[0].isalnum() and value[-1].isalnum()
