@@ -44,7 +44,7 @@ def _add_format(parser: argparse.ArgumentParser) -> None:
     )
 
 
-TARGETS = ("nomad", "kubernetes")
+TARGETS = ("nomad", "kubernetes", "oci", "docker", "compose")
 
 
 def _add_inputs(parser: argparse.ArgumentParser) -> None:
@@ -108,6 +108,12 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument(
         "--templates", metavar="DIR", help="use DIR/<target>/*.j2 before the built-in templates"
     )
+    render.add_argument(
+        "--oci-devices", choices=("hook", "cdi", "env"), default="hook",
+        help="oci: GPUs through the NVIDIA prestart hook, CDI device names, or environment only",
+    )  # fmt: skip
+    render.add_argument("--cdi-spec", metavar="FILE", help="oci: apply this CDI spec's edits to config.json")
+    render.add_argument("--rootfs", metavar="PATH", help="oci: the root filesystem each bundle uses")
     render.add_argument(
         "--unsupported", choices=("ignore", "warn", "error"), default="warn",
         help="what to do with constructs the target cannot express (HG301)",
@@ -262,6 +268,9 @@ def run_render(args: argparse.Namespace) -> int:
         templates=args.templates,
         unsupported=args.unsupported,
         cpu_mhz_per_core=max(1, args.cpu_mhz_per_core),
+        oci_devices=args.oci_devices,
+        cdi_spec=args.cdi_spec,
+        rootfs=args.rootfs,
     )
     try:
         artifacts = render_target(job, args.target, Lowering(args.target, result.source, sink, options))

@@ -29,6 +29,12 @@ class RenderOptions:
     unsupported: Unsupported = "warn"
     cpu_mhz_per_core: int = 1000
     """Nomad `cpu` is in MHz; Kubernetes wants cores. One core is this many MHz."""
+    oci_devices: Literal["hook", "cdi", "env"] = "hook"
+    """oci: how GPUs reach the container: the NVIDIA prestart hook, CDI names, or env only."""
+    cdi_spec: str | None = None
+    """oci: a CDI spec file whose edits are applied to config.json."""
+    rootfs: str | None = None
+    """oci: a root filesystem directory to reference (or copy) into each bundle."""
 
 
 @dataclass(slots=True)

@@ -1,0 +1,102 @@
+"""The Compose project of a job: its name, one service per container, the order Nomad's
+lifecycle gives them (`depends_on`), and one network per group.
+
+Nomad's lifecycle as start conditions: main tasks wait for the group's prestart tasks to
+complete successfully and for its prestart sidecars to start; poststart tasks wait for the
+main tasks to start; poststop tasks for them to complete successfully, which is as close
+as Compose comes to "after they stop" (HG302).
+
+Compose interpolates ``$VAR`` and ``${VAR}`` in every value of the file, so each ``$`` the
+job writes is doubled (``$$``): a value reaches the container exactly as written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hclgpu.backends.compose.service import Obj, service
+from hclgpu.backends.containers_common import Container, approximated, engine_name, field
+from hclgpu.backends.target import Lowering
+from hclgpu.ir import models as m
+
+
+def project(job: m.Job, containers: list[Container], ctx: Lowering) -> Obj:
+    """The whole compose.yaml as data."""
+    name = engine_name(job.name or job.id or "job").replace(".", "-")
+    services: Obj = {}
+    networks: dict[int, str] = {}
+    for c in containers:
+        joined: list[str] = []
+        if not c.network_mode:
+            joined.append(networks.setdefault(id(c.group), _network_name(c.group, networks.values())))
+        services[c.service] = service(c, _depends_on(c, containers, ctx), joined)
+        _note_replicas(c, ctx)
+    out: Obj = {"name": name, "services": services}
+    if networks:
+        out["networks"] = {key: {} for key in networks.values()}
+    escaped: Obj = escape_dollars(out)
+    return escaped
+
+
+def _network_name(group: m.TaskGroup, taken: Any) -> str:
+    """The group's network: its name, as a Compose key, unique in the project."""
+    base = engine_name(group.name or "group")
+    name, n = base, 2
+    while name in set(taken):
+        name, n = f"{base}-{n}", n + 1
+    return name
+
+
+def _depends_on(c: Container, containers: list[Container], ctx: Lowering) -> Obj:
+    """Start conditions on the other containers of the same group."""
+    group = [o for o in containers if o.group is c.group and o is not c]
+    out: Obj = {}
+    if c.hook == "":
+        for other in group:
+            if other.hook == "prestart":
+                condition = "service_started" if other.sidecar else "service_completed_successfully"
+                out[other.service] = {"condition": condition}
+    elif c.hook in ("poststart", "poststop"):
+        condition = "service_started" if c.hook == "poststart" else "service_completed_successfully"
+        for other in group:
+            if other.hook == "":
+                out[other.service] = {"condition": condition}
+        if c.hook == "poststop" and c.task.lifecycle is not None:
+            approximated(
+                ctx,
+                f'poststop task "{c.task.name}" → depends_on: service_completed_successfully: it runs only '
+                "after the main tasks exit successfully; Nomad runs it after they stop however they end",
+                c.task.lifecycle,
+            )
+    return out
+
+
+def _note_replicas(c: Container, ctx: Lowering) -> None:
+    """Replicas share one host: a static host port binds once, and GPUs are not divided."""
+    if c.replicas > 1 and (c.gpus is not None or c.device_nodes):
+        approximated(
+            ctx,
+            f'group "{c.group.name}" runs {c.replicas} replicas (deploy.replicas) on one host: every replica '
+            "gets the same devices, where Nomad gives each allocation its own",
+            c.group,
+            help="write one service per replica with its own device_ids, or count = 1",
+        )
+    if c.replicas > 1 and any(p.host for p in c.ports):
+        approximated(
+            ctx,
+            f'group "{c.group.name}" runs {c.replicas} replicas (deploy.replicas) but publishes a static '
+            f"host port ({field(ctx, 'ports')}): only one replica can bind it",
+            c.group,
+            help="use a dynamic port (no `static`), or count = 1",
+        )
+
+
+def escape_dollars(value: Any) -> Any:
+    """Every string value with ``$`` doubled, so Compose interpolation gives it back as written."""
+    if isinstance(value, str):
+        return value.replace("$", "$$")
+    if isinstance(value, list):
+        return [escape_dollars(v) for v in value]
+    if isinstance(value, dict):
+        return {k: escape_dollars(v) for k, v in value.items()}
+    return value

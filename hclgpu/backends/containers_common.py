@@ -1,0 +1,335 @@
+"""What the docker and compose back ends share: the Docker Engine settings one Nomad task
+becomes (:class:`Container`), the name of each setting in either target, and how both
+report what they leave out.
+
+A Compose service is a declarative `docker run`: both ask the same engine for the same
+container. So a task is lowered once, by :mod:`hclgpu.backends.docker.lowering`, into a
+:class:`Container` of plain values, and each target only writes it out: an argv for
+`docker run` (:mod:`hclgpu.backends.docker.argv`), a service mapping for Compose
+(:mod:`hclgpu.backends.compose.service`). The diagnostics of the lowering name the field
+of the target being rendered (``ctx.target``), through :func:`field`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from functools import cache
+from typing import Any
+
+from hclgpu.backends.target import Lowering
+from hclgpu.ir import models as m
+from hclgpu.ir.base import Hcl, Node
+
+SECOND = 1_000_000_000
+"""Nomad durations are in nanoseconds."""
+
+
+# --------------------------------------------------------------------------- the model
+
+
+@dataclass(frozen=True, slots=True)
+class PortMap:
+    """One published port: ``host`` is None when Docker picks the host port."""
+
+    container: int
+    host: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Gpus:
+    """An NVIDIA request: a count (``--gpus 2``) or device ids (``--gpus '"device=0,1"'``)."""
+
+    count: int | None = None
+    ids: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Health:
+    """A Docker healthcheck: ``test`` is ``["CMD", argv...]`` or ``["CMD-SHELL", line]``;
+    durations are nanoseconds."""
+
+    test: list[str]
+    interval: int = 0
+    timeout: int = 0
+    retries: int = 0
+
+
+@dataclass(slots=True)
+class Container:
+    """Everything `docker run` / a Compose service says about one task, as plain values,
+    with the group and task it comes from (writers report at them).
+
+    ``options`` holds the simple pass-through settings by driver-config key, in the
+    order of :data:`OPTIONS`; each target writes them from that table.
+    """
+
+    group: m.TaskGroup
+    task: m.Task
+    name: str
+    """The container name (``--name``): ``<job>-<group>-<task>``."""
+    service: str
+    """The Compose service name: ``<group>-<task>``."""
+    image: str
+    hook: str = ""
+    sidecar: bool = False
+    replicas: int = 1
+    entrypoint: list[str] | None = None
+    command: list[str] = dataclass_field(default_factory=list)
+    env: dict[str, str] = dataclass_field(default_factory=dict)
+    labels: dict[str, str] = dataclass_field(default_factory=dict)
+    ports: list[PortMap] = dataclass_field(default_factory=list)
+    cpus: float | None = None
+    memory_mb: int | None = None
+    memory_reservation_mb: int | None = None
+    gpus: Gpus | None = None
+    device_nodes: list[str] = dataclass_field(default_factory=list)
+    """Host device paths passed through unchanged (``--device /dev/neuron0``)."""
+    devices: list[str] = dataclass_field(default_factory=list)
+    """Driver-config device mappings, ``host:container[:permissions]``."""
+    shm_size: int | str | None = None
+    ulimits: dict[str, tuple[int, int]] = dataclass_field(default_factory=dict)
+    volumes: list[str] = dataclass_field(default_factory=list)
+    options: dict[str, Any] = dataclass_field(default_factory=dict)
+    network_mode: str = ""
+    restart: str = ""
+    health: Health | None = None
+    stop_signal: str = ""
+    stop_grace: int | None = None
+    log_options: dict[str, str] = dataclass_field(default_factory=dict)
+    log_driver: str = ""
+    pull_always: bool = False
+
+    @property
+    def one_shot(self) -> bool:
+        """A lifecycle task that runs to completion before the next step (not a sidecar)."""
+        return self.hook != "" and not self.sidecar
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A driver-config key that maps one-to-one onto a `docker run` flag and a Compose key.
+
+    ``kind``: ``str``/``int`` (one value), ``bool`` (a flag present when true), ``list``
+    (the flag repeated per item), ``map`` (``key=value`` items; a Compose mapping).
+    """
+
+    key: str
+    flag: str
+    compose: str
+    kind: str
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("work_dir", "--workdir", "working_dir", "str"),
+    Option("user", "--user", "user", "str"),
+    Option("hostname", "--hostname", "hostname", "str"),
+    Option("runtime", "--runtime", "runtime", "str"),
+    Option("ipc_mode", "--ipc", "ipc", "str"),
+    Option("pid_mode", "--pid", "pid", "str"),
+    Option("uts_mode", "--uts", "uts", "str"),
+    Option("userns_mode", "--userns", "userns_mode", "str"),
+    Option("privileged", "--privileged", "privileged", "bool"),
+    Option("readonly_rootfs", "--read-only", "read_only", "bool"),
+    Option("init", "--init", "init", "bool"),
+    Option("tty", "--tty", "tty", "bool"),
+    Option("interactive", "--interactive", "stdin_open", "bool"),
+    Option("pids_limit", "--pids-limit", "pids_limit", "int"),
+    Option("oom_score_adj", "--oom-score-adj", "oom_score_adj", "int"),
+    Option("cap_add", "--cap-add", "cap_add", "list"),
+    Option("cap_drop", "--cap-drop", "cap_drop", "list"),
+    Option("security_opt", "--security-opt", "security_opt", "list"),
+    Option("group_add", "--group-add", "group_add", "list"),
+    Option("dns_servers", "--dns", "dns", "list"),
+    Option("dns_search_domains", "--dns-search", "dns_search", "list"),
+    Option("dns_options", "--dns-option", "dns_opt", "list"),
+    Option("extra_hosts", "--add-host", "extra_hosts", "list"),
+    Option("sysctl", "--sysctl", "sysctls", "map"),
+    Option("storage_opt", "--storage-opt", "storage_opt", "map"),
+)
+"""Driver options written the same way by both targets (the task's `user` joins them)."""
+
+
+# --------------------------------------------------------------------------- target names
+
+TARGET_NAMES = {"docker": "docker run", "compose": "Compose"}
+
+_FIELDS: dict[str, tuple[str, str]] = {
+    "name": ("--name", "services.<name>"),
+    "cpus": ("--cpus", "deploy.resources.limits.cpus"),
+    "memory": ("--memory", "deploy.resources.limits.memory"),
+    "gpus": ("--gpus", "deploy.resources.reservations.devices"),
+    "device": ("--device", "devices"),
+    "env": ("-e", "environment"),
+    "ports": ("-p", "ports"),
+    "healthcheck": ("--health-cmd", "healthcheck.test"),
+    "health-timing": ("--health-interval/--health-timeout", "healthcheck.interval/timeout"),
+    "restart": ("--restart", "restart"),
+    "stop": ("--stop-timeout", "stop_grace_period"),
+    "volume": ("-v", "volumes"),
+    "labels": ("--label", "labels"),
+    "network": ("the default bridge network", "networks"),
+}
+
+
+def target_name(ctx: Lowering) -> str:
+    """How messages name the target: `docker run` or Compose."""
+    return TARGET_NAMES.get(ctx.target, ctx.target)
+
+
+def field(ctx: Lowering, key: str) -> str:
+    """The target field a setting is written to, for HG302 messages."""
+    docker, compose = _FIELDS[key]
+    return compose if ctx.target == "compose" else docker
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+def _said(ctx: Lowering, code: str, message: str, node: Node | None) -> bool:
+    """Whether this diagnostic is already in the sink (a job-level construct is read per group)."""
+    span = node.span if node is not None else None
+    return any(
+        d.code == code and d.message == message and d.span == span and d.source is ctx.source
+        for d in ctx.sink.items
+    )
+
+
+def unsupported(ctx: Lowering, message: str, node: Node | None, help: str | None = None) -> None:
+    """HG301 at ``node``, once: something left out of the output."""
+    if not _said(ctx, "HG301", message, node):
+        ctx.unsupported(message, node, help=help)
+
+
+def approximated(ctx: Lowering, message: str, node: Node | None, help: str | None = None) -> None:
+    """HG302 at ``node``, once: something translated only approximately."""
+    if not _said(ctx, "HG302", message, node):
+        ctx.approximated(message, node, help=help)
+
+
+HINTS = {
+    "artifact": "bake it into the image, or download it first and bind-mount it (--volume / volumes)",
+    "template": "render the file before starting and bind-mount it; pass env = true values as environment",
+    "vault": "pass secrets as files (bind mounts, Compose secrets) or environment",
+    "consul": "containers find each other by name on a user-defined network",
+    "constraint": "run the container on a host that satisfies it",
+    "affinity": "run the container on a host that satisfies it",
+    "spread": "docker runs on one host",
+    "volume": "bind-mount a host path or a named volume (--volume / volumes)",
+    "volume_mount": "bind-mount a host path or a named volume (--volume / volumes)",
+    "scaling": "scale by hand (docker compose up --scale)",
+    "reschedule": "docker has no scheduler: a restart policy only restarts in place",
+    "update": "docker has no rolling update; recreate the container",
+    "migrate": "docker has no scheduler",
+    "periodic": "run it from cron or a systemd timer",
+    "identity": "pass credentials as files or environment",
+    "ephemeral_disk": "use a volume for scratch space",
+    "connect": "use a user-defined network, or a service mesh outside docker",
+}
+"""What to use instead of a field (by HCL name) that docker has no equivalent for."""
+
+
+def is_set(value: object) -> bool:
+    """A field written in the job: not Go's zero value, not an empty list or map."""
+    return value not in (None, "", 0, False) and value != [] and value != {}
+
+
+@cache
+def _hcl_fields(model: type[Node]) -> tuple[tuple[str, str], ...]:
+    """(python name, HCL name) of each field HCL can set, labels excluded."""
+    out = []
+    for name, info in model.model_fields.items():
+        marker = next((x for x in info.metadata if isinstance(x, Hcl)), None)
+        if marker is not None and marker.kind != "label":
+            out.append((name, marker.name))
+        elif name == "identity" and marker is None:
+            out.append((name, "identity"))  # a task's default `identity` block, stored untagged
+    return tuple(out)
+
+
+def report_leftovers(ctx: Lowering, node: Node, handled: Iterable[str], where: str) -> None:
+    """HG301 for every field of ``node`` that is set but not in ``handled``: a nested block
+    at its own span, a plain attribute at ``node``'s block. Nothing is dropped silently."""
+    done = set(handled)
+    for name, hcl in _hcl_fields(type(node)):
+        value = getattr(node, name)
+        if name in done or not is_set(value):
+            continue
+        for at in _nodes(value) or [node]:
+            message = f"`{hcl}` in {where} has no {target_name(ctx)} equivalent; it is left out"
+            unsupported(ctx, message, at, help=HINTS.get(hcl))
+
+
+def _nodes(value: object) -> list[Node]:
+    if isinstance(value, Node):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, Node)]
+    if isinstance(value, dict):
+        return [v for v in value.values() if isinstance(v, Node)]
+    return []
+
+
+# --------------------------------------------------------------------------- values
+
+
+def as_strings(value: object) -> list[str]:
+    """A driver-config value as strings: a list item by item, a scalar alone, ``None`` as none."""
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return [] if value is None else [str(value)]
+
+
+def as_mapping(value: object) -> dict[str, str] | None:
+    """A driver-config block (``ulimit { }`` decodes as a list of maps) or map as one mapping;
+    None when it is neither."""
+    items = value if isinstance(value, list) else [value]
+    out: dict[str, str] = {}
+    for item in items:
+        if not isinstance(item, dict):
+            return None
+        out.update({str(k): str(v) for k, v in item.items()})
+    return out
+
+
+def network_ports(group: m.TaskGroup) -> dict[str, m.Port]:
+    """Every port label of the group's networks (static and dynamic)."""
+    ports: dict[str, m.Port] = {}
+    for network in group.networks or []:
+        for port in [*(network.reserved_ports or []), *(network.dynamic_ports or [])]:
+            ports.setdefault(port.label, port)
+    return ports
+
+
+def port_number(port: m.Port) -> int | None:
+    """The port the container listens on: ``to``, else the static port, else unknown."""
+    if port.to > 0:
+        return port.to
+    return port.value if port.value > 0 else None
+
+
+def duration(ns: int) -> str:
+    """Nanoseconds as a Go/Compose duration: ``5s``, ``3m``, ``1m30s``, ``1500ms``; below a
+    millisecond, whole microseconds rounded up (Compose has no ``ns`` unit)."""
+    if ns % SECOND == 0:
+        hours, rest = divmod(ns // SECOND, 3600)
+        minutes, secs = divmod(rest, 60)
+        text = (f"{hours}h" if hours else "") + (f"{minutes}m" if minutes else "")
+        return text + (f"{secs}s" if secs or not text else "")
+    if ns % 1_000_000 == 0:
+        return f"{ns // 1_000_000}ms"
+    return f"{math.ceil(ns / 1000)}us"
+
+
+_NAME_BAD = re.compile(r"[^a-z0-9_.-]+")
+
+
+def engine_name(text: str) -> str:
+    """A container, service or network name both Docker (``[a-zA-Z0-9][a-zA-Z0-9_.-]*``) and
+    Compose (lower case) accept: lower-cased, anything else as ``-``."""
+    name = _NAME_BAD.sub("-", text.lower())
+    name = re.sub(r"^[^a-z0-9]+", "", name)
+    return name or "x"

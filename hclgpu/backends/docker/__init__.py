@@ -1,0 +1,54 @@
+"""docker back end: one `docker run` command line per docker/podman task.
+
+Lowering (:mod:`~hclgpu.backends.docker.job`, shared with Compose) turns the job into
+:class:`~hclgpu.backends.containers_common.Container` values; :mod:`~hclgpu.backends.docker.argv`
+makes each one an argv; this module quotes every word with :func:`shlex.quote`, lets the
+template (templates/docker/run.sh.j2) lay the words out, and parses the line back with
+:func:`shlex.split`: it must give the argv again, or the template is refused. That is the
+shell's version of the YAML parse-back of the other targets.
+
+Each artifact, ``<group>-<task>.sh``, is exactly one command line (no shebang): printed
+together they are the commands one per line, in start order, ready to paste; a file alone
+runs with ``sh <file>``.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from hclgpu.backends.target import Artifact, Lowering
+from hclgpu.ir import models as m
+
+TEMPLATE = "run.sh.j2"
+
+
+def render(job: m.Job, ctx: Lowering) -> list[Artifact]:
+    """One artifact per container, in the order the containers must start."""
+    from hclgpu.backends.docker.argv import run_argv
+    from hclgpu.backends.docker.job import lower_job
+
+    return [
+        Artifact(f"{c.service}.sh", render_line(run_argv(c, ctx), ctx.options.templates, ctx.source.path))
+        for c in lower_job(job, ctx)
+    ]
+
+
+def render_line(argv: list[str], user_dir: str | None, source: str) -> str:
+    """The command line of ``argv`` through the template, checked to split back into ``argv``."""
+    import jinja2
+
+    from hclgpu.backends.templating import TemplateError, environment
+
+    words = [shlex.quote(word) for word in argv]
+    try:
+        template = environment("docker", user_dir).get_template(TEMPLATE)
+        text = template.render(words=words, argv=argv, source=source)
+    except jinja2.TemplateError as error:
+        raise TemplateError(f"template {TEMPLATE}: {error}") from None
+    try:
+        parsed = shlex.split(text, comments=True)
+    except ValueError as error:
+        raise TemplateError(f"template {template.name} produced an invalid shell line: {error}") from None
+    if parsed != argv:
+        raise TemplateError(f"template {template.name} does not reproduce the command it was given")
+    return text if text.endswith("\n") else text + "\n"

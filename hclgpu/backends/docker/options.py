@@ -1,0 +1,200 @@
+"""The driver options of a docker/podman task that become engine settings: /dev/shm size,
+ulimits, bind mounts and device mappings, network mode, force_pull and the one-to-one
+options of :data:`~hclgpu.backends.containers_common.OPTIONS`.
+
+Values the engine would reject (a ulimit it does not know, a size it cannot parse, a
+relative host path, which Nomad resolves inside the task directory) are left out with
+HG301 rather than written into a command that fails.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hclgpu.backends.containers_common import (
+    OPTIONS,
+    Container,
+    approximated,
+    as_mapping,
+    as_strings,
+    is_set,
+    target_name,
+    unsupported,
+)
+from hclgpu.backends.target import Lowering
+from hclgpu.ir import models as m
+
+HANDLED_CONFIG = frozenset(
+    {
+        "image",
+        "command",
+        "args",
+        "entrypoint",
+        "ports",
+        "shm_size",
+        "ulimit",
+        "labels",
+        "volumes",
+        "devices",
+        "network_mode",
+        "force_pull",
+        "cpu_hard_limit",
+        *(o.key for o in OPTIONS if o.key != "user"),
+    }
+)
+
+ULIMITS = frozenset(
+    [
+        "core",
+        "cpu",
+        "data",
+        "fsize",
+        "locks",
+        "memlock",
+        "msgqueue",
+        "nice",
+        "nofile",
+        "nproc",
+        "rss",
+        "rtprio",
+        "rttime",
+        "sigpending",
+        "stack",
+    ]
+)
+"""The names `docker run --ulimit` knows (github.com/docker/go-units ulimit.go)."""
+
+
+def lower_options(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
+    """Every driver option the engine has, written into ``c``."""
+    _shm(c, config, ctx)
+    _ulimits(c, config, ctx)
+    _mounts(c, config, ctx)
+    _options(c, c.task, config, ctx)
+
+
+_RUNTIME = re.compile(r"\$\{[^}]*\}")
+
+
+def runtime_references(ctx: Lowering, task: m.Task, where: str, values: Iterable[str]) -> None:
+    """Nomad interpolates ``${NOMAD_*}``, ``${attr.*}``... when it starts a task; docker does not."""
+    found = sorted({ref for value in values for ref in _RUNTIME.findall(value)})
+    if found:
+        approximated(
+            ctx,
+            f'{", ".join(found)} in `{where}` of task "{task.name}" stays as text: {target_name(ctx)} '
+            "does not interpolate Nomad runtime variables",
+            task,
+            help="replace it with a literal value, or set the variable in the container's environment",
+        )
+
+
+_SIZE = re.compile(r"\d+(\.\d+)? ?[kKmMgGtTpP]?[iI]?[bB]?")
+"""What go-units RAMInBytes (`--shm-size`, Compose `shm_size`) accepts."""
+
+
+def _shm(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
+    """Docker's `shm_size` is bytes; podman's a size such as "64m": both pass through."""
+    size = config.get("shm_size")
+    if not is_set(size):
+        return
+    if isinstance(size, int) and not isinstance(size, bool) and size > 0:
+        c.shm_size = size
+    elif isinstance(size, str) and _SIZE.fullmatch(size.strip()):
+        c.shm_size = size.strip()
+    else:
+        unsupported(ctx, f'shm_size "{size}" of task "{c.task.name}" is not a size; it is left out', c.task)
+
+
+def _ulimits(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
+    """`ulimit { memlock = "-1" }`: "n" means soft = hard = n, "soft:hard" both; -1 is unlimited."""
+    if not is_set(config.get("ulimit")):
+        return
+    limits = as_mapping(config["ulimit"])
+    if limits is None:
+        unsupported(ctx, f'`ulimit` of task "{c.task.name}" is not a block of limits; it is left out', c.task)
+        return
+    for name, value in limits.items():
+        pair = _ulimit_pair(value)
+        if name not in ULIMITS or pair is None:
+            unsupported(
+                ctx, f'ulimit {name} = "{value}" of task "{c.task.name}" is not valid; it is left out', c.task
+            )
+            continue
+        c.ulimits[name] = pair
+
+
+def _ulimit_pair(value: str) -> tuple[int, int] | None:
+    soft, _, hard = value.strip().partition(":")
+    try:
+        return int(soft), int(hard or soft)
+    except ValueError:
+        return None
+
+
+def _mounts(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
+    """Bind mounts and device mappings of the driver config. A relative host path is relative
+    to the task directory in Nomad, which does not exist here: it is left out."""
+    for volume in as_strings(config.get("volumes")):
+        source = volume.split(":", 1)[0]
+        if "/" in source and not source.startswith("/"):
+            unsupported(
+                ctx,
+                f'volume "{volume}" of task "{c.task.name}": a relative host path is inside the Nomad task '
+                "directory; it is left out",
+                c.task,
+                help="use an absolute host path or a named volume",
+            )
+        else:
+            c.volumes.append(volume)
+    devices = config.get("devices")
+    for device in devices if isinstance(devices, list) else []:
+        host = str(device.get("host_path", "")) if isinstance(device, dict) else ""
+        if not host:
+            unsupported(ctx, f'a device of task "{c.task.name}" has no host_path; it is left out', c.task)
+            continue
+        mapping = f"{host}:{device.get('container_path') or host}"
+        permissions = device.get("cgroup_permissions")
+        c.devices.append(f"{mapping}:{permissions}" if permissions else mapping)
+
+
+def _options(c: Container, task: m.Task, config: Mapping[str, Any], ctx: Lowering) -> None:
+    """The one-to-one options of :data:`OPTIONS`, the network mode and force_pull."""
+    values: dict[str, Any] = {**config, "user": task.user}
+    for option in OPTIONS:
+        value = values.get(option.key)
+        if not is_set(value):
+            continue
+        converted = _option_value(option.kind, value)
+        if converted is None:
+            unsupported(
+                ctx,
+                f'`{option.key}` of task "{task.name}" is not a valid {option.kind}; it is left out',
+                task,
+            )
+            continue
+        c.options[option.key] = converted
+    texts = [v for v in c.options.values() if isinstance(v, str)] + c.volumes
+    runtime_references(ctx, task, "the driver options", texts)
+    c.network_mode = str(config.get("network_mode") or "")
+    if not c.network_mode and any(n.mode == "none" for n in c.group.networks or []):
+        c.network_mode = "none"
+    c.pull_always = bool(config.get("force_pull"))
+
+
+def _option_value(kind: str, value: object) -> object | None:
+    """A driver option as the type its flag takes, or None when it is not one."""
+    if kind == "map":
+        return as_mapping(value)
+    if kind == "list":
+        return as_strings(value)
+    if kind == "bool":
+        return bool(value)
+    if kind == "int":
+        try:
+            return int(str(value))
+        except ValueError:
+            return None
+    return str(value)
