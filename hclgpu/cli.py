@@ -298,11 +298,13 @@ def _write_out(directory: str, files: list[tuple[str, str]]) -> int:
     try:
         target.mkdir(parents=True, exist_ok=True)
         for name, text in files:
+            final = target / name
+            final.parent.mkdir(parents=True, exist_ok=True)  # an OCI bundle is <group>/<task>/config.json
             with tempfile.NamedTemporaryFile(
-                "w", encoding="utf-8", dir=target, delete=False, suffix=".tmp"
+                "w", encoding="utf-8", dir=final.parent, delete=False, suffix=".tmp"
             ) as tmp:
                 tmp.write(text)
-            staged.append((Path(tmp.name), target / name))
+            staged.append((Path(tmp.name), final))
         for temporary, final in staged:
             temporary.replace(final)
     except OSError as error:

@@ -203,3 +203,20 @@ def test_templates_can_be_overridden(
         capsys, "render", str(job_file), "--target", "kubernetes", "--templates", str(tmp_path / "tpl")
     )
     assert status == 2 and out == "" and "does not reproduce the object" in err
+
+
+def test_oci_bundles_docker_lines_and_compose_files(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shlex
+
+    out_dir = tmp_path / "oci"
+    assert run(capsys, "render", str(job_file), "--target", "oci", "--out", str(out_dir))[0] == 0
+    [config] = list(out_dir.rglob("config.json"))
+    assert config.relative_to(out_dir).parts == ("g", "t", "config.json")
+    assert json.loads(config.read_text())["process"]["env"]
+    status, out, _ = run(capsys, "render", str(job_file), "--target", "docker")
+    words = shlex.split(out)
+    assert status == 0 and words[:2] == ["docker", "run"] and "--gpus" in words
+    status, out, _ = run(capsys, "render", str(job_file), "--target", "compose", "--out", str(tmp_path / "c"))
+    assert status == 0 and (tmp_path / "c" / "compose.yaml").exists()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hclgpu.backends.target import Artifact, Lowering
 from hclgpu.ir import models as m
 
-TARGETS = ("nomad", "kubernetes")
+TARGETS = ("nomad", "kubernetes", "oci", "docker", "compose")
 
 
 def render_target(job: m.Job, target: str, ctx: Lowering) -> list[Artifact]:
@@ -18,11 +18,25 @@ def render_target(job: m.Job, target: str, ctx: Lowering) -> list[Artifact]:
         from hclgpu.backends import kubernetes
 
         return kubernetes.render(job, ctx)
+    if target == "oci":
+        from hclgpu.backends import oci
+
+        return oci.render(job, ctx)
+    if target == "docker":
+        from hclgpu.backends import docker
+
+        return docker.render(job, ctx)
+    if target == "compose":
+        from hclgpu.backends import compose
+
+        return compose.render(job, ctx)
     raise ValueError(f"unknown target {target!r}")
 
 
 def join(target: str, artifacts: list[Artifact]) -> str:
     """What `render` prints without --out: the one document, or YAML documents separated by `---`."""
-    if target == "nomad":
+    if target in ("nomad", "docker", "compose"):
         return "".join(a.text for a in artifacts)
+    if target == "oci":  # several config.json files: each preceded by a comment line naming it
+        return "".join(f"// {a.name}\n{a.text}" for a in artifacts)
     return "---\n".join(a.text for a in artifacts)
