@@ -1,0 +1,1 @@
+"""Placement dry-run: node inventories and Nomad's device scheduling semantics (`hclgpu plan`)."""
