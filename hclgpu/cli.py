@@ -129,6 +129,33 @@ def build_parser() -> argparse.ArgumentParser:
     _add_inputs(dump)
     _add_format(dump)
 
+    plan = commands.add_parser(
+        "plan", help="place a job on a node inventory, as Nomad's scheduler would", epilog=_EPILOG,
+        description="Dry-run placement: feasible nodes ranked with their scores and devices, and why "
+        "every other node is infeasible. Exit 1 when some group cannot be placed.",
+    )  # fmt: skip
+    plan.add_argument("path", metavar="PATH", help="a job file")
+    plan.add_argument(
+        "--nodes", required=True, metavar="INVENTORY", help="hclgpu, Nomad or kubectl node file"
+    )
+    plan.add_argument(
+        "--nodes-format", choices=("hclgpu", "nomad", "kubernetes"), help="skip format detection"
+    )
+    _add_format(plan)
+    _add_inputs(plan)
+
+    fingerprint = commands.add_parser(
+        "fingerprint", help="this machine's GPUs as a one-node inventory (nvidia-smi)",
+        description="Run nvidia-smi (or read its saved CSV or -q -x XML output with --from) and print "
+        "the node as the NVIDIA device plugin fingerprints it: Nomad's attribute names and units.",
+    )  # fmt: skip
+    fingerprint.add_argument("--from", dest="source", metavar="FILE", help="saved nvidia-smi CSV or XML")
+    fingerprint.add_argument("--name", default=None, help="the node name (default: this host's name)")
+    fingerprint.add_argument("--output", choices=("yaml", "json"), default="yaml")
+
+    schema = commands.add_parser("schema", help="print a JSON Schema of an input format")
+    schema.add_argument("what", choices=("inventory",))
+
     explain = commands.add_parser("explain", help="explain a diagnostic code")
     explain.add_argument("code", metavar="CODE", help="a code such as HG001, or its name")
 
@@ -359,6 +386,70 @@ def _dump_ir(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_plan(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from hclgpu.plan.inventory import InventoryError, load_inventory
+
+    sink = Sink()
+    status, result = _single(args, sink, compile=True)
+    if result is None or result.job is None:
+        return status or EXIT_ERRORS
+    try:
+        inventory, notes = load_inventory(Path(args.nodes), args.nodes_format)
+    except InventoryError as error:
+        sys.stderr.write(f"hclgpu: {error}\n")
+        return EXIT_FATAL
+    from hclgpu.plan.planner import plan
+    from hclgpu.plan.report import to_json, to_text
+
+    plans = plan(result.job, inventory)
+    if sink.items:
+        _report(args, sink.sorted(), 1)
+    for note in notes:
+        sys.stderr.write(f"note: {note}\n")
+    if args.format == "json":
+        sys.stdout.write(json.dumps(to_json(plans), ensure_ascii=False, indent=2) + "\n")
+    else:
+        for line in to_text(plans):
+            sys.stdout.write(f"{line}\n")
+    return EXIT_ERRORS if any(p.unplaced for p in plans) else EXIT_OK
+
+
+def run_fingerprint(args: argparse.Namespace) -> int:
+    import socket
+    from pathlib import Path
+
+    from hclgpu.plan import fingerprint as fp
+
+    name = args.name or socket.gethostname()
+    try:
+        if args.source:
+            text = Path(args.source).read_text(encoding="utf-8")
+            is_xml = text.lstrip().startswith("<")
+            inventory = fp.fingerprint_xml(text, name) if is_xml else fp.fingerprint_csv(text, name)
+        else:
+            inventory = fp.fingerprint_csv(fp.run_nvidia_smi(), name)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        sys.stderr.write(f"hclgpu fingerprint: {error}\n")
+        return EXIT_FATAL
+    data = inventory.model_dump(mode="json", by_alias=True)
+    if args.output == "json":
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        import yaml
+
+        sys.stdout.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    return EXIT_OK
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    from hclgpu.plan.inventory import inventory_schema
+
+    sys.stdout.write(json.dumps(inventory_schema(), indent=2) + "\n")
+    return EXIT_OK
+
+
 def run_explain(args: argparse.Namespace) -> int:
     from hclgpu.codes import lookup
 
@@ -389,6 +480,9 @@ def run_rules(args: argparse.Namespace) -> int:
 _COMMANDS = {
     "check": run_check,
     "render": run_render,
+    "plan": run_plan,
+    "fingerprint": run_fingerprint,
+    "schema": run_schema,
     "dump": run_dump,
     "explain": run_explain,
     "rules": run_rules,

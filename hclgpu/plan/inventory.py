@@ -1,0 +1,514 @@
+"""Load a node inventory from hclgpu's own format, Nomad's node JSON or `kubectl get nodes -o json`.
+
+`hclgpu plan` needs the nodes a job could land on. Operators already have them in one of
+three shapes, so we read all three instead of asking for a hand-written file:
+
+* **hclgpu** (YAML or JSON, a mapping with `nodes:`): :class:`~hclgpu.plan.model.Inventory`
+  as is; nothing is lost.
+* **Nomad** (`curl $NOMAD_ADDR/v1/node/<id>`, one node object; a list of them; or
+  `{"Nodes": [...]}`): typed device attributes (`{"Int": 16130, "Unit": "MiB"}`) are written
+  back as the strings Nomad's scheduler parses (`"16130 MiB"`). Nodes that are down,
+  draining or ineligible are left out, because Nomad would not place anything on them.
+* **Kubernetes** (`kubectl get nodes -o json`, a `List`/`NodeList` or one `Node`): GPU
+  Feature Discovery labels and device-plugin capacities are mapped to Nomad-like device
+  groups. This is lossy (no GPU UUIDs, sanitised model names, only memory and driver
+  version), and every loss is reported as a human note instead of being hidden.
+
+Every failure is an :class:`InventoryError` with a one-line message, so the CLI can print
+it without a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from hclgpu.plan.model import DeviceGroup, Instance, Inventory, Node
+
+__all__ = ["FORMATS", "InventoryError", "convert", "detect_format", "inventory_schema", "load_inventory"]
+
+FORMATS = ("hclgpu", "nomad", "kubernetes")
+"""The inventory formats :func:`load_inventory` reads (the CLI's `--nodes-format` choices)."""
+
+
+class InventoryError(Exception):
+    """An inventory file that cannot be read, parsed or converted; the message is for people."""
+
+
+def inventory_schema() -> dict[str, Any]:
+    """The JSON Schema of hclgpu's inventory format (`hclgpu schema inventory`), for editors and CI."""
+    schema = Inventory.model_json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema.setdefault("title", "hclgpu node inventory")
+    return schema
+
+
+def load_inventory(path: Path, format: str | None = None) -> tuple[Inventory, list[str]]:
+    """Read `path` as an inventory; return it with notes on anything lost in conversion.
+
+    `format` is one of :data:`FORMATS`, or None to detect it from the content (not the file
+    name, since `kubectl ... > nodes.json` and Nomad's API output share an extension).
+    """
+    if format is not None and format not in FORMATS:
+        raise InventoryError(f"unknown inventory format {format!r} (expected one of {', '.join(FORMATS)})")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InventoryError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InventoryError(f"{path}: is a directory, not an inventory file") from None
+    except UnicodeDecodeError:
+        raise InventoryError(f"{path}: not UTF-8 text") from None
+    except OSError as error:
+        raise InventoryError(f"{path}: cannot read ({error.strerror or error})") from None
+    data = _parse_text(text, path)
+    try:
+        return convert(data, format)
+    except InventoryError as error:
+        raise InventoryError(f"{path}: {error}") from None
+
+
+def _parse_text(text: str, path: Path) -> Any:
+    """JSON first (exact error positions for the API dumps), then YAML (a superset)."""
+    if not text.strip():
+        raise InventoryError(f"{path}: empty file")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or "invalid syntax"
+        raise InventoryError(f"{path}: not valid YAML or JSON{where}: {problem}") from None
+
+
+def detect_format(data: Any) -> str:
+    """Which of :data:`FORMATS` parsed `data` is, judged by the keys each producer always writes."""
+    if isinstance(data, dict):
+        kind = data.get("kind")
+        if kind in ("List", "NodeList", "Node") or ("items" in data and "apiVersion" in data):
+            return "kubernetes"
+        if "nodes" in data:
+            return "hclgpu"
+        if "Nodes" in data or _looks_like_nomad_node(data):
+            return "nomad"
+    elif isinstance(data, list) and data and all(isinstance(item, dict) for item in data):
+        if all(_looks_like_nomad_node(item) for item in data):
+            return "nomad"
+        if all(item.get("kind") == "Node" for item in data):
+            return "kubernetes"
+    elif isinstance(data, list):
+        raise InventoryError("an empty list holds no nodes")
+    raise InventoryError(
+        "unrecognised inventory: expected hclgpu's format (a mapping with `nodes:`), Nomad node JSON "
+        "(objects with `Attributes`/`NodeResources`) or `kubectl get nodes -o json` output"
+    )
+
+
+def _looks_like_nomad_node(item: dict[str, Any]) -> bool:
+    return "NodeResources" in item or "Attributes" in item or ("ID" in item and "Datacenter" in item)
+
+
+def convert(data: Any, format: str | None = None) -> tuple[Inventory, list[str]]:
+    """Convert already-parsed inventory data (see :func:`load_inventory`)."""
+    chosen = format or detect_format(data)
+    if chosen == "hclgpu":
+        return _from_hclgpu(data), []
+    if chosen == "nomad":
+        return _from_nomad(data)
+    if chosen == "kubernetes":
+        return _from_kubernetes(data)
+    raise InventoryError(f"unknown inventory format {chosen!r}")
+
+
+# --- hclgpu's own format ------------------------------------------------------------------------
+
+
+def _from_hclgpu(data: Any) -> Inventory:
+    if not isinstance(data, dict):
+        raise InventoryError("an hclgpu inventory is a mapping with `version` and `nodes`")
+    version = data.get("version", 1)
+    if version != 1:
+        raise InventoryError(f"unsupported inventory version {version!r} (this hclgpu reads version 1)")
+    try:
+        inventory = Inventory.model_validate(data)
+    except ValidationError as error:
+        raise InventoryError(_validation_message(error)) from None
+    names = [node.name for node in inventory.nodes]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise InventoryError(f"duplicate node name(s): {', '.join(duplicates)}")
+    return inventory
+
+
+def _validation_message(error: ValidationError) -> str:
+    """The first few pydantic errors as `nodes.0.devices.1.model: Field required`, one line."""
+    parts = []
+    for item in error.errors()[:3]:
+        where = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        parts.append(f"{where}: {item['msg']}")
+    more = len(error.errors()) - len(parts)
+    suffix = f" (and {more} more)" if more > 0 else ""
+    return "invalid inventory: " + "; ".join(parts) + suffix
+
+
+# --- Nomad node JSON ----------------------------------------------------------------------------
+
+
+def _from_nomad(data: Any) -> tuple[Inventory, list[str]]:
+    if isinstance(data, dict) and "Nodes" in data:
+        data = data["Nodes"]
+    items = data if isinstance(data, list) else [data]
+    notes: list[str] = []
+    nodes: list[Node] = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise InventoryError(f"node {index}: expected a Nomad node object, got {type(item).__name__}")
+        node = _nomad_node(item, index, notes)
+        if node is not None:
+            nodes.append(node)
+    return _checked(nodes), notes
+
+
+def _nomad_node(item: dict[str, Any], index: int, notes: list[str]) -> Node | None:
+    name = _text(item.get("Name") or item.get("ID"), f"node {index}: Name")
+    if not name:
+        raise InventoryError(f"node {index}: has neither Name nor ID")
+    status = item.get("Status")
+    eligibility = item.get("SchedulingEligibility")
+    if status not in (None, "", "ready") or eligibility == "ineligible" or item.get("Drain") is True:
+        why = f"status {status}" if status not in (None, "", "ready") else "ineligible or draining"
+        notes.append(f"node {name} left out: {why}, so Nomad would not place allocations on it")
+        return None
+    attributes = _string_map(item.get("Attributes"), f"node {name}: Attributes")
+    meta = _string_map(item.get("Meta"), f"node {name}: Meta")
+    resources = item.get("NodeResources")
+    devices: list[DeviceGroup] = []
+    if isinstance(resources, dict):
+        for group in resources.get("Devices") or []:
+            devices.append(_nomad_device(group, name))
+    elif "NodeResources" not in item and "Attributes" not in item:
+        notes.append(f"node {name}: no NodeResources/Attributes (a node list stub?); use `/v1/node/<id>`")
+    return Node.model_validate(
+        {
+            "name": name,
+            "datacenter": _text(item.get("Datacenter"), f"node {name}: Datacenter") or "dc1",
+            "node_pool": _text(item.get("NodePool"), f"node {name}: NodePool") or "default",
+            "class": _text(item.get("NodeClass"), f"node {name}: NodeClass") or "",
+            "attributes": attributes,
+            "meta": meta,
+            "devices": devices,
+        }
+    )
+
+
+def _nomad_device(group: Any, node: str) -> DeviceGroup:
+    if not isinstance(group, dict):
+        raise InventoryError(f"node {node}: a device group is not an object")
+    vendor = _text(group.get("Vendor"), f"node {node}: device Vendor")
+    kind = _text(group.get("Type"), f"node {node}: device Type")
+    model = _text(group.get("Name"), f"node {node}: device Name")
+    where = f"node {node}: device {vendor}/{kind}/{model}"
+    instances = []
+    for instance in group.get("Instances") or []:
+        if not isinstance(instance, dict) or not isinstance(instance.get("ID"), str):
+            raise InventoryError(f"{where}: an instance has no string ID")
+        instances.append(Instance(id=instance["ID"], healthy=bool(instance.get("Healthy", True))))
+    raw = group.get("Attributes") or {}
+    if not isinstance(raw, dict):
+        raise InventoryError(f"{where}: Attributes is not an object")
+    attributes = {
+        key: nomad_attribute_string(value, f"{where}: attribute {key}") for key, value in raw.items()
+    }
+    return DeviceGroup(vendor=vendor, type=kind, model=model, instances=instances, attributes=attributes)
+
+
+def nomad_attribute_string(value: Any, where: str = "attribute") -> str:
+    """A typed Nomad attribute (`{"Int": 16130, "Unit": "MiB"}`) as Nomad writes it: `"16130 MiB"`.
+
+    The planner parses these strings back the way Nomad's `ParseAttribute` does, so the
+    round trip keeps the type: integers stay integral, floats keep a decimal point.
+    Plain strings (some exporters flatten attributes) are taken as they are.
+    """
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, dict):
+        raise InventoryError(f"{where}: expected an object like {{'Int': 1, 'Unit': 'MiB'}}")
+    unit = value.get("Unit") or ""
+    if not isinstance(unit, str):
+        raise InventoryError(f"{where}: Unit is not a string")
+    if value.get("Int") is not None:
+        number = value["Int"]
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise InventoryError(f"{where}: Int is not an integer")
+        text = str(number)
+    elif value.get("Float") is not None:
+        number = value["Float"]
+        if isinstance(number, bool) or not isinstance(number, int | float) or not math.isfinite(number):
+            raise InventoryError(f"{where}: Float is not a finite number")
+        text = _float_text(float(number))
+    elif value.get("Bool") is not None:
+        if not isinstance(value["Bool"], bool):
+            raise InventoryError(f"{where}: Bool is not true/false")
+        return "true" if value["Bool"] else "false"
+    elif value.get("String") is not None:
+        if not isinstance(value["String"], str):
+            raise InventoryError(f"{where}: String is not a string")
+        return str(value["String"])
+    else:
+        raise InventoryError(f"{where}: none of Int, Float, Bool or String is set")
+    return f"{text} {unit}" if unit else text
+
+
+def _float_text(number: float) -> str:
+    """Shortest decimal text that still reads as a float (`1.5`, `2.0`, never `1e+20`)."""
+    text = repr(number)
+    if "e" in text or "E" in text:
+        text = f"{number:f}".rstrip("0")
+        if text.endswith("."):
+            text += "0"
+    return text
+
+
+# --- kubectl get nodes -o json ------------------------------------------------------------------
+
+_GPU_RESOURCE = "nvidia.com/gpu"
+_NEURON_RESOURCES = ("aws.amazon.com/neuron", "aws.amazon.com/neurondevice")
+_NEURON_CORES = "aws.amazon.com/neuroncore"
+_AMD_RESOURCE = "amd.com/gpu"
+_ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
+_NEURON_MODELS = (
+    ("inf1.", "Inferentia"),
+    ("inf2.", "Inferentia2"),
+    ("trn1", "Trainium"),
+    ("trn2", "Trainium2"),
+)
+
+
+def _from_kubernetes(data: Any) -> tuple[Inventory, list[str]]:
+    if isinstance(data, list):
+        items = data
+    elif isinstance(data, dict) and data.get("kind") == "Node":
+        items = [data]
+    elif isinstance(data, dict) and isinstance(data.get("items"), list):
+        items = data["items"]
+    else:
+        raise InventoryError("expected `kubectl get nodes -o json` output (a List of Node objects)")
+    notes: list[str] = []
+    nodes: list[Node] = []
+    counters = {"uuid": 0, "sanitised": 0, "mig": 0}
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or item.get("kind", "Node") != "Node":
+            kind = item.get("kind") if isinstance(item, dict) else type(item).__name__
+            raise InventoryError(f"item {index}: expected a Node, got {kind}")
+        nodes.append(_kube_node(item, index, notes, counters))
+    if counters["uuid"]:
+        notes.append(
+            "kubernetes: GPU UUIDs are not in node objects; instances are named gpu-0, gpu-1, … "
+            "(constraints on ${device.ids} cannot be checked)"
+        )
+    if counters["sanitised"]:
+        notes.append(
+            "kubernetes: models come from nvidia.com/gpu.product, which GPU Feature Discovery sanitises "
+            "(spaces → '-', e.g. 'NVIDIA-A100-SXM4-40GB' for 'NVIDIA A100-SXM4-40GB'); they are kept as "
+            "labelled, so exact ${device.model} matches against NVML names will fail, regexps usually not"
+        )
+    if counters["uuid"] or counters["sanitised"]:
+        notes.append(
+            "kubernetes: only the memory and driver_version device attributes are known "
+            "(no bar1, power, clocks or pci_bandwidth)"
+        )
+    return _checked(nodes), notes
+
+
+def _kube_node(item: dict[str, Any], index: int, notes: list[str], counters: dict[str, int]) -> Node:
+    metadata = _object(item.get("metadata"))
+    name = metadata.get("name")
+    if not isinstance(name, str) or not name:
+        raise InventoryError(f"item {index}: Node has no metadata.name")
+    labels = _string_map(metadata.get("labels"), f"node {name}: metadata.labels")
+    spec = _object(item.get("spec"))
+    status = _object(item.get("status"))
+    info = _object(status.get("nodeInfo"))
+
+    datacenter = next((labels[key] for key in _ZONE_LABELS if labels.get(key)), "")
+    if not datacenter:
+        datacenter = "dc1"
+        notes.append(f"node {name}: no topology.kubernetes.io/zone label; datacenter set to dc1")
+
+    attributes: dict[str, str] = {}
+    _put(attributes, "kernel.name", labels.get("kubernetes.io/os") or info.get("operatingSystem"))
+    _put(attributes, "kernel.version", info.get("kernelVersion"))
+    _put(attributes, "cpu.arch", labels.get("kubernetes.io/arch") or info.get("architecture"))
+    _put(attributes, "unique.hostname", labels.get("kubernetes.io/hostname") or name)
+    instance_type = labels.get("node.kubernetes.io/instance-type") or labels.get(
+        "beta.kubernetes.io/instance-type"
+    )
+    provider = spec.get("providerID")
+    if instance_type and isinstance(provider, str) and provider.startswith("aws://"):
+        attributes["platform.aws.instance-type"] = instance_type
+    meta = {key: value for key, value in labels.items() if "/" not in key}
+
+    capacity = _quantities(status.get("capacity"), f"node {name}: status.capacity")
+    allocatable = _quantities(status.get("allocatable"), f"node {name}: status.allocatable")
+    devices: list[DeviceGroup] = []
+
+    gpus = capacity.get(_GPU_RESOURCE, 0)
+    if gpus:
+        product = labels.get("nvidia.com/gpu.product")
+        if product:
+            counters["sanitised"] += 1
+        else:
+            notes.append(f"node {name}: {gpus} nvidia.com/gpu without a gpu.product label; model is N/A")
+        group_attributes: dict[str, str] = {}
+        memory = labels.get("nvidia.com/gpu.memory")
+        if memory and memory.isdigit():
+            group_attributes["memory"] = f"{memory} MiB"
+        _put(group_attributes, "driver_version", _driver_version(labels))
+        counters["uuid"] += 1
+        devices.append(
+            _kube_group(
+                "nvidia", "gpu", product or "N/A", "gpu-", gpus, allocatable.get(_GPU_RESOURCE, gpus),
+                group_attributes, name, notes,
+            )
+        )  # fmt: skip
+    mig = sorted(key for key in capacity if key.startswith("nvidia.com/mig-") and capacity[key])
+    if mig:
+        skipped = ", ".join(mig)
+        notes.append(f"node {name}: MIG resources ({skipped}) have no Nomad equivalent and are skipped")
+
+    for resource in _NEURON_RESOURCES:
+        count = capacity.get(resource, 0)
+        if not count:
+            continue
+        family = instance_type or ""
+        model = next((m for prefix, m in _NEURON_MODELS if family.startswith(prefix)), "neuron")
+        neuron_attributes: dict[str, str] = {}
+        cores = capacity.get(_NEURON_CORES, 0)
+        if cores and cores % count == 0:
+            neuron_attributes["cores"] = str(cores // count)
+        notes.append(f"node {name}: {resource} mapped to aws/neuron/{model} (model from the instance type)")
+        devices.append(
+            _kube_group(
+                "aws", "neuron", model, "neuron", count, allocatable.get(resource, count),
+                neuron_attributes, name, notes,
+            )
+        )  # fmt: skip
+        break
+
+    amd = capacity.get(_AMD_RESOURCE, 0)
+    if amd:
+        model = labels.get("amd.com/gpu.product-name") or labels.get("amd.com/gpu.family") or "N/A"
+        devices.append(
+            _kube_group(
+                "amd", "gpu", model, "gpu-", amd, allocatable.get(_AMD_RESOURCE, amd), {}, name, notes
+            )
+        )
+    return Node.model_validate(
+        {"name": name, "datacenter": datacenter, "attributes": attributes, "meta": meta, "devices": devices}
+    )
+
+
+def _kube_group(
+    vendor: str,
+    kind: str,
+    model: str,
+    prefix: str,
+    count: int,
+    healthy: int,
+    attributes: dict[str, str],
+    node: str,
+    notes: list[str],
+) -> DeviceGroup:
+    """`count` instances, the first `healthy` (the allocatable number) healthy.
+
+    A device plugin withdraws unhealthy devices from `allocatable` but not from `capacity`,
+    so the difference is the only health signal a Node object carries.
+    """
+    healthy = max(0, min(healthy, count))
+    if healthy < count:
+        notes.append(
+            f"node {node}: {count - healthy} of {count} {vendor}/{kind} not allocatable; marked unhealthy"
+        )
+    instances = [Instance(id=f"{prefix}{i}", healthy=i < healthy) for i in range(count)]
+    return DeviceGroup(vendor=vendor, type=kind, model=model, instances=instances, attributes=attributes)
+
+
+def _driver_version(labels: dict[str, str]) -> str | None:
+    """The driver version GFD labels give: `.full`, else major.minor.revision (new or old names)."""
+    full = labels.get("nvidia.com/cuda.driver-version.full")
+    if full:
+        return full
+    for stem in ("nvidia.com/cuda.driver-version.", "nvidia.com/cuda.driver."):
+        major, minor = labels.get(stem + "major"), labels.get(stem + "minor")
+        revision = labels.get(stem + "revision") or labels.get(stem + "rev")
+        if major and minor:
+            return ".".join(part for part in (major, minor, revision) if part)
+    return None
+
+
+_QUANTITY = re.compile(r"^\d+$")
+
+
+def _quantities(value: Any, where: str) -> dict[str, int]:
+    """Integer resource quantities (`"8"`); cpu/memory and others with suffixes are ignored."""
+    result: dict[str, int] = {}
+    for key, raw in _string_map(value, where).items():
+        if _QUANTITY.match(raw):
+            result[key] = int(raw)
+    return result
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _checked(nodes: list[Node]) -> Inventory:
+    names = [node.name for node in nodes]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise InventoryError(f"duplicate node name(s): {', '.join(duplicates)}")
+    return Inventory(version=1, nodes=nodes)
+
+
+def _text(value: Any, where: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise InventoryError(f"{where}: expected a string, got {type(value).__name__}")
+    return value
+
+
+def _string_map(value: Any, where: str) -> dict[str, str]:
+    """A JSON object of scalars as strings (Nomad and Kubernetes both write string maps)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InventoryError(f"{where}: expected an object")
+    result: dict[str, str] = {}
+    for key, raw in value.items():
+        if isinstance(raw, bool):
+            result[str(key)] = "true" if raw else "false"
+        elif isinstance(raw, str | int | float):
+            result[str(key)] = str(raw)
+        elif raw is not None:
+            raise InventoryError(f"{where}: value of {key!r} is not a scalar")
+    return result
+
+
+def _object(value: Any) -> dict[str, Any]:
+    """A JSON object, or {} for a missing or mistyped optional section (kubectl omits empty ones)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _put(target: dict[str, str], key: str, value: Any) -> None:
+    if isinstance(value, str) and value:
+        target[key] = value

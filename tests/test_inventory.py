@@ -1,0 +1,428 @@
+"""Node inventories: hclgpu/Nomad/kubectl loading, format detection, and nvidia-smi fingerprints."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from hclgpu.plan import fingerprint as fp
+from hclgpu.plan.inventory import (
+    InventoryError,
+    convert,
+    detect_format,
+    inventory_schema,
+    load_inventory,
+    nomad_attribute_string,
+)
+from hclgpu.plan.model import DeviceGroup, Instance, Inventory, Node
+
+ROOT = Path(__file__).resolve().parent.parent
+NODES = ROOT / "samples" / "nodes"
+SMI = ROOT / "tests" / "data" / "nvidia-smi"
+
+
+# --- fingerprints -------------------------------------------------------------------------------
+
+
+def test_fingerprint_csv_groups_by_model() -> None:
+    a10g = {
+        "memory": "23028 MiB",
+        "power": "300 W",
+        "cores_clock": "1710 MHz",
+        "memory_clock": "6251 MHz",
+        "pci_bandwidth": "32768 MB/s",
+        "driver_version": "535.161.08",
+        "display_state": "Disabled",
+        "persistence_mode": "Enabled",
+    }
+    t4 = {
+        "memory": "15360 MiB",
+        "power": "70 W",
+        "cores_clock": "1590 MHz",
+        "memory_clock": "5001 MHz",
+        "pci_bandwidth": "16384 MB/s",
+        "driver_version": "535.161.08",
+        "display_state": "Disabled",
+        "persistence_mode": "Disabled",
+    }
+    expected = Inventory(
+        version=1,
+        nodes=[
+            Node.model_validate(
+                {
+                    "name": "gpu-box",
+                    "attributes": {"unique.hostname": "gpu-box"},
+                    "devices": [
+                        DeviceGroup(
+                            vendor="nvidia",
+                            type="gpu",
+                            model="NVIDIA A10G",
+                            instances=[
+                                Instance(id="GPU-5b4a9c1e-7d2f-4e8a-b3c6-0f1e2d3c4b5a"),
+                                Instance(id="GPU-a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"),
+                            ],
+                            attributes=a10g,
+                        ),
+                        DeviceGroup(
+                            vendor="nvidia",
+                            type="gpu",
+                            model="Tesla T4",
+                            instances=[Instance(id="GPU-0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f")],
+                            attributes=t4,
+                        ),
+                    ],
+                }
+            )
+        ],
+    )
+    text = (SMI / "query-gpu.csv").read_text(encoding="utf-8")
+    assert fp.fingerprint_csv(text, "gpu-box") == expected
+
+
+def test_fingerprint_csv_tolerates_header_and_units() -> None:
+    header = ", ".join(fp.QUERY_FIELDS) + "\n"
+    line = "GPU-1, Tesla T4, 15360 MiB, 70.00 W, 1590 MHz, [N/A], 00000000:00:1E.0, 535.1, "
+    line += "Disabled, Enabled, 3, 16\n"
+    inventory = fp.fingerprint_csv(header + line, "n")
+    group = inventory.nodes[0].devices[0]
+    assert group.attributes["memory"] == "15360 MiB"
+    assert group.attributes["power"] == "70 W"
+    assert "memory_clock" not in group.attributes
+
+
+def test_fingerprint_xml_reads_bar1_and_both_power_layouts() -> None:
+    h100 = {
+        "memory": "81559 MiB",
+        "bar1": "131072 MiB",
+        "power": "700 W",
+        "cores_clock": "1980 MHz",
+        "memory_clock": "2619 MHz",
+        "pci_bandwidth": "49152 MB/s",
+        "driver_version": "550.54.15",
+        "display_state": "Disabled",
+        "persistence_mode": "Enabled",
+    }
+    t4 = {  # older <power_readings> layout; max mem_clock N/A is left out
+        "memory": "15360 MiB",
+        "bar1": "256 MiB",
+        "power": "70 W",
+        "cores_clock": "1590 MHz",
+        "pci_bandwidth": "16384 MB/s",
+        "driver_version": "550.54.15",
+        "display_state": "Disabled",
+        "persistence_mode": "Disabled",
+    }
+    expected = Inventory(
+        nodes=[
+            Node.model_validate(
+                {
+                    "name": "h100-box",
+                    "attributes": {"unique.hostname": "h100-box"},
+                    "devices": [
+                        DeviceGroup(
+                            vendor="nvidia",
+                            type="gpu",
+                            model="NVIDIA H100 80GB HBM3",
+                            instances=[
+                                Instance(id="GPU-2c1e8f43-9a7b-4d61-8e0f-3b5a6c7d8e91"),
+                                Instance(id="GPU-7d3f0a12-4b5c-4e6d-9f70-8a9b0c1d2e3f"),
+                            ],
+                            attributes=h100,
+                        ),
+                        DeviceGroup(
+                            vendor="nvidia",
+                            type="gpu",
+                            model="Tesla T4",
+                            instances=[Instance(id="GPU-0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f")],
+                            attributes=t4,
+                        ),
+                    ],
+                }
+            )
+        ]
+    )
+    assert fp.fingerprint_xml((SMI / "q-x.xml").read_text(encoding="utf-8"), "h100-box") == expected
+
+
+@pytest.mark.parametrize(
+    ("generation", "width", "expected"),
+    [(3, 16, 16384), (4, 16, 32768), (5, 16, 49152), (6, 8, 32768), (2, 16, 0), (None, 16, None)],
+)
+def test_pci_bandwidth_follows_the_plugin(
+    generation: int | None, width: int | None, expected: int | None
+) -> None:
+    assert fp.pci_bandwidth(generation, width) == expected
+
+
+def test_query_fields_match_the_command() -> None:
+    command = fp.nvidia_smi_command()
+    assert command[1] == "--query-gpu=" + ",".join(fp.QUERY_FIELDS)
+    assert command[2] == "--format=csv,noheader,nounits"
+    assert len(fp.QUERY_FIELDS) == 12
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "GPU-1, Tesla T4, 15360\n",
+        "GPU-1, Tesla T4, lots, 70, 1590, 5001, 0:0:0, 535, Disabled, Enabled, 3, 16\n",
+    ],
+)
+def test_fingerprint_csv_errors(text: str) -> None:
+    with pytest.raises(ValueError, match="nvidia-smi CSV"):
+        fp.fingerprint_csv(text, "n")
+
+
+@pytest.mark.parametrize("text", ["<nvidia_smi_log><gpu>", "<other/>", "<nvidia_smi_log></nvidia_smi_log>"])
+def test_fingerprint_xml_errors(text: str) -> None:
+    with pytest.raises(ValueError):
+        fp.fingerprint_xml(text, "n")
+
+
+def test_run_nvidia_smi_without_the_tool(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    with pytest.raises(OSError, match="nvidia-smi not found"):
+        fp.run_nvidia_smi()
+
+
+# --- sample node files --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "format"),
+    [
+        ("v100.yaml", "hclgpu"),
+        ("cluster.yaml", "hclgpu"),
+        ("cluster.nomad.json", "nomad"),
+        ("cluster.kubernetes.json", "kubernetes"),
+    ],
+)
+def test_every_sample_loads(name: str, format: str) -> None:
+    data = json.loads((NODES / name).read_text()) if name.endswith(".json") else None
+    if data is not None:
+        assert detect_format(data) == format
+    inventory, _ = load_inventory(NODES / name)
+    assert inventory.nodes
+    again, _ = load_inventory(NODES / name, format)
+    assert again == inventory
+
+
+def test_v100_is_the_articles_node() -> None:
+    inventory, notes = load_inventory(NODES / "v100.yaml")
+    assert notes == []
+    group = inventory.nodes[0].devices[0]
+    assert f"{group.vendor}/{group.type}/{group.model}" == "nvidia/gpu/Tesla V100-SXM2-16GB"
+    assert group.attributes["memory"] == "16130 MiB"
+    assert group.attributes["bar1"] == "16384 MiB"
+    assert group.attributes["cores_clock"] == "1530 MHz"
+    assert group.attributes["pci_bandwidth"] == "15760 MB/s"
+    assert group.attributes["power"] == "300 W"
+    assert group.attributes["driver_version"] == "418.39"
+
+
+def test_nomad_json_is_the_same_cluster() -> None:
+    ours, _ = load_inventory(NODES / "cluster.yaml")
+    nomad, notes = load_inventory(NODES / "cluster.nomad.json")
+    assert notes == []
+    assert nomad == ours
+
+
+def _sanitised(model: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_. -]", "", model).replace(" ", "-")
+
+
+def test_kubernetes_json_is_the_same_cluster_less_what_kubectl_cannot_say() -> None:
+    ours, _ = load_inventory(NODES / "cluster.yaml")
+    kube, notes = load_inventory(NODES / "cluster.kubernetes.json")
+    assert [node.name for node in kube.nodes] == [node.name for node in ours.nodes]
+    for mine, theirs in zip(ours.nodes, kube.nodes, strict=True):
+        assert theirs.datacenter == mine.datacenter
+        assert theirs.attributes == mine.attributes
+        assert theirs.meta == mine.meta
+        assert len(theirs.devices) == len(mine.devices)
+        for group, converted in zip(mine.devices, theirs.devices, strict=True):
+            assert (converted.vendor, converted.type) == (group.vendor, group.type)
+            expected_model = _sanitised(group.model) if group.vendor == "nvidia" else group.model
+            assert converted.model == expected_model
+            assert [i.healthy for i in converted.instances] == [i.healthy for i in group.instances]
+            kept = {"memory", "driver_version"} if group.vendor == "nvidia" else {"cores"}
+            assert converted.attributes == {k: v for k, v in group.attributes.items() if k in kept}
+    assert any("no real" in note or "UUIDs are not" in note for note in notes)
+    assert any("sanitises" in note for note in notes)
+    assert any("g6-euw1a-01: 2 of 4" in note for note in notes)
+
+
+def test_cluster_places_every_sample_datacenter() -> None:
+    """Every datacenter a sample job names has a node (the samples' defaults included)."""
+    inventory, _ = load_inventory(NODES / "cluster.yaml")
+    datacenters = {node.datacenter for node in inventory.nodes}
+    for path in sorted((ROOT / "samples").glob("*.nomad.hcl")):
+        text = path.read_text(encoding="utf-8")
+        for block in re.findall(r"datacenters\s*=\s*\[([^\]]*)\]", text):
+            names = set(re.findall(r'"([^"]+)"', block))
+            assert names & datacenters, f"{path.name}: none of {sorted(names)} in cluster.yaml"
+        match = re.search(r'variable "datacenters"[^}]*default\s*=\s*\[([^\]]*)\]', text)
+        if match:
+            assert set(re.findall(r'"([^"]+)"', match.group(1))) & datacenters
+
+
+# --- conversion details -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ({"Int": 16130, "Unit": "MiB"}, "16130 MiB"),
+        ({"Float": 1.5, "Unit": "GHz"}, "1.5 GHz"),
+        ({"Float": 2.0}, "2.0"),
+        ({"Bool": True}, "true"),
+        ({"String": "418.39"}, "418.39"),
+        ("535.104.05", "535.104.05"),
+    ],
+)
+def test_nomad_attribute_strings(value: object, expected: str) -> None:
+    assert nomad_attribute_string(value) == expected
+
+
+def _nomad_node(**extra: object) -> dict[str, object]:
+    node: dict[str, object] = {
+        "ID": "1d6",
+        "Name": "client-1",
+        "Datacenter": "dc2",
+        "NodeClass": "gpu",
+        "NodePool": "gpus",
+        "Attributes": {"kernel.name": "linux"},
+        "Meta": {"rack": "r1"},
+        "NodeResources": {
+            "Devices": [
+                {
+                    "Vendor": "nvidia",
+                    "Type": "gpu",
+                    "Name": "Tesla V100-SXM2-16GB",
+                    "Instances": [{"ID": "GPU-a", "Healthy": True}, {"ID": "GPU-b", "Healthy": False}],
+                    "Attributes": {
+                        "memory": {"Int": 16130, "Unit": "MiB"},
+                        "driver_version": {"String": "418.39"},
+                    },
+                }
+            ]
+        },
+    }
+    node.update(extra)
+    return node
+
+
+@pytest.mark.parametrize("wrap", ["single", "list", "Nodes"])
+def test_nomad_shapes(wrap: str) -> None:
+    node = _nomad_node()
+    data: object = {"single": node, "list": [node], "Nodes": {"Nodes": [node]}}[wrap]
+    assert detect_format(data) == "nomad"
+    inventory, notes = convert(data)
+    assert notes == []
+    (converted,) = inventory.nodes
+    assert (converted.name, converted.datacenter, converted.node_pool, converted.node_class) == (
+        "client-1",
+        "dc2",
+        "gpus",
+        "gpu",
+    )
+    assert converted.meta == {"rack": "r1"}
+    group = converted.devices[0]
+    assert group.attributes == {"memory": "16130 MiB", "driver_version": "418.39"}
+    assert [(i.id, i.healthy) for i in group.instances] == [("GPU-a", True), ("GPU-b", False)]
+
+
+def test_nomad_leaves_out_nodes_nomad_would_not_use() -> None:
+    inventory, notes = convert([_nomad_node(), _nomad_node(Name="down-1", Status="down")])
+    assert [node.name for node in inventory.nodes] == ["client-1"]
+    assert any("down-1" in note for note in notes)
+
+
+def test_kubernetes_single_node_and_defaults() -> None:
+    node = {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "name": "k1",
+            "labels": {
+                "kubernetes.io/os": "linux",
+                "nvidia.com/gpu.product": "Tesla-T4",
+                "nvidia.com/gpu.memory": "15360",
+                "nvidia.com/cuda.driver.major": "535",
+                "nvidia.com/cuda.driver.minor": "104",
+                "nvidia.com/cuda.driver.rev": "05",
+            },
+        },
+        "status": {"capacity": {"nvidia.com/gpu": "2", "nvidia.com/mig-1g.5gb": "1"}},
+    }
+    assert detect_format(node) == "kubernetes"
+    inventory, notes = convert(node)
+    (converted,) = inventory.nodes
+    assert converted.datacenter == "dc1"
+    group = converted.devices[0]
+    assert group.model == "Tesla-T4"
+    assert [i.id for i in group.instances] == ["gpu-0", "gpu-1"]
+    assert group.attributes == {"memory": "15360 MiB", "driver_version": "535.104.05"}
+    assert any("datacenter set to dc1" in note for note in notes)
+    assert any("MIG" in note for note in notes)
+
+
+def test_hclgpu_json_is_detected() -> None:
+    data = {"version": 1, "nodes": [{"name": "a", "class": "gpu"}]}
+    assert detect_format(data) == "hclgpu"
+    inventory, notes = convert(data)
+    assert inventory.nodes[0].node_class == "gpu"
+    assert notes == []
+
+
+def test_schema_describes_the_format() -> None:
+    schema = inventory_schema()
+    assert "nodes" in schema["properties"]
+    assert "Node" in schema["$defs"]
+    json.dumps(schema)
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("", "empty file"),
+        ("nodes: [\n", "not valid YAML or JSON"),
+        ("just a string\n", "unrecognised inventory"),
+        ("[]", "empty list"),
+        ("version: 2\nnodes: []\n", "unsupported inventory version"),
+        ("nodes:\n- datacenter: dc1\n", "nodes.0.name"),
+        ("nodes:\n- name: a\n  colour: red\n", "colour"),
+        ("nodes:\n- name: a\n- name: a\n", "duplicate node"),
+        ('{"kind": "List", "items": [{"kind": "Pod"}]}', "expected a Node"),
+        (
+            '{"Name": "n", "Attributes": {}, "NodeResources": {"Devices": [{"Attributes": {"m": {}}}]}}',
+            "none of",
+        ),
+    ],
+)
+def test_broken_files_raise_inventory_errors(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "nodes.yaml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(InventoryError, match=re.escape(message)) as caught:
+        load_inventory(path)
+    assert str(caught.value).startswith(str(path))
+
+
+def test_missing_and_binary_files(tmp_path: Path) -> None:
+    with pytest.raises(InventoryError, match="no such file"):
+        load_inventory(tmp_path / "absent.yaml")
+    binary = tmp_path / "nodes.bin"
+    binary.write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(InventoryError, match="not UTF-8"):
+        load_inventory(binary)
+    with pytest.raises(InventoryError, match="directory"):
+        load_inventory(tmp_path)
+    with pytest.raises(InventoryError, match="unknown inventory format"):
+        load_inventory(tmp_path / "absent.yaml", "terraform")
