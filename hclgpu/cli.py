@@ -115,6 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--cdi-spec", metavar="FILE", help="oci: apply this CDI spec's edits to config.json")
     render.add_argument("--rootfs", metavar="PATH", help="oci: the root filesystem each bundle uses")
     render.add_argument(
+        "--nodes", metavar="INVENTORY",
+        help="oci, docker, compose: plan on this node file and use the device IDs chosen on --node",
+    )  # fmt: skip
+    render.add_argument("--node", metavar="NAME", help="with --nodes: the node the containers run on")
+    render.add_argument(
         "--unsupported", choices=("ignore", "warn", "error"), default="warn",
         help="what to do with constructs the target cannot express (HG301)",
     )  # fmt: skip
@@ -285,6 +290,48 @@ def run_render(args: argparse.Namespace) -> int:
     from hclgpu.backends.templating import TemplateError
 
     job = result.job
+    device_ids: dict[tuple[str, str, int], list[str]] | None = None
+    if args.nodes is not None and args.target in ("oci", "docker", "compose"):
+        # plan the job on the inventory; every group with device requests takes its first
+        # placement on --node, and each request the IDs chosen there
+        from pathlib import Path
+
+        from hclgpu.plan.inventory import InventoryError, load_inventory
+        from hclgpu.plan.planner import plan
+
+        if not args.node:
+            sys.stderr.write("hclgpu render: --nodes needs --node NAME (the node the containers run on)\n")
+            return EXIT_FATAL
+        try:
+            inventory, _notes = load_inventory(Path(args.nodes))
+        except InventoryError as error:
+            sys.stderr.write(f"hclgpu: {error}\n")
+            return EXIT_FATAL
+        if not any(n.name == args.node for n in inventory.nodes):
+            sys.stderr.write(f"hclgpu render: node {args.node!r} is not in {args.nodes}\n")
+            return EXIT_FATAL
+        device_ids = {}
+        for group, group_plan in zip(job.task_groups or [], plan(job, inventory), strict=True):
+            keys = [
+                (group_plan.name, task.name, index)
+                for task in group.tasks or []
+                for index, _ in enumerate((task.resources.devices if task.resources else None) or [])
+            ]
+            if not keys:
+                continue
+            placement = next((p for p in group_plan.placements if p.node == args.node), None)
+            if placement is None:
+                reason = next((i.reason for i in group_plan.infeasible if i.node == args.node), None)
+                if reason is None:
+                    elsewhere = ", ".join(dict.fromkeys(p.node for p in group_plan.placements)) or "no node"
+                    reason = f"the plan places its allocations on {elsewhere}"
+                sys.stderr.write(
+                    f'hclgpu render: group "{group_plan.name}" cannot be placed on {args.node}: {reason}\n'
+                )
+                return EXIT_ERRORS
+            # the planner assigns a group's requests in task, then device order: one choice each
+            for key, choice in zip(keys, placement.devices, strict=True):
+                device_ids[key] = list(choice.ids)
     if args.canonicalize:
         from hclgpu.ir.canonical import canonicalize
 
@@ -298,6 +345,8 @@ def run_render(args: argparse.Namespace) -> int:
         oci_devices=args.oci_devices,
         cdi_spec=args.cdi_spec,
         rootfs=args.rootfs,
+        device_ids=device_ids,
+        device_node=args.node if device_ids is not None else None,
     )
     try:
         artifacts = render_target(job, args.target, Lowering(args.target, result.source, sink, options))

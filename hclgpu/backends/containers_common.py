@@ -210,6 +210,15 @@ def approximated(ctx: Lowering, message: str, node: Node | None, help: str | Non
         ctx.approximated(message, node, help=help)
 
 
+def planned_ids(ctx: Lowering, group: m.TaskGroup, task: m.Task, index: int) -> list[str] | None:
+    """The device IDs the node plan (`--nodes`/`--node`) chose for request ``index`` of the
+    task's `resources.devices`, or None without a plan for it."""
+    planned = ctx.options.device_ids
+    if planned is None:
+        return None
+    return planned.get((group.name or "", task.name, index))
+
+
 HINTS = {
     "artifact": "bake it into the image, or download it first and bind-mount it (--volume / volumes)",
     "template": "render the file before starting and bind-mount it; pass env = true values as environment",

@@ -35,6 +35,12 @@ class RenderOptions:
     """oci: a CDI spec file whose edits are applied to config.json."""
     rootfs: str | None = None
     """oci: a root filesystem directory to reference (or copy) into each bundle."""
+    device_ids: dict[tuple[str, str, int], list[str]] | None = None
+    """The device instance IDs a node inventory's plan chose (`--nodes`/`--node`), keyed by
+    (group name, task name, index of the request in the task's `resources.devices`); the
+    container targets use them instead of the host's first indexes."""
+    device_node: str | None = None
+    """The node those IDs are on (for messages)."""
 
 
 @dataclass(slots=True)

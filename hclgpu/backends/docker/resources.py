@@ -17,6 +17,7 @@ from hclgpu.backends.containers_common import (
     Gpus,
     approximated,
     field,
+    planned_ids,
     report_leftovers,
     target_name,
     unsupported,
@@ -95,14 +96,17 @@ class _Request:
     device: m.RequestedDevice
     kind: str
     count: int
+    planned: list[str] | None = None
+    """The IDs the node plan chose for this block (`--nodes`/`--node`), if any."""
 
 
 def _devices(c: Container, devices: list[m.RequestedDevice], ctx: Lowering) -> None:
     """Group the blocks by how the engine passes them, then lower each kind."""
     requests: list[_Request] = []
-    for device in devices:
+    for index, device in enumerate(devices):
         request = _request(device, ctx)
         if request is not None:
+            request.planned = planned_ids(ctx, c.group, c.task, index)
             requests.append(request)
         for constraint in device.constraints or []:
             unsupported(
@@ -174,6 +178,9 @@ def _nvidia(c: Container, requests: list[_Request], ctx: Lowering) -> None:
     """`--gpus N`, or `--gpus '"device=0,1"'` (consecutive first indexes, disjoint per block)."""
     if not requests:
         return
+    if all(r.planned is not None for r in requests):
+        c.gpus = Gpus(ids=tuple(i for r in requests for i in r.planned or []))
+        return
     if not _needs_ids(requests):
         c.gpus = Gpus(count=requests[0].count)
         return
@@ -199,6 +206,17 @@ def _neuron(c: Container, requests: list[_Request], ctx: Lowering) -> None:
         nodes = [f"/dev/neuron{i}" for i in range(index, index + request.count)]
         index += request.count
         c.device_nodes += nodes
+        if request.planned is not None:
+            node = ctx.options.device_node or "the node"
+            approximated(
+                ctx,
+                f"`{request.device.name}` → {field(ctx, 'device')} {', '.join(nodes)}: the plan chose "
+                f"{', '.join(request.planned)} on {node}, but Neuron devices are passed by index; the "
+                "host's first ones stand in",
+                request.device,
+                help="edit the device paths to those of the chosen devices",
+            )
+            continue
         approximated(
             ctx,
             f"`{request.device.name}` → {field(ctx, 'device')} {', '.join(nodes)}: the host's first Neuron "

@@ -69,7 +69,7 @@ class DeviceEdits:
         if hook not in hooks:
             hooks.append(hook)
 
-    def add_ids(self, name: str, ids: list[int]) -> None:
+    def add_ids(self, name: str, ids: list[int] | list[str]) -> None:
         previous = self.assigned.get(name)
         text = ",".join(map(str, ids))
         self.assigned[name] = f"{previous},{text}" if previous else text
@@ -81,7 +81,7 @@ def lower_devices(scope: TaskScope) -> DeviceEdits:
     next_index: dict[tuple[str, str], int] = {}
     terms: list[str] = []
     devices = scope.task.resources.devices if scope.task.resources is not None else None
-    for device in devices or []:
+    for position, device in enumerate(devices or []):
         kind = _kind(scope, device)
         count = 1 if device.count is None else device.count
         if kind is None:
@@ -97,10 +97,11 @@ def lower_devices(scope: TaskScope) -> DeviceEdits:
             unsupported(
                 scope.ctx, f"{_describe(affinity, device)}: nothing ranks the host's devices", affinity
             )
+        planned = _planned(scope, position)
         if kind == ("nvidia", "gpu"):
-            _nvidia(scope, device, ids, edits)
+            _nvidia(scope, device, ids if planned is None else planned, edits, chosen=planned is not None)
         elif kind == ("aws", "neuron"):
-            _neuron(scope, device, ids, edits)
+            _neuron(scope, device, ids, edits, planned)
         else:
             _amd(scope, device, ids, edits)
     if terms:
@@ -199,24 +200,59 @@ def _note_ids(scope: TaskScope, device: m.RequestedDevice, field_text: str) -> N
     )
 
 
-def _nvidia(scope: TaskScope, device: m.RequestedDevice, ids: list[int], edits: DeviceEdits) -> None:
+def _planned(scope: TaskScope, position: int) -> list[str] | None:
+    """The IDs the node plan (`--nodes`/`--node`) chose for the task's device block at
+    ``position``, or None without a plan for it."""
+    planned = scope.ctx.options.device_ids
+    if planned is None:
+        return None
+    return planned.get((scope.group.name or "", scope.task.name, position))
+
+
+def _nvidia(
+    scope: TaskScope,
+    device: m.RequestedDevice,
+    ids: list[int] | list[str],
+    edits: DeviceEdits,
+    chosen: bool = False,
+) -> None:
+    """``ids``: the host's first indexes (HG302), or (``chosen``) the UUIDs the node plan chose."""
     mode = scope.ctx.options.oci_devices
     if mode == "cdi":
         names = [f"nvidia.com/gpu={i}" for i in ids]
         edits.cdi.extend((name, device) for name in names)
-        _note_ids(scope, device, "CDI devices " + ",".join(names))
+        if not chosen:
+            _note_ids(scope, device, "CDI devices " + ",".join(names))
         return
     edits.add_ids("NVIDIA_VISIBLE_DEVICES", ids)
     edits.env.setdefault("NVIDIA_DRIVER_CAPABILITIES", "compute,utility")
     if mode == "hook":
         edits.add_hook("prestart", NVIDIA_HOOK)
-    _note_ids(scope, device, "NVIDIA_VISIBLE_DEVICES=" + ",".join(map(str, ids)))
+    if not chosen:
+        _note_ids(scope, device, "NVIDIA_VISIBLE_DEVICES=" + ",".join(map(str, ids)))
 
 
-def _neuron(scope: TaskScope, device: m.RequestedDevice, ids: list[int], edits: DeviceEdits) -> None:
+def _neuron(
+    scope: TaskScope,
+    device: m.RequestedDevice,
+    ids: list[int],
+    edits: DeviceEdits,
+    planned: list[str] | None = None,
+) -> None:
     mode = scope.ctx.options.oci_devices
     edits.add_ids("AWS_NEURON_VISIBLE_DEVICES", ids)
-    _note_ids(scope, device, "AWS_NEURON_VISIBLE_DEVICES=" + ",".join(map(str, ids)))
+    if planned is None:
+        _note_ids(scope, device, "AWS_NEURON_VISIBLE_DEVICES=" + ",".join(map(str, ids)))
+    else:
+        node = scope.ctx.options.device_node or "the node"
+        approximated(
+            scope.ctx,
+            f'device "{device.name}" of {scope.where} → AWS_NEURON_VISIBLE_DEVICES='
+            f"{','.join(map(str, ids))}: the plan chose {', '.join(planned)} on {node}, but Neuron devices "
+            "are passed by index; the host's first ones stand in",
+            device,
+            help="edit the indexes in config.json to those of the chosen devices",
+        )
     if mode == "env":
         return
     for i in ids:
