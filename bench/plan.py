@@ -21,10 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from hclgpu.pipeline import compile_source  # noqa: E402
 from hclgpu.plan.inventory import load_inventory  # noqa: E402
 from hclgpu.plan.planner import plan  # noqa: E402
-
-from hclgpu.pipeline import compile_source  # noqa: E402
 from hclgpu.source import SourceFile  # noqa: E402
 
 NODES, GPUS = 10_000, 8
