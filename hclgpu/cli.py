@@ -161,11 +161,32 @@ def build_parser() -> argparse.ArgumentParser:
     schema = commands.add_parser("schema", help="print a JSON Schema of an input format")
     schema.add_argument("what", choices=("inventory",))
 
+    fmt = commands.add_parser(
+        "fmt", help="rewrite job files in the canonical HCL layout", epilog=_EPILOG,
+        description="Format job files in place, as nomad fmt does. PATH is a file, a directory or - "
+        "(standard input, printed to standard output). Files with syntax errors are never touched.",
+    )  # fmt: skip
+    fmt.add_argument("paths", nargs="+", metavar="PATH")
+    fmt.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 and list files that would change"
+    )
+    fmt.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of the changes")
+    _add_format(fmt)
+
     explain = commands.add_parser("explain", help="explain a diagnostic code")
     explain.add_argument("code", metavar="CODE", help="a code such as HG001, or its name")
 
     rules = commands.add_parser("rules", help="list every diagnostic code")
     rules.add_argument("--format", choices=("text", "json"), default="text")
+
+    importer = commands.add_parser(
+        "import", help="turn a job in another format into a Nomad job file (HCL)",
+        description="Read a job as Nomad API JSON (`nomad job run -output`, `nomad job inspect`, "
+        "the HTTP API) and print it as a job file; what HCL cannot express is warned about (HG301).",
+    )  # fmt: skip
+    importer.add_argument("file", metavar="FILE", help="the JSON file ('-' for stdin)")
+    importer.add_argument("--from", dest="source_format", choices=("nomad-json",), required=True)
+    importer.add_argument("-o", "--output", metavar="FILE", help="write the job file here (atomically)")
     return parser
 
 
@@ -499,6 +520,66 @@ def run_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_fmt(args: argparse.Namespace) -> int:
+    """Format each input; with --check or --diff, or for standard input, write no file.
+
+    Files that do not parse are reported and left byte-identical; exit 1 for those and,
+    with --check, when some file would change."""
+    from hclgpu.inputs import collect, decode
+    from hclgpu.pipeline import check_source
+    from hclgpu.printer.fmt import (
+        UnsafeFormat,
+        format_checked,
+        is_json_syntax,
+        unified_diff,
+        write_atomically,
+    )
+
+    sink = Sink()
+    changed: list[str] = []
+    stdin = "<stdin>"
+    for item in collect(args.paths, sink, stdin):
+        source = decode(item, sink)
+        if source is None:
+            continue
+        result = check_source(source)
+        sink.extend(result.diagnostics)
+        if result.tree is None or any(d.severity is Severity.ERROR for d in result.diagnostics):
+            continue
+        text = source.text
+        try:
+            formatted = text if is_json_syntax(text) else format_checked(result.tree, text, item.path)
+        except (UnsafeFormat, RecursionError) as error:
+            sink.emit("HG901", f"internal error while formatting this file: {error}", source,
+                      help="this is a bug in hclgpu; the file was left as it is")  # fmt: skip
+            continue
+        if item.data is not None and item.data.startswith(b"\xef\xbb\xbf"):
+            formatted = "\ufeff" + formatted[1:] if formatted.startswith(" ") else "\ufeff" + formatted
+        original = (item.data or b"").decode("utf-8")
+        if item.path == stdin and not (args.check or args.diff):
+            sys.stdout.write(formatted)
+        if formatted == original:
+            continue
+        changed.append(item.path)
+        if args.diff:
+            sys.stdout.write(unified_diff(item.path, original, formatted))
+        elif args.check:
+            sys.stdout.write(f"{item.path}\n")
+        elif item.path != stdin:
+            try:
+                write_atomically(item.path, formatted)
+            except OSError as error:
+                sys.stderr.write(f"hclgpu: cannot write {item.path}: {error.strerror or error}\n")
+                return EXIT_FATAL
+    diagnostics = sink.sorted()
+    if diagnostics:
+        _report(args, diagnostics, len(changed))
+    status = _exit_status(diagnostics, False)
+    if status == EXIT_OK and args.check and changed:
+        return EXIT_ERRORS
+    return status
+
+
 def run_explain(args: argparse.Namespace) -> int:
     from hclgpu.codes import lookup
 
@@ -526,13 +607,42 @@ def run_rules(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def run_import(args: argparse.Namespace) -> int:
+    """Warnings go to stderr so that stdout stays a clean job file for redirection."""
+    from hclgpu.importers.nomad_json import NomadJsonError, import_nomad_json
+
+    try:
+        text = sys.stdin.read() if args.file == "-" else _read_text(args.file)
+        imported = import_nomad_json(text)
+    except OSError as error:
+        sys.stderr.write(f"hclgpu: cannot read {args.file}: {error.strerror or error}\n")
+        return EXIT_FATAL
+    except (NomadJsonError, UnicodeDecodeError) as error:
+        sys.stderr.write(f"{args.file}: error: {error}\n")
+        return EXIT_FATAL
+    for dropped in imported.dropped:
+        sys.stderr.write(f"{args.file}: warning: HG301: {dropped.pointer}: {dropped.message}\n")
+    if args.output is None:
+        sys.stdout.write(imported.hcl)
+        return EXIT_OK
+    directory, name = os.path.split(os.path.abspath(args.output))
+    return _write_out(directory, [(name, imported.hcl)])
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 _COMMANDS = {
+    "import": run_import,
     "check": run_check,
     "render": run_render,
     "plan": run_plan,
     "fingerprint": run_fingerprint,
     "schema": run_schema,
     "dump": run_dump,
+    "fmt": run_fmt,
     "explain": run_explain,
     "rules": run_rules,
 }

@@ -1,0 +1,217 @@
+"""`hclgpu fmt`: canonical layout, idempotent, and never a change of meaning."""
+
+from __future__ import annotations
+
+import io
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hclgpu.cli import main
+from hclgpu.pipeline import check_source
+from hclgpu.printer import format_tree, same_tree
+from hclgpu.source import SourceFile
+from tests.conftest import SHARED
+from tests.test_conformance import _hcl2_inputs, _nomad_inputs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def fmt(text: str) -> str:
+    result = check_source(SourceFile("t.hcl", text))
+    assert result.tree is not None, result.diagnostics
+    return format_tree(result.tree, text)
+
+
+def assert_safe(text: str) -> str:
+    """Formatting keeps the tree (spans and comment placement aside) and is idempotent."""
+    before = check_source(SourceFile("t.hcl", text))
+    assert before.tree is not None
+    once = format_tree(before.tree, text)
+    after = check_source(SourceFile("t.hcl", once))
+    assert after.tree is not None, after.diagnostics
+    assert [d for d in after.diagnostics if d.severity == "error"] == []
+    assert same_tree(before.tree, after.tree)
+    assert format_tree(after.tree, once) == once
+    return once
+
+
+def _corpus() -> list[Path]:
+    paths = sorted((ROOT / "samples").glob("*.hcl"))
+    if SHARED.exists():
+        paths += _nomad_inputs()
+        paths += [SHARED / "conformance" / "hcl2" / relative for relative in _hcl2_inputs()]
+    return paths
+
+
+@pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.name)
+def test_corpus_is_idempotent_and_keeps_the_tree(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip(" ").startswith("{"):
+        pytest.skip("HCL JSON syntax is not formatted")
+    assert_safe(text)
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "samples").glob("*.hcl")), ids=lambda p: p.name)
+def test_samples_are_already_formatted(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert fmt(text) == text
+
+
+def test_alignment_indentation_and_blank_lines() -> None:
+    text = (
+        'job   "x" {\n   datacenters = ["dc1"]\n type="batch"\n\n\n\n  priority = 50\n'
+        'group "g" {\ncount=1\n}\n  group "h" {}\n}\n'
+    )
+    assert fmt(text) == (
+        'job "x" {\n  datacenters = ["dc1"]\n  type        = "batch"\n\n  priority = 50\n'
+        '  group "g" {\n    count = 1\n  }\n\n  group "h" {}\n}\n'
+    )
+
+
+def test_comments_stay_where_they_were() -> None:
+    text = (
+        "# about the job\n"
+        'job "x" { # opening\n'
+        "  a = 1 # one\n"
+        "  /* block\n     comment */\n"
+        "  bbb = 2\n"
+        "    // last\n"
+        "} # end\n"
+        "# tail\n"
+    )
+    assert fmt(text) == (
+        "# about the job\n"
+        'job "x" {\n'
+        "  # opening\n"
+        "  a = 1 # one\n"
+        "  /* block\n     comment */\n"
+        "  bbb = 2\n"
+        "  // last\n"
+        "} # end\n"
+        "# tail\n"
+    )
+    assert_safe(text)
+
+
+def test_labels_are_quoted_and_one_line_blocks_kept() -> None:
+    text = (
+        'job x {\n  group g {\n    network {\n      port "http" { to = 80 }\n'
+        '      port "b" { to = 81 }\n    }\n  }\n}\n'
+    )
+    assert fmt(text) == text.replace("job x", 'job "x"').replace("group g", 'group "g"')
+
+
+def test_heredocs_and_strings_are_byte_identical() -> None:
+    heredoc = "<<EOF\n      keep   this\n  and this\nEOF"
+    template = '"${\n      upper("x")}"'
+    obj = "{\n            a = 1\n          }"
+    text = f'job "x" {{\n        data = {heredoc}\n        t = {template}\n      obj = {obj}\n}}\n'
+    out = fmt(text)
+    assert heredoc in out and template in out
+    # the object's lines keep their indentation relative to the attribute's line (+6)
+    assert "  obj = {\n        a = 1\n      }\n" in out
+    assert_safe(text)
+
+
+# ---- generated files ------------------------------------------------------------------
+
+_names = st.sampled_from(["a", "bb", "count", "image", "x_y"])
+_values = st.sampled_from(
+    [
+        "1",
+        '"s"',
+        "true",
+        "[1, 2]",
+        '{\n  k = "v"\n    }',
+        "<<EOF\n  raw\nEOF",
+        '"${var.x}"',
+        "a.b[0]",
+        "x ? 1 : 2",
+    ]
+)
+_comments = st.sampled_from(["# c", "// d", "/* e */", "/* f\n   g */"])
+_spaces = st.sampled_from(["", " ", "   ", "\t"])
+
+
+@st.composite
+def _body(draw: st.DrawFn, depth: int = 0) -> str:
+    lines: list[str] = []
+    for _ in range(draw(st.integers(0, 4))):
+        indent = draw(_spaces)
+        if draw(st.booleans()):
+            lines.append(indent + draw(_comments))
+        if draw(st.booleans()):
+            lines.append("")
+        if depth < 2 and draw(st.integers(0, 2)) == 0:
+            inner = draw(_body(depth + 1))
+            label = draw(st.sampled_from(["", ' "l"', " l", ' "a" "b"']))
+            lines.append(f"{indent}blk{label} {{\n{inner}{draw(_spaces)}}}")
+        else:
+            # a /* */ comment may not end a line with more code after it, so only line comments trail
+            trailing = " " + draw(st.sampled_from(["# t", "// u", "/* v */"])) if draw(st.booleans()) else ""
+            assignment = f"{draw(_names)}{draw(_spaces)}={draw(_spaces)}{draw(_values)}"
+            lines.append(f"{indent}{assignment}{trailing}")
+    return "".join(line + "\n" for line in lines)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_body())
+def test_generated_files_are_formatted_safely(text: str) -> None:
+    result = check_source(SourceFile("t.hcl", text))
+    if result.tree is None or any(d.severity == "error" for d in result.diagnostics):
+        return  # e.g. an attribute defined twice
+    assert_safe(text)
+
+
+# ---- the command ------------------------------------------------------------------------
+
+UGLY = 'job "x" {\ntype="batch"\n}\n'
+PRETTY = 'job "x" {\n  type = "batch"\n}\n'
+
+
+def test_fmt_rewrites_in_place_keeping_permissions(tmp_path: Path) -> None:
+    path = tmp_path / "a.nomad.hcl"
+    path.write_text(UGLY)
+    path.chmod(0o640)
+    assert main(["fmt", str(path)]) == 0
+    assert path.read_text() == PRETTY
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["a.nomad.hcl"]
+    assert main(["fmt", "--check", str(path)]) == 0
+
+
+def test_check_lists_files_and_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "ugly.hcl").write_text(UGLY)
+    (tmp_path / "pretty.hcl").write_text(PRETTY)
+    assert main(["fmt", "--check", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "ugly.hcl" in out and "pretty.hcl" not in out
+    assert (tmp_path / "ugly.hcl").read_text() == UGLY
+
+
+def test_diff_prints_a_unified_diff(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ugly.hcl"
+    path.write_text(UGLY)
+    assert main(["fmt", "--diff", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert '-type="batch"\n' in out and '+  type = "batch"\n' in out and out.startswith("--- a/")
+    assert path.read_text() == UGLY
+
+
+def test_stdin_to_stdout(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(UGLY.encode())))
+    assert main(["fmt", "-"]) == 0
+    assert capsys.readouterr().out == PRETTY
+
+
+def test_a_file_with_a_syntax_error_is_left_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.hcl"
+    data = b'job "x" {\ntype= "batch"\n  count = \n'
+    path.write_bytes(data)
+    assert main(["fmt", str(path)]) == 1
+    assert path.read_bytes() == data
+    assert "HG0" in capsys.readouterr().err
