@@ -23,6 +23,7 @@ from hclgpu.diagnostics import Diagnostic, Severity, Sink
 
 if TYPE_CHECKING:
     from hclgpu.eval.program import EvalOptions
+    from hclgpu.importers.hcl_writer import Dropped
     from hclgpu.inputs import Input
     from hclgpu.pipeline import Result
 
@@ -102,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     render.add_argument("--namespace", help="kubernetes: the namespace of every object")
     render.add_argument(
-        "--cpu-mhz-per-core", type=int, default=1000, metavar="MHZ",
+        "--cpu-mhz-per-core", type=_positive_int, default=1000, metavar="MHZ",
         help="kubernetes: how many of Nomad's cpu MHz make one core (default 1000)",
     )  # fmt: skip
     render.add_argument(
@@ -182,12 +183,31 @@ def build_parser() -> argparse.ArgumentParser:
     importer = commands.add_parser(
         "import", help="turn a job in another format into a Nomad job file (HCL)",
         description="Read a job as Nomad API JSON (`nomad job run -output`, `nomad job inspect`, "
-        "the HTTP API) and print it as a job file; what HCL cannot express is warned about (HG301).",
+        "the HTTP API), Kubernetes manifests (YAML or JSON, one or many documents, a List) or a "
+        "Compose file, and print it as a Nomad job file. What a job file cannot say is warned "
+        "about at its line in the input: HG301 left out, HG302 approximated.",
     )  # fmt: skip
-    importer.add_argument("file", metavar="FILE", help="the JSON file ('-' for stdin)")
-    importer.add_argument("--from", dest="source_format", choices=("nomad-json",), required=True)
+    importer.add_argument("file", metavar="FILE", help="the input file ('-' for stdin)")
+    importer.add_argument(
+        "--from", dest="source_format", choices=("nomad-json", "kubernetes", "compose"), required=True
+    )
     importer.add_argument("-o", "--output", metavar="FILE", help="write the job file here (atomically)")
+    importer.add_argument(
+        "--cpu-mhz-per-core", type=_positive_int, default=1000, metavar="MHZ",
+        help="kubernetes, compose: MHz of Nomad `cpu` per core of CPU (default 1000, as render)",
+    )  # fmt: skip
     return parser
+
+
+def _positive_int(text: str) -> int:
+    """An argparse type: a whole number above zero (a usage error otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{value} is not above zero")
+    return value
 
 
 def _codes(text: str) -> tuple[str, ...]:
@@ -556,6 +576,8 @@ def run_fmt(args: argparse.Namespace) -> int:
         if item.data is not None and item.data.startswith(b"\xef\xbb\xbf"):
             formatted = "\ufeff" + formatted[1:] if formatted.startswith(" ") else "\ufeff" + formatted
         original = (item.data or b"").decode("utf-8")
+        if "\r\n" in text and text.count("\n") == text.count("\r\n"):
+            formatted = formatted.replace("\r\n", "\n").replace("\n", "\r\n")  # keep Windows line ends
         if item.path == stdin and not (args.check or args.diff):
             sys.stdout.write(formatted)
         if formatted == original:
@@ -609,24 +631,42 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Warnings go to stderr so that stdout stays a clean job file for redirection."""
-    from hclgpu.importers.nomad_json import NomadJsonError, import_nomad_json
+    from hclgpu.importers import importer_for
+    from hclgpu.importers.common import ImportFailure, ImportOptions
 
+    options = ImportOptions(cpu_mhz_per_core=args.cpu_mhz_per_core)
     try:
         text = sys.stdin.read() if args.file == "-" else _read_text(args.file)
-        imported = import_nomad_json(text)
+        imported = importer_for(args.source_format)(text, options)
     except OSError as error:
         sys.stderr.write(f"hclgpu: cannot read {args.file}: {error.strerror or error}\n")
         return EXIT_FATAL
-    except (NomadJsonError, UnicodeDecodeError) as error:
-        sys.stderr.write(f"{args.file}: error: {error}\n")
-        return EXIT_FATAL
-    for dropped in imported.dropped:
-        sys.stderr.write(f"{args.file}: warning: HG301: {dropped.pointer}: {dropped.message}\n")
+    except UnicodeDecodeError as error:
+        sys.stderr.write(f"{args.file}: error: not UTF-8 text ({error.reason} at byte {error.start})\n")
+        return EXIT_ERRORS
+    except ImportFailure as error:
+        where = f"{args.file}:{error.line}:{error.column or 1}" if error.line else args.file
+        sys.stderr.write(f"{where}: error: {error}\n")
+        return EXIT_ERRORS
+    _report_import(args.file, text, imported.dropped)
     if args.output is None:
         sys.stdout.write(imported.hcl)
         return EXIT_OK
     directory, name = os.path.split(os.path.abspath(args.output))
     return _write_out(directory, [(name, imported.hcl)])
+
+
+def _report_import(path: str, text: str, dropped: Sequence[Dropped]) -> None:
+    """``file:line:col: warning: HGnnn: message [pointer]``, the line found from the pointer."""
+    from hclgpu.importers.common import locate
+
+    located = [(locate(text, item.document, item.pointer), item) for item in dropped]
+    located.sort(key=lambda pair: (pair[1].document, pair[0] or (0, 0)))
+    documents = any(item.document for item in dropped)
+    for spot, item in located:
+        where = f"{path}:{spot[0]}:{spot[1]}" if spot else path
+        at = f" [{f'document {item.document + 1} ' if documents else ''}{item.pointer or '/'}]"
+        sys.stderr.write(f"{where}: warning: {item.code}: {item.message}{at}\n")
 
 
 def _read_text(path: str) -> str:

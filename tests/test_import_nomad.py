@@ -14,8 +14,9 @@ from hclgpu.importers.nomad_json import NomadJsonError, import_nomad_json
 from hclgpu.ir.schema import parse_go_duration
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
+from tests.conftest import SHARED
 
-CONFORMANCE = Path("/work/shared/conformance/nomad")
+CONFORMANCE = SHARED / "conformance" / "nomad"
 CASES = sorted(
     p for p in CONFORMANCE.rglob("*.json") if not p.name.endswith(".canonical.json")
 ) if CONFORMANCE.is_dir() else []  # fmt: skip
@@ -30,7 +31,7 @@ def _compile(hcl: str) -> dict[str, object]:
 
 def test_the_whole_conformance_corpus_is_there() -> None:
     if not CONFORMANCE.is_dir():
-        pytest.skip("/work/shared is not mounted")
+        pytest.skip(f"{CONFORMANCE} is not present (the shared corpora live beside the checkout)")
     assert len(CASES) == 104
 
 
@@ -85,7 +86,26 @@ def test_durations_read_well() -> None:
 
 def test_quote() -> None:
     assert quote('say "hi"\n') == '"say \\"hi\\"\\n"'
-    assert quote("${x}") == '"$${x}"'
+    assert quote("${var.x}") == '"$${var.x}"'
+    assert quote("%{ if x }") == '"%%{ if x }"'
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("${NOMAD_TASK_DIR}/models", "${NOMAD_TASK_DIR}/models"),  # run-time references stay readable
+        ("${attr.unique.network.ip-address}", "${attr.unique.network.ip-address}"),
+        ("${meta[0]}", "${meta[0]}"),
+        ("${var.x} ${local.y}", "$${var.x} $${local.y}"),  # real roots would be evaluated
+        ("${true}", "$${true}"),
+        ("${a + b}", "$${a + b}"),  # not a plain reference: evaluated, so escaped
+        ("$${x}", "$$${x}"),
+    ],
+)
+def test_runtime_references_are_written_as_nomad_keeps_them(text: str, written: str) -> None:
+    assert quote(text) == f'"{written}"'
+    job = _compile(f'job "j" {{\n  meta {{\n    k = {quote(text)}\n  }}\n}}\n')["Job"]
+    assert job["Meta"] == {"k": text}  # type: ignore[index]
 
 
 def test_bad_json_is_an_error() -> None:
@@ -117,5 +137,10 @@ def test_cli_writes_the_output_file(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_cli_rejects_bad_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "job.json"
     source.write_text("{not json")
-    assert main(["import", str(source), "--from", "nomad-json"]) == 2
-    assert "not valid JSON" in capsys.readouterr().err
+    assert main(["import", str(source), "--from", "nomad-json"]) == 1
+    assert f"{source}:1:2: error: not valid JSON" in capsys.readouterr().err
+
+
+def test_cli_cannot_read_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["import", str(tmp_path / "missing.json"), "--from", "nomad-json"]) == 2
+    assert "cannot read" in capsys.readouterr().err

@@ -30,10 +30,13 @@ _TASK_SCALING_LABELS = {"vertical_cpu": "cpu", "vertical_mem": "mem"}
 
 @dataclass(frozen=True, slots=True)
 class Dropped:
-    """A value the HCL cannot carry: where it was (a JSON pointer) and why."""
+    """A value the HCL cannot carry: where it was (a JSON pointer into document ``document``
+    of the input) and why; HG301 when it is left out, HG302 when only approximated."""
 
     pointer: str
     message: str
+    code: str = "HG301"
+    document: int = 0
 
 
 @dataclass(slots=True)
@@ -58,7 +61,24 @@ def write_job(job: m.Job, root: str = "/Job") -> tuple[str, list[Dropped]]:
     writer.lines.append(f"job {quote(label)} {{")
     _body(writer, job, (), 1)
     writer.lines.append("}")
-    return "\n".join(writer.lines) + "\n", writer.dropped
+    return _formatted("\n".join(writer.lines) + "\n"), writer.dropped
+
+
+def _formatted(text: str) -> str:
+    """The text in ``hclgpu fmt`` layout (``=`` aligned), so an imported file is fmt-clean;
+    as written when formatting cannot be proven safe (it always can, short of a printer bug)."""
+    from hclgpu.diagnostics import Sink
+    from hclgpu.printer.fmt import UnsafeFormat, format_checked
+    from hclgpu.source import SourceFile
+    from hclgpu.syntax.parser import parse
+
+    tree = parse(SourceFile("<import>", text), Sink())
+    if tree is None:
+        return text
+    try:
+        return format_checked(tree, text)
+    except UnsafeFormat:
+        return text
 
 
 def _skip_job_field(job: m.Job, name: str) -> bool:
@@ -72,9 +92,11 @@ def _body(writer: _Writer, node: Node, path: tuple[str, ...], depth: int) -> Non
     """Every field of ``node`` that decoding would not give by itself, in declaration order."""
     model = type(node)
     values = node.__dict__
-    for name, info in model.model_fields.items():
+    for name, info in _fields(model):
         if name == "span":
             continue
+        if name == "operand" and values.get(name) == "=" and isinstance(node, (m.Constraint, m.Affinity)):
+            continue  # jobspec2 fills in "=" (constraint shortcuts aside, which are never written)
         value = values.get(name)
         alias = info.alias or name
         here = (*path, alias)
@@ -95,6 +117,17 @@ def _body(writer: _Writer, node: Node, path: tuple[str, ...], depth: int) -> Non
             _block_field(writer, node, marker, value, here, depth)
         else:
             writer.drop(here, "this field has no HCL form")
+
+
+_READING_ORDER = {"l_target": 0, "operand": 1, "r_target": 2}
+
+
+def _fields(model: type[Node]) -> list[tuple[str, Any]]:
+    """The model's fields; a constraint or affinity reads as it is said: attribute, operator, value."""
+    fields = list(model.model_fields.items())
+    if model in (m.Constraint, m.Affinity):
+        fields.sort(key=lambda item: _READING_ORDER.get(item[0], 3))
+    return fields
 
 
 def _ports(
@@ -301,7 +334,7 @@ def _heredoc(value: str) -> str:
         and all(ch in "\t\n" or ch >= " " for ch in value)
         and "EOT" not in (line.strip() for line in lines)
     ):
-        body = value.replace("${", "$${").replace("%{", "%%{")
+        body = escape_template(value)
         return "<<EOT\n" + body + "EOT"
     return quote(value)
 
@@ -319,7 +352,25 @@ def quote(text: str) -> str:
             out.append(f"\\u{ord(ch):04x}")
         else:
             out.append(ch)
-    return '"' + "".join(out).replace("${", "$${").replace("%{", "%%{") + '"'
+    return '"' + escape_template("".join(out)) + '"'
+
+
+_RUNTIME = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_-]*)(?:\.[A-Za-z_][A-Za-z0-9_-]*|\[[0-9]+\])*\}")
+_NOT_RUNTIME_ROOTS = frozenset({"var", "local", "true", "false", "null"})
+
+
+def escape_template(text: str) -> str:
+    """Text as template source that evaluates to itself: ``%{`` and ``${`` doubled, except a
+    ``${...}`` run-time reference (``${NOMAD_TASK_DIR}``, ``${attr.cpu.arch}``), which Nomad
+    keeps as written anyway and reads better as it is."""
+    out, end = [], 0
+    for match in _RUNTIME.finditer(text):
+        out.append(text[end : match.start()].replace("${", "$${"))
+        kept = match.group(1) not in _NOT_RUNTIME_ROOTS and not text[: match.start()].endswith("$")
+        out.append(match.group(0) if kept else "$" + match.group(0))
+        end = match.end()
+    out.append(text[end:].replace("${", "$${"))
+    return "".join(out).replace("%{", "%%{")
 
 
 _UNITS = (("h", 3_600_000_000_000), ("m", 60_000_000_000), ("s", 1_000_000_000),

@@ -9,34 +9,25 @@ Server-set fields (Status, SubmitTime, ...) have no HCL form: they come back as
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 from pydantic import ValidationError
 
-from hclgpu.importers.hcl_writer import Dropped, write_job
+from hclgpu.importers.common import Imported, ImportFailure, ImportOptions
+from hclgpu.importers.hcl_writer import write_job
 from hclgpu.ir import models as m
 
 
-class NomadJsonError(Exception):
+class NomadJsonError(ImportFailure):
     """The input is not a Nomad job in API JSON; ``str()`` says why."""
 
 
-@dataclass(frozen=True, slots=True)
-class Imported:
-    """The job file, and what it could not carry."""
-
-    hcl: str
-    dropped: list[Dropped]
-
-
-def import_nomad_json(text: str) -> Imported:
-    """Read a job as API JSON (``{"Job": {...}}`` or the bare job object) and write HCL."""
+def import_nomad_json(text: str, options: ImportOptions | None = None) -> Imported:
+    """Read a job as API JSON (``{"Job": {...}}`` or the bare job object) and write HCL
+    (``options`` are not needed: the JSON holds Nomad's own units)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise NomadJsonError(
-            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        ) from None
+        raise NomadJsonError(f"not valid JSON: {error.msg}", error.lineno, error.colno) from None
     root = ""
     if isinstance(data, dict) and isinstance(data.get("Job"), dict) and "ID" not in data:
         data, root = data["Job"], "/Job"

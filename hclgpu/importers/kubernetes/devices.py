@@ -1,0 +1,228 @@
+"""Device requests read back: extended resources as `device` blocks, node affinity on GPU
+Feature Discovery labels as their constraints and affinities, and DRA ResourceClaimTemplates
+(CEL selectors in the forms the back end writes) as device blocks with constraints.
+
+The inverse of :mod:`hclgpu.backends.kubernetes.devices_plugin` and
+:mod:`~hclgpu.backends.kubernetes.devices_dra`: a label or selector that those modules
+would have written from a Nomad constraint becomes that constraint again; anything else is
+reported where it is in the input.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import combinations
+from typing import Any
+
+from hclgpu.importers.kubernetes.cel import DeviceTest, mib_text, negated, parse_selector
+from hclgpu.importers.kubernetes.source import Findings, Manifest, Path
+
+EXTENDED_RESOURCES = {
+    "nvidia.com/gpu": "nvidia/gpu",
+    "amd.com/gpu": "amd/gpu",
+    "gpu.intel.com/i915": "intel/gpu",
+    "aws.amazon.com/neuron": "aws/neuron",
+    "aws.amazon.com/neurondevice": "aws/neuron",
+    "aws.amazon.com/neuroncore": "aws/neuroncore",
+}
+"""Extended resources (device plugins) → Nomad device names."""
+GPU = "nvidia.com/gpu"
+MEMORY_LABEL = "nvidia.com/gpu.memory"
+PRODUCT_LABEL = "nvidia.com/gpu.product"
+DRIVER_MAJOR_LABEL = "nvidia.com/cuda.driver-version.major"
+DEVICE_LABELS = frozenset({MEMORY_LABEL, PRODUCT_LABEL, DRIVER_MAJOR_LABEL})
+DRA_CLASSES = {"gpu.nvidia.com": "nvidia/gpu"}
+
+
+def label_tests(expression: dict[str, Any]) -> tuple[list[DeviceTest], str | None] | None:
+    """A NodeSelectorRequirement on a GFD device label as device tests (and a note on what
+    they bend), or None when the requirement says something a device test cannot."""
+    key, operator = expression.get("key"), expression.get("operator")
+    values = [str(v) for v in expression.get("values") or []]
+    if operator in ("Exists", "DoesNotExist") and key in (MEMORY_LABEL, DRIVER_MAJOR_LABEL):
+        attribute = "${device.attr.memory}" if key == MEMORY_LABEL else "${device.attr.driver_version}"
+        return [DeviceTest(attribute, "is_set" if operator == "Exists" else "is_not_set")], None
+    if key == MEMORY_LABEL and len(values) == 1 and re.fullmatch(r"-?\d+", values[0]):
+        return [_memory_test(operator, int(values[0]))], None
+    if key == DRIVER_MAJOR_LABEL and len(values) == 1 and re.fullmatch(r"\d+", values[0]):
+        major = int(values[0])
+        if operator == "Gt":
+            return [DeviceTest("${device.attr.driver_version}", "version", f">= {major + 1}.0")], None
+        if operator == "Lt":
+            return [DeviceTest("${device.attr.driver_version}", "version", f"< {major}.0")], None
+    if key == PRODUCT_LABEL and operator in ("In", "NotIn") and values:
+        return _product_tests(operator, values)
+    return None
+
+
+def _memory_test(operator: Any, mib: int) -> DeviceTest:
+    """``Gt n`` is ``>= n+1 MiB``: GFD labels the memory in whole MiB, as Nomad fingerprints it."""
+    if operator == "Gt":
+        return DeviceTest("${device.attr.memory}", ">=", mib_text(mib + 1))
+    if operator == "Lt":
+        return DeviceTest("${device.attr.memory}", "<", mib_text(mib))
+    return DeviceTest("${device.attr.memory}", "=" if operator == "In" else "!=", mib_text(mib))
+
+
+def _product_tests(operator: str, values: list[str]) -> tuple[list[DeviceTest], str]:
+    """One value: ``=``/``!=`` on the label's spelling (what the back end writes). Several: a
+    regexp that also accepts spaces where GFD wrote `-` (In), or one ``!=`` per value (NotIn)."""
+    note = (
+        f"{PRODUCT_LABEL} is GPU Feature Discovery's spelling of the model (spaces as `-`); "
+        "Nomad compares the NVML name, which may be spelt with spaces"
+    )
+    if len(values) == 1 or operator == "NotIn":
+        op = "=" if operator == "In" else "!="
+        return [DeviceTest("${device.model}", op, value) for value in values], note
+    pattern = "^(" + "|".join(re.escape(v).replace("\\-", "[- ]") for v in values) + ")$"
+    return [
+        DeviceTest("${device.model}", "regexp", pattern)
+    ], "the model list is a regexp that accepts GFD's `-` as a space"
+
+
+def test_dict(test: DeviceTest, weight: int | None = None) -> dict[str, Any]:
+    """A constraint (or, with a weight, an affinity) in API JSON."""
+    out: dict[str, Any] = {"LTarget": test.attribute, "RTarget": test.value, "Operand": test.operator}
+    if weight is not None:
+        out["Weight"] = weight
+    return out
+
+
+# --------------------------------------------------------------------------- DRA
+
+
+def claim_devices(template: Manifest, findings: Findings, claim: str) -> list[dict[str, Any]]:
+    """The device blocks of one ResourceClaimTemplate (one per request)."""
+    devices = []
+    for index, _ in enumerate(template.items("spec", "spec", "devices", "requests")):
+        path: Path = ("spec", "spec", "devices", "requests", index)
+        template.take(*path, "name")
+        if template.peek(*path, "firstAvailable") is not None:
+            device = _first_available(template, path, findings)
+        else:
+            device = _exactly(template, (*path, "exactly"), findings)
+        if device is not None:
+            devices.append(device)
+    for key in ("constraints", "config"):
+        if template.peek("spec", "spec", "devices", key):
+            template.take("spec", "spec", "devices", key)
+            findings.left_out(
+                template,
+                ("spec", "spec", "devices", key),
+                f"`{key}` of claim `{claim}` has no Nomad equivalent",
+            )
+    return devices
+
+
+def _exactly(template: Manifest, path: Path, findings: Findings) -> dict[str, Any] | None:
+    """An ExactDeviceRequest: class → device name, count, selectors → constraints."""
+    device_class = template.take(*path, "deviceClassName")
+    name = DRA_CLASSES.get(str(device_class))
+    if name is None:
+        findings.left_out(
+            template, (*path, "deviceClassName"), f"device class `{device_class}` has no known Nomad device"
+        )
+        return None
+    device: dict[str, Any] = {"Name": name, "Count": _count(template, path, findings)}
+    constraints = [test_dict(t) for t in _selectors(template, path, findings)]
+    if constraints:
+        device["Constraints"] = constraints
+    return device
+
+
+def _count(template: Manifest, path: Path, findings: Findings) -> int:
+    mode = template.take(*path, "allocationMode") or "ExactCount"
+    count = template.take(*path, "count")
+    if mode != "ExactCount":
+        findings.approximated(
+            template, (*path, "allocationMode"), f"allocationMode {mode}: Nomad asks for a count (1 here)"
+        )
+        return 1
+    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 1
+
+
+def _selectors(template: Manifest, path: Path, findings: Findings) -> list[DeviceTest]:
+    tests = []
+    for index, _ in enumerate(template.items(*path, "selectors")):
+        expression = template.take(*path, "selectors", index, "cel", "expression")
+        test = parse_selector(str(expression or ""))
+        if test is None:
+            findings.left_out(
+                template,
+                (*path, "selectors", index),
+                "this selector is not one of the CEL forms that map to a Nomad device constraint",
+            )
+        else:
+            tests.append(test)
+    return tests
+
+
+def _first_available(template: Manifest, path: Path, findings: Findings) -> dict[str, Any] | None:
+    """Subrequests best first, the plain constraints last: the first one's extra selectors are
+    the affinities; their order fixes which weights reproduce it."""
+    subs = template.items(*path, "firstAvailable")
+    last: Path = (*path, "firstAvailable", len(subs) - 1)
+    template.take(*last, "name")
+    device = _exactly(template, last, findings)
+    if device is None or len(subs) < 2:
+        return device
+    base = [str(s["cel"]["expression"]) for s in template.peek(*last, "selectors") or [] if _is_cel(s)]
+    sets = []
+    for index in range(len(subs) - 1):
+        here: Path = (*path, "firstAvailable", index)
+        for key in ("name", "deviceClassName", "allocationMode", "count", "selectors"):
+            template.take(*here, key)
+        chosen = [str(s["cel"]["expression"]) for s in template.peek(*here, "selectors") or [] if _is_cel(s)]
+        sets.append([c for c in chosen if c not in base])
+    affinities = _affinities(sets, template, (*path, "firstAvailable", 0), findings)
+    if affinities:
+        device["Affinities"] = affinities
+    return device
+
+
+def _is_cel(selector: Any) -> bool:
+    return isinstance(selector, dict) and isinstance(selector.get("cel"), dict)
+
+
+def _affinities(
+    sets: list[list[str]], template: Manifest, path: Path, findings: Findings
+) -> list[dict[str, Any]]:
+    """The preferences of the first (largest) set, with weights that order every set as given."""
+    preferences = sets[0]
+    weights = _weights(preferences, sets)
+    out = []
+    for expression, weight in zip(preferences, weights, strict=True):
+        test, sign = parse_selector(expression), 1
+        inner = negated(expression)
+        if test is None and inner is not None:
+            test, sign = parse_selector(inner), -1
+        if test is None:
+            findings.left_out(
+                template, path, f"the preference `{expression}` is not a form that maps to Nomad"
+            )
+            continue
+        out.append(test_dict(test, sign * weight))
+    if out:
+        findings.approximated(
+            template,
+            path,
+            "the order of firstAvailable subrequests becomes affinity weights "
+            f"({', '.join(str(a['Weight']) for a in out)}) that rank devices in the same order",
+        )
+    return out
+
+
+def _weights(preferences: list[str], sets: list[list[str]]) -> list[int]:
+    """Weights, heaviest first, under which sorting every combination reproduces ``sets``."""
+    for candidate in ([50], [50, 25], [60, 30, 20], [40, 30, 20]):
+        if len(candidate) == len(preferences) and _order(preferences, candidate) == sets:
+            return candidate
+    return [max(1, 50 - 10 * i) for i in range(len(preferences))]
+
+
+def _order(preferences: list[str], weights: list[int]) -> list[list[str]]:
+    chosen_sets = [
+        c for size in range(len(preferences), 0, -1) for c in combinations(range(len(preferences)), size)
+    ]
+    chosen_sets.sort(key=lambda c: (-sum(weights[i] for i in c), c))
+    return [[preferences[i] for i in c] for c in chosen_sets]

@@ -1,0 +1,221 @@
+"""Where a pod may run, read back: node affinity and nodeSelector as constraints and
+affinities (device labels as the device's own), pod anti-affinity as ``distinct_hosts`` /
+``distinct_property``, topology spread as ``spread``, device taint tolerations as implied
+by the device request.
+
+The inverse of :mod:`hclgpu.backends.kubernetes.placement`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hclgpu.importers.kubernetes.cel import DeviceTest
+from hclgpu.importers.kubernetes.devices import DEVICE_LABELS, EXTENDED_RESOURCES, label_tests, test_dict
+from hclgpu.importers.kubernetes.source import Findings, Manifest, Path
+
+NODE_ATTRIBUTES = {
+    "kubernetes.io/os": "${attr.kernel.name}",
+    "kubernetes.io/arch": "${attr.cpu.arch}",
+    "topology.kubernetes.io/zone": "${node.datacenter}",
+    "node.kubernetes.io/instance-type": "${node.class}",
+    "kubernetes.io/hostname": "${node.unique.name}",
+}
+"""Well-known node labels → the Nomad node attribute the back end reads them from."""
+
+
+@dataclass(slots=True)
+class Placement:
+    """What the pod's placement adds to its group (and to its GPU device, when it has one)."""
+
+    constraints: list[dict[str, Any]] = field(default_factory=list)
+    affinities: list[dict[str, Any]] = field(default_factory=list)
+    spreads: list[dict[str, Any]] = field(default_factory=list)
+    job_constraints: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class PodReader:
+    """One pod spec of a workload, and the device requests its containers made."""
+
+    workload: Manifest
+    spec: Path
+    findings: Findings
+    devices: list[dict[str, Any]]
+    """Every device block of the pod's tasks, in task order."""
+    own_labels: dict[str, str]
+
+
+def read_placement(pod: PodReader) -> Placement:
+    out = Placement()
+    _node_selector(pod, out)
+    _required(pod, out)
+    _preferred(pod, out)
+    _anti_affinity(pod, out)
+    _spread(pod, out)
+    _tolerations(pod)
+    return out
+
+
+def node_attribute(key: str, where: Manifest, path: Path, findings: Findings) -> str:
+    """The Nomad attribute for a node label; other labels are read as node meta (HG302)."""
+    attribute = NODE_ATTRIBUTES.get(key)
+    if attribute is None:
+        findings.approximated(
+            where,
+            path,
+            f"the node label `{key}` is read as the node meta `${{meta.{key}}}`: set it on the clients",
+        )
+        return f"${{meta.{key}}}"
+    return attribute
+
+
+def _node_selector(pod: PodReader, out: Placement) -> None:
+    for key, value in pod.workload.mapping(*pod.spec, "nodeSelector").items():
+        where: Path = (*pod.spec, "nodeSelector", key)
+        pod.workload.take(*where)
+        _require(pod, out, {"key": key, "operator": "In", "values": [str(value)]}, where)
+
+
+def _required(pod: PodReader, out: Placement) -> None:
+    path: Path = (*pod.spec, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    terms = pod.workload.items(*path, "nodeSelectorTerms")
+    for index, _ in enumerate(terms):
+        term: Path = (*path, "nodeSelectorTerms", index)
+        if index > 0:
+            pod.workload.take(*term)
+            pod.findings.left_out(
+                pod.workload,
+                term,
+                "a second nodeSelectorTerm is an alternative (OR); Nomad constraints all hold",
+            )
+            continue
+        for position, expression in enumerate(pod.workload.items(*term, "matchExpressions")):
+            where: Path = (*term, "matchExpressions", position)
+            pod.workload.take(*where)
+            if isinstance(expression, dict):
+                _require(pod, out, expression, where)
+
+
+def _require(pod: PodReader, out: Placement, expression: dict[str, Any], where: Path) -> None:
+    device = _gpu(pod) if expression.get("key") in DEVICE_LABELS else None
+    found = label_tests(expression) if device is not None else None
+    if device is not None and found is not None:
+        tests, note = found
+        device.setdefault("Constraints", []).extend(test_dict(test) for test in tests)
+        if note:
+            pod.findings.approximated(pod.workload, where, note)
+        return
+    for test in _node_tests(expression, pod, where):
+        out.constraints.append(test_dict(test))
+
+
+def _gpu(pod: PodReader) -> dict[str, Any] | None:
+    return next((d for d in pod.devices if d["Name"] == "nvidia/gpu"), None)
+
+
+def _node_tests(expression: dict[str, Any], pod: PodReader, where: Path) -> list[DeviceTest]:
+    """A node label requirement as Nomad tests (NotIn with several values: one per value)."""
+    key, operator = str(expression.get("key")), expression.get("operator")
+    values = [str(v) for v in expression.get("values") or []]
+    attribute = node_attribute(key, pod.workload, where, pod.findings)
+    if operator in ("Exists", "DoesNotExist"):
+        return [DeviceTest(attribute, "is_set" if operator == "Exists" else "is_not_set")]
+    if operator == "In" and values:
+        return [
+            DeviceTest(attribute, "=", values[0])
+            if len(values) == 1
+            else DeviceTest(attribute, "set_contains_any", ",".join(values))
+        ]
+    if operator == "NotIn" and values:
+        return [DeviceTest(attribute, "!=", value) for value in values]
+    if operator in ("Gt", "Lt") and len(values) == 1:
+        return [DeviceTest(attribute, ">" if operator == "Gt" else "<", values[0])]
+    pod.findings.left_out(pod.workload, where, f"the node requirement `{key} {operator}` has no Nomad form")
+    return []
+
+
+def _preferred(pod: PodReader, out: Placement) -> None:
+    path: Path = (*pod.spec, "affinity", "nodeAffinity", "preferredDuringSchedulingIgnoredDuringExecution")
+    for index, term in enumerate(pod.workload.items(*path)):
+        here: Path = (*path, index)
+        pod.workload.take(*here)
+        if not isinstance(term, dict):
+            continue
+        weight = term["weight"] if isinstance(term.get("weight"), int) else 50
+        expressions = (term.get("preference") or {}).get("matchExpressions") or []
+        if len(expressions) > 1:
+            pod.findings.approximated(
+                pod.workload, here, "a preference with several requirements becomes one affinity each"
+            )
+        for position, expression in enumerate(expressions):
+            _prefer(pod, out, expression, weight, (*here, "preference", "matchExpressions", position))
+        if (term.get("preference") or {}).get("matchFields"):
+            pod.findings.left_out(
+                pod.workload, (*here, "preference", "matchFields"), "matchFields has no Nomad form"
+            )
+
+
+def _prefer(pod: PodReader, out: Placement, expression: dict[str, Any], weight: int, where: Path) -> None:
+    device = _gpu(pod) if expression.get("key") in DEVICE_LABELS else None
+    found = label_tests(expression) if device is not None else None
+    if device is not None and found is not None:
+        device.setdefault("Affinities", []).extend(test_dict(test, weight) for test in found[0])
+        if found[1]:
+            pod.findings.approximated(pod.workload, where, found[1])
+        return
+    tests = _node_tests(expression, pod, where)
+    if len(tests) > 1:
+        pod.findings.approximated(
+            pod.workload, where, "NotIn with several values becomes one affinity per value"
+        )
+    out.affinities += [test_dict(test, weight) for test in tests]
+
+
+def _anti_affinity(pod: PodReader, out: Placement) -> None:
+    path: Path = (*pod.spec, "affinity", "podAntiAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    for index, term in enumerate(pod.workload.items(*path)):
+        here: Path = (*path, index)
+        pod.workload.take(*here)
+        selector = ((term or {}).get("labelSelector") or {}).get("matchLabels") or {}
+        key = str((term or {}).get("topologyKey") or "")
+        if not selector or any(pod.own_labels.get(k) != v for k, v in selector.items()):
+            pod.findings.left_out(
+                pod.workload, here, "anti-affinity to other workloads' pods has no Nomad form"
+            )
+            continue
+        if key == "kubernetes.io/hostname":
+            test = {"LTarget": "", "RTarget": "true", "Operand": "distinct_hosts"}
+        else:
+            attribute = node_attribute(key, pod.workload, (*here, "topologyKey"), pod.findings)
+            test = {"LTarget": attribute, "RTarget": "", "Operand": "distinct_property"}
+        job_wide = list(selector) == ["app.kubernetes.io/name"]
+        (out.job_constraints if job_wide else out.constraints).append(test)
+
+
+def _spread(pod: PodReader, out: Placement) -> None:
+    path: Path = (*pod.spec, "topologySpreadConstraints")
+    for index, term in enumerate(pod.workload.items(*path)):
+        here: Path = (*path, index)
+        pod.workload.take(*here)
+        key = str((term or {}).get("topologyKey") or "")
+        attribute = node_attribute(key, pod.workload, (*here, "topologyKey"), pod.findings)
+        out.spreads.append({"Attribute": attribute})
+        if (term or {}).get("maxSkew", 1) != 1 or (term or {}).get("whenUnsatisfiable") != "ScheduleAnyway":
+            pod.findings.approximated(
+                pod.workload,
+                here,
+                "a spread is a preference in Nomad: maxSkew and DoNotSchedule are not kept",
+            )
+
+
+def _tolerations(pod: PodReader) -> None:
+    """Tolerations of the device taints are implied by the device request; others are not kept."""
+    wanted = {key for key, name in EXTENDED_RESOURCES.items() if any(d["Name"] == name for d in pod.devices)}
+    for index, toleration in enumerate(pod.workload.items(*pod.spec, "tolerations")):
+        here: Path = (*pod.spec, "tolerations", index)
+        pod.workload.take(*here)
+        if isinstance(toleration, dict) and toleration.get("key") in wanted:
+            continue
+        pod.findings.left_out(pod.workload, here, "Nomad nodes have no taints: this toleration is not kept")

@@ -1,0 +1,143 @@
+"""Container resources read back: CPU quantities as Nomad MHz (or whole ``cores``), memory
+as MiB (a larger limit as ``memory_max``), ephemeral storage as the group's disk, extended
+resources and DRA claims as ``device`` blocks.
+
+The inverse of the back end's ``_resources``: ``requests.cpu`` is ``cpu`` MHz at the
+configured MHz per core, a CPU limit equal to the request is the docker driver's
+``cpu_hard_limit`` (or ``cores`` when both are whole cores).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from hclgpu.importers.kubernetes.context import PodContext
+from hclgpu.importers.kubernetes.devices import EXTENDED_RESOURCES, claim_devices
+from hclgpu.importers.kubernetes.quantities import MIB, quantity, whole
+from hclgpu.importers.kubernetes.source import Path
+
+_PLAIN = frozenset({"cpu", "memory", "ephemeral-storage"})
+
+
+def read_resources(
+    ctx: PodContext, path: Path, task: dict[str, Any], config: dict[str, Any]
+) -> dict[str, Any]:
+    base: Path = (*path, "resources")
+    requests = ctx.mapping(*base, "requests")
+    limits = ctx.mapping(*base, "limits")
+    out: dict[str, Any] = {}
+    _cpu(ctx, base, requests.get("cpu"), limits.get("cpu"), out, config)
+    _memory(ctx, base, requests.get("memory"), limits.get("memory"), out)
+    _disk(ctx, base, requests.get("ephemeral-storage", limits.get("ephemeral-storage")))
+    devices = _extended(ctx, base, requests, limits) + _claims(ctx, base)
+    if devices:
+        out["Devices"] = devices
+    return out
+
+
+def _cpu(
+    ctx: PodContext, base: Path, request: Any, limit: Any, out: dict[str, Any], config: dict[str, Any]
+) -> None:
+    ctx.take(*base, "requests", "cpu")
+    ctx.take(*base, "limits", "cpu")
+    amount = quantity(request if request is not None else limit)
+    if amount is None:
+        return
+    if limit is not None and (request is None or quantity(limit) == amount):
+        if (
+            isinstance(limit, (int, str))
+            and str(limit).isdigit()
+            and (request is None or str(request) == str(limit))
+        ):
+            out["Cores"] = int(str(limit))
+            return
+        config["cpu_hard_limit"] = True
+    elif limit is not None:
+        ctx.approximated(
+            (*base, "limits", "cpu"), "a CPU limit above the request is not kept: Nomad reserves `cpu`"
+        )
+    mhz, exact = whole(amount * ctx.cpu_mhz_per_core)
+    out["CPU"] = max(1, mhz)
+    if not exact:
+        ctx.approximated((*base, "requests", "cpu"), f"CPU rounded up to {mhz} MHz")
+
+
+def _memory(ctx: PodContext, base: Path, request: Any, limit: Any, out: dict[str, Any]) -> None:
+    ctx.take(*base, "requests", "memory")
+    ctx.take(*base, "limits", "memory")
+    wanted, ceiling = quantity(request), quantity(limit)
+    if wanted is None:
+        wanted, ceiling = ceiling, None
+    if wanted is None:
+        return
+    out["MemoryMB"] = _mib(ctx, (*base, "requests" if request is not None else "limits", "memory"), wanted)
+    if ceiling is not None and ceiling > wanted:
+        out["MemoryMaxMB"] = _mib(ctx, (*base, "limits", "memory"), ceiling)
+
+
+def _mib(ctx: PodContext, where: Path, amount: Fraction) -> int:
+    mib, exact = whole(amount / MIB)
+    if not exact:
+        ctx.approximated(where, f"memory rounded up to {mib} MiB (Nomad counts whole MiB)")
+    return max(1, mib)
+
+
+def _disk(ctx: PodContext, base: Path, request: Any) -> None:
+    for side in ("requests", "limits"):
+        ctx.take(*base, side, "ephemeral-storage")
+    amount = quantity(request)
+    if amount is None:
+        return
+    if ctx.disk_mb is None:
+        ctx.disk_mb = _mib(ctx, (*base, "requests", "ephemeral-storage"), amount)
+    else:
+        ctx.approximated(
+            (*base, "requests", "ephemeral-storage"), "the group has one ephemeral_disk: added to it"
+        )
+        ctx.disk_mb += _mib(ctx, (*base, "requests", "ephemeral-storage"), amount)
+
+
+def _extended(
+    ctx: PodContext, base: Path, requests: dict[str, Any], limits: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """Device-plugin resources: the count (limits, else requests) of a known device."""
+    devices = []
+    for key in dict.fromkeys([*limits, *requests]):
+        if key in _PLAIN:
+            continue
+        count = limits.get(key, requests.get(key))
+        for side in ("requests", "limits"):
+            ctx.take(*base, side, key)
+        name = EXTENDED_RESOURCES.get(key)
+        number = quantity(count)
+        if name is None or number is None or number.denominator != 1 or number < 1:
+            ctx.left_out((*base, "limits", key), f"`{key}` is not a device resource Nomad knows")
+            continue
+        devices.append({"Name": name, "Count": int(number)})
+    return devices
+
+
+def _claims(ctx: PodContext, base: Path) -> list[dict[str, Any]]:
+    """DRA claims: each through the pod's resourceClaims to its template in the input."""
+    devices: list[dict[str, Any]] = []
+    pod_claims = {
+        str(c.get("name")): (i, c) for i, c in enumerate(ctx.items("resourceClaims")) if isinstance(c, dict)
+    }
+    for index, claim in enumerate(ctx.items(*base, "claims")):
+        ctx.take(*base, "claims", index)
+        name = str((claim or {}).get("name"))
+        position, entry = pod_claims.get(name, (None, {}))
+        template = ctx.claim_templates.get(str(entry.get("resourceClaimTemplateName")))
+        if position is not None:
+            ctx.take("resourceClaims", position)
+        if template is None:
+            ctx.left_out(
+                (*base, "claims", index), f"claim `{name}` has no ResourceClaimTemplate in the input"
+            )
+            continue
+        template.take("apiVersion")
+        template.take("kind")
+        template.take("metadata")
+        devices += claim_devices(template, ctx.findings, name)
+    return devices

@@ -1,0 +1,546 @@
+"""`hclgpu import --from kubernetes`: manifests back to a job file.
+
+Every sample rendered to Kubernetes (both device modes), imported and rendered again gives
+the same manifests; hand-written real-world manifests import to reviewed HCL (goldens) with
+every field that HCL cannot carry reported at its line; each mapping is tested on its own.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hclgpu.cli import main
+from hclgpu.diagnostics import Severity
+from hclgpu.importers.common import ImportFailure, locate
+from hclgpu.importers.kubernetes import import_kubernetes
+from hclgpu.importers.kubernetes.cel import DeviceTest, parse_selector, unquote
+from hclgpu.importers.kubernetes.devices import _order, _weights, label_tests
+from hclgpu.importers.kubernetes.quantities import quantity
+from hclgpu.pipeline import compile_source
+from hclgpu.source import SourceFile
+from tests.conftest import ROOT
+from tests.test_docker_compose import compare_golden
+from tests.test_k8s_render import render
+
+SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
+REAL_WORLD = sorted((ROOT / "tests" / "data" / "import" / "kubernetes").iterdir())
+GOLDEN = ROOT / "tests" / "golden" / "import" / "kubernetes"
+
+
+def _job(text: str) -> dict[str, Any]:
+    """The imported job, compiled back (it must compile without errors)."""
+    imported = import_kubernetes(text)
+    result = compile_source(SourceFile("j.nomad.hcl", imported.hcl), checks=False)
+    assert result.job is not None, [d.message for d in result.diagnostics]
+    dumped: dict[str, Any] = result.job.model_dump(by_alias=True, exclude_none=True, exclude={"span"})
+    return dumped
+
+
+def _manifest(kind: str = "Deployment", pod: dict[str, Any] | None = None, **spec: Any) -> str:
+    container = {"name": "app", "image": "busybox"}
+    pod_spec = {"containers": [container], **(pod or {})}
+    body: dict[str, Any] = {"template": {"metadata": {"labels": {"app": "web"}}, "spec": pod_spec}, **spec}
+    if kind == "Pod":
+        body = pod_spec
+    return json.dumps({"apiVersion": "apps/v1", "kind": kind, "metadata": {"name": "web"}, "spec": body})
+
+
+def _container(**fields: Any) -> dict[str, Any]:
+    return {"containers": [{"name": "app", "image": "busybox", **fields}]}
+
+
+def _task(text: str) -> dict[str, Any]:
+    task: dict[str, Any] = _job(text)["TaskGroups"][0]["Tasks"][0]
+    return task
+
+
+# --------------------------------------------------------------------------- round trips
+
+
+@pytest.mark.parametrize("mode", ["plugin", "dra"])
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_sample_round_trip(sample: Path, mode: str) -> None:
+    """render → import → render gives the same manifests, byte for byte."""
+    first, _ = render(sample.read_text(), sample.name, mode)
+    imported = import_kubernetes(first)
+    second, _ = render(imported.hcl, sample.name, mode)
+    assert second == first
+    assert not [d for d in imported.dropped if d.code == "HG301"]
+
+
+# --------------------------------------------------------------------------- real-world goldens
+
+
+@pytest.mark.parametrize("path", REAL_WORLD, ids=lambda p: p.name)
+def test_real_world_manifest_imports_to_the_golden(
+    path: Path, update_golden: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    relative = str(path.relative_to(ROOT))
+    assert main(["import", relative, "--from", "kubernetes"]) == 0
+    out, err = capsys.readouterr()
+    compare_golden(GOLDEN / f"{path.stem}.nomad.hcl", out, update_golden)
+    compare_golden(GOLDEN / f"{path.stem}.findings.txt", err, update_golden)
+    result = compile_source(SourceFile("imported.nomad.hcl", out))
+    assert result.job is not None
+    assert [d.message for d in result.diagnostics if d.severity is Severity.ERROR] == []
+
+
+def test_operator_style_deployment_maps_gfd_labels_to_the_device() -> None:
+    text = (ROOT / "tests/data/import/kubernetes/gpu-operator-inference.yaml").read_text()
+    group = _job(text)["TaskGroups"][0]
+    device = group["Tasks"][0]["Resources"]["Devices"][0]
+    assert (device["Name"], device["Count"]) == ("nvidia/gpu", 1)
+    tests = [(c["LTarget"], c["Operand"], c["RTarget"]) for c in device["Constraints"]]
+    assert ("${device.attr.memory}", ">=", "40 GiB") in tests  # Gt 40959 MiB
+    assert tests[0][1] == "regexp" and "NVIDIA[- ]H100[- ]80GB[- ]HBM3" in tests[0][2]
+    assert device["Affinities"] == [
+        {
+            "LTarget": "${device.attr.driver_version}",
+            "RTarget": ">= 550.0",
+            "Operand": "version",
+            "Weight": 80,
+        }
+    ]
+    node = [(c["LTarget"], c["RTarget"]) for c in group["Constraints"]]
+    assert node == [("${meta.nvidia.com/gpu.present}", "true"), ("${attr.cpu.arch}", "amd64")]
+
+
+def test_pytorch_job_keeps_gpus_shm_and_restarts() -> None:
+    job = _job((ROOT / "tests/data/import/kubernetes/pytorch-ddp-job.json").read_text())
+    assert (job["Type"], job["Namespace"]) == ("batch", "research")
+    group = job["TaskGroups"][0]
+    assert group["RestartPolicy"]["Attempts"] == 2
+    assert group["EphemeralDisk"]["SizeMB"] == 500 * 1024
+    task = group["Tasks"][0]
+    assert task["Resources"]["Devices"][0]["Count"] == 8
+    assert task["Resources"]["Cores"] == 96
+    assert task["Config"]["shm_size"] == 64 * 2**30
+    assert task["Config"]["entrypoint"] == ["torchrun"]
+    assert "WANDB_API_KEY" not in task["Env"]
+
+
+# --------------------------------------------------------------------------- mappings
+
+
+def test_workload_kinds_choose_the_job_type() -> None:
+    assert _job(_manifest("Deployment", replicas=3))["Type"] == "service"
+    assert _job(_manifest("Deployment", replicas=3))["TaskGroups"][0]["Count"] == 3
+    assert _job(_manifest("DaemonSet"))["Type"] == "system"
+    assert _job(_manifest("Job", parallelism=4, backoffLimit=0))["TaskGroups"][0]["Count"] == 4
+    assert _job(_manifest("Pod", {"restartPolicy": "Never"}))["Type"] == "batch"
+    assert _job(_manifest("Pod"))["Type"] == "service"
+    suspended = _job(_manifest("Job", suspend=True))
+    assert "ParameterizedJob" in suspended
+
+
+def test_cron_job_is_periodic() -> None:
+    text = json.dumps(
+        {
+            "apiVersion": "batch/v1",
+            "kind": "CronJob",
+            "metadata": {"name": "nightly"},
+            "spec": {
+                "schedule": "0 3 * * *",
+                "timeZone": "Europe/Paris",
+                "concurrencyPolicy": "Forbid",
+                "suspend": True,
+                "jobTemplate": {"spec": {"template": {"spec": _container()}}},
+            },
+        }
+    )
+    periodic = _job(text)["Periodic"]
+    assert periodic["Specs"] == ["0 3 * * *"]
+    assert (periodic["TimeZone"], periodic["ProhibitOverlap"], periodic["Enabled"]) == (
+        "Europe/Paris",
+        True,
+        False,
+    )
+
+
+def test_resources_become_mhz_mib_and_devices() -> None:
+    task = _task(
+        _manifest(
+            pod=_container(
+                resources={
+                    "requests": {"cpu": "500m", "memory": "1Gi", "amd.com/gpu": 2},
+                    "limits": {"memory": "1536Mi", "amd.com/gpu": 2},
+                }
+            )
+        )
+    )
+    resources = task["Resources"]
+    assert (resources["CPU"], resources["MemoryMB"], resources["MemoryMaxMB"]) == (500, 1024, 1536)
+    assert resources["Devices"] == [{"Name": "amd/gpu", "Count": 2}]
+
+
+def test_equal_cpu_limit_is_a_hard_limit_and_whole_cores_are_cores() -> None:
+    hard = _task(
+        _manifest(pod=_container(resources={"requests": {"cpu": "1500m"}, "limits": {"cpu": "1500m"}}))
+    )
+    assert hard["Config"]["cpu_hard_limit"] is True and hard["Resources"]["CPU"] == 1500
+    cores = _task(_manifest(pod=_container(resources={"requests": {"cpu": "2"}, "limits": {"cpu": "2"}})))
+    assert cores["Resources"]["Cores"] == 2
+
+
+def test_command_args_env_and_security_context() -> None:
+    task = _task(
+        _manifest(
+            pod=_container(
+                args=["serve", "--port=80"],
+                env=[
+                    {"name": "A", "value": "1"},
+                    {"name": "N", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}},
+                ],
+                securityContext={
+                    "privileged": True,
+                    "runAsUser": 1000,
+                    "runAsGroup": 10,
+                    "capabilities": {"drop": ["ALL"]},
+                },
+                workingDir="/srv",
+                imagePullPolicy="Always",
+            )
+        )
+    )
+    config = task["Config"]
+    assert (config["command"], config["args"], config["work_dir"]) == ("serve", ["--port=80"], "/srv")
+    assert (config["privileged"], config["cap_drop"], config["force_pull"]) == (True, ["ALL"], True)
+    assert task["Env"] == {"A": "1", "N": "${node.unique.name}"}
+    assert task["User"] == "1000:10"
+
+
+def test_service_ports_and_probes_become_services_and_checks() -> None:
+    pod = _container(
+        ports=[{"name": "web", "containerPort": 8080}],
+        readinessProbe={"httpGet": {"path": "/ready", "port": 8080, "scheme": "HTTPS"}, "periodSeconds": 7},
+        livenessProbe={"tcpSocket": {"port": "web"}, "failureThreshold": 4, "initialDelaySeconds": 20},
+    )
+    service = {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": {"name": "web"},
+        "spec": {"selector": {"app": "web"}, "ports": [{"port": 80, "targetPort": "web"}]},
+    }
+    group = _job(_manifest(pod=pod) + "\n---\n" + json.dumps(service))["TaskGroups"][0]
+    (port,) = group["Networks"][0]["ReservedPorts"]
+    assert (port["Label"], port["Value"], port["To"]) == ("web", 80, 8080)
+    (svc,) = group["Services"]
+    assert (svc["Name"], svc["PortLabel"]) == ("web", "web")
+    ready, live = svc["Checks"]
+    assert (ready["Type"], ready["Path"], ready["Protocol"], ready["Interval"]) == (
+        "http",
+        "/ready",
+        "https",
+        7 * 10**9,
+    )
+    assert (live["Type"], live["CheckRestart"]["Limit"], live["CheckRestart"]["Grace"]) == (
+        "tcp",
+        4,
+        20 * 10**9,
+    )
+
+
+def test_init_containers_are_prestart_tasks() -> None:
+    pod = {
+        "initContainers": [
+            {"name": "proxy", "image": "envoy", "restartPolicy": "Always"},
+            {"name": "migrate", "image": "app", "args": ["migrate"]},
+        ],
+        **_container(),
+    }
+    tasks = _job(_manifest(pod=pod))["TaskGroups"][0]["Tasks"]
+    assert [(t["Name"], t.get("Lifecycle", {}).get("Sidecar")) for t in tasks] == [
+        ("proxy", True),
+        ("migrate", False),
+        ("app", None),
+    ]
+
+
+def test_config_map_mounts_become_templates() -> None:
+    config_map = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "cfg"},
+        "data": {"a.conf": "x=1\n"},
+    }
+    pod = {
+        **_container(volumeMounts=[{"name": "c", "mountPath": "/etc/app/a.conf", "subPath": "a.conf"}]),
+        "volumes": [{"name": "c", "configMap": {"name": "cfg"}}],
+    }
+    task = _task(json.dumps(config_map) + "\n---\n" + _manifest(pod=pod))
+    assert task["Templates"][0]["EmbeddedTmpl"] == "x=1\n"
+    assert task["Templates"][0]["DestPath"] == "local/a.conf"
+    assert task["Config"]["volumes"] == ["local/a.conf:/etc/app/a.conf"]
+
+
+def test_node_affinity_operators() -> None:
+    expressions = [
+        {"key": "kubernetes.io/os", "operator": "In", "values": ["linux"]},
+        {"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["a", "b"]},
+        {"key": "node.kubernetes.io/instance-type", "operator": "NotIn", "values": ["t3"]},
+        {"key": "rack", "operator": "Exists"},
+        {"key": "cores", "operator": "Gt", "values": ["8"]},
+    ]
+    affinity = {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{"matchExpressions": expressions}]
+            }
+        }
+    }
+    constraints = _job(_manifest(pod={"affinity": affinity}))["TaskGroups"][0]["Constraints"]
+    assert [(c["LTarget"], c["Operand"], c["RTarget"]) for c in constraints] == [
+        ("${attr.kernel.name}", "=", "linux"),
+        ("${node.datacenter}", "set_contains_any", "a,b"),
+        ("${node.class}", "!=", "t3"),
+        ("${meta.rack}", "is_set", ""),
+        ("${meta.cores}", ">", "8"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("expression", "tests"),
+    [
+        (
+            {"key": "nvidia.com/gpu.memory", "operator": "Gt", "values": ["4095"]},
+            [("${device.attr.memory}", ">=", "4 GiB")],
+        ),
+        (
+            {"key": "nvidia.com/gpu.memory", "operator": "Lt", "values": ["24000"]},
+            [("${device.attr.memory}", "<", "24000 MiB")],
+        ),
+        (
+            {"key": "nvidia.com/gpu.memory", "operator": "In", "values": ["16384"]},
+            [("${device.attr.memory}", "=", "16 GiB")],
+        ),
+        (
+            {"key": "nvidia.com/gpu.memory", "operator": "DoesNotExist"},
+            [("${device.attr.memory}", "is_not_set", "")],
+        ),
+        (
+            {"key": "nvidia.com/cuda.driver-version.major", "operator": "Gt", "values": ["534"]},
+            [("${device.attr.driver_version}", "version", ">= 535.0")],
+        ),
+        (
+            {"key": "nvidia.com/cuda.driver-version.major", "operator": "Lt", "values": ["600"]},
+            [("${device.attr.driver_version}", "version", "< 600.0")],
+        ),
+        (
+            {"key": "nvidia.com/gpu.product", "operator": "NotIn", "values": ["Tesla-T4", "Tesla-K80"]},
+            [("${device.model}", "!=", "Tesla-T4"), ("${device.model}", "!=", "Tesla-K80")],
+        ),
+    ],
+)
+def test_gfd_labels_as_device_tests(expression: dict[str, Any], tests: list[tuple[str, str, str]]) -> None:
+    found = label_tests(expression)
+    assert found is not None
+    assert [(t.attribute, t.operator, t.value) for t in found[0]] == tests
+
+
+@pytest.mark.parametrize(
+    ("cel", "test"),
+    [
+        (
+            "device.attributes['gpu.nvidia.com'].productName.matches('Tesla.*')",
+            DeviceTest("${device.model}", "regexp", "Tesla.*"),
+        ),
+        (
+            "device.attributes['gpu.nvidia.com'].productName == 'it\\'s'",
+            DeviceTest("${device.model}", "=", "it's"),
+        ),
+        (
+            "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('40Gi')) >= 0",
+            DeviceTest("${device.attr.memory}", ">=", "40 GiB"),
+        ),
+        (
+            "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('3815Mi')) < 0",
+            DeviceTest("${device.attr.memory}", "<", "3815 MiB"),
+        ),
+        (
+            "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('16Gi')) >= 0 && "
+            "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('16385Mi')) < 0",
+            DeviceTest("${device.attr.memory}", "=", "16 GiB"),
+        ),
+        (
+            "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('16Gi')) < 0 || "
+            "device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('16385Mi')) >= 0",
+            DeviceTest("${device.attr.memory}", "!=", "16 GiB"),
+        ),
+        (
+            "device.attributes['gpu.nvidia.com'].driverVersion.compareTo(semver('535.0.0')) >= 0 && "
+            "device.attributes['gpu.nvidia.com'].driverVersion.compareTo(semver('536.0.0')) < 0",
+            DeviceTest("${device.attr.driver_version}", "version", ">= 535.0.0, < 536.0.0"),
+        ),
+        ("'memory' in device.capacity['gpu.nvidia.com']", DeviceTest("${device.attr.memory}", "is_set")),
+        (
+            "!('driverVersion' in device.attributes['gpu.nvidia.com'])",
+            DeviceTest("${device.attr.driver_version}", "is_not_set"),
+        ),
+        ("device.driver == 'gpu.nvidia.com'", None),
+        ("device.capacity['gpu.nvidia.com'].memory.compareTo(quantity('16Gi')) >= 0 && true", None),
+    ],
+)
+def test_cel_selectors_the_back_end_writes_are_read_back(cel: str, test: DeviceTest | None) -> None:
+    assert parse_selector(cel) == test
+
+
+def test_cel_unquote() -> None:
+    assert unquote("'a\\\\b\\n\\u00e9'") == "a\\b\né"
+
+
+def test_first_available_order_gives_weights_that_reproduce_it() -> None:
+    prefs = ["a", "b", "c"]
+    heavy_first = _order(prefs, [60, 30, 20])  # {a} before {b, c}
+    light_first = _order(prefs, [40, 30, 20])  # {b, c} before {a}
+    assert heavy_first != light_first
+    assert _order(prefs, _weights(prefs, heavy_first)) == heavy_first
+    assert _order(prefs, _weights(prefs, light_first)) == light_first
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("500m", 0.5),
+        ("2", 2),
+        ("1Gi", 2**30),
+        ("1.5G", 1.5e9),
+        ("1e3", 1000),
+        (3, 3),
+        ("x", None),
+        ("1Q", None),
+    ],
+)
+def test_quantities(text: object, value: float | None) -> None:
+    found = quantity(text)
+    assert (None if found is None else float(found)) == value
+
+
+# --------------------------------------------------------------------------- reporting and errors
+
+
+def test_every_unread_field_is_reported_at_its_line() -> None:
+    text = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  paused: true\n"
+        "  template:\n    spec:\n      hostNetwork: true\n      containers:\n"
+        "        - name: app\n          image: busybox\n"
+    )
+    dropped = {d.pointer: d for d in import_kubernetes(text).dropped}
+    assert set(dropped) == {"/spec/paused", "/spec/template/spec/hostNetwork"}
+    assert all(d.code == "HG301" for d in dropped.values())
+    assert locate(text, 0, "/spec/template/spec/hostNetwork") == (9, 20)
+
+
+def test_a_list_is_opened_and_other_kinds_are_reported() -> None:
+    items = [json.loads(_manifest()), {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s"}}]
+    imported = import_kubernetes(json.dumps({"apiVersion": "v1", "kind": "List", "items": items}))
+    assert imported.hcl.startswith('job "web" {')
+    assert sorted((d.pointer, d.code) for d in imported.dropped) == [
+        ("/items/0/spec/template/metadata/labels", "HG302"),  # `app: web` has no place in a job
+        ("/items/1", "HG301"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("kind: [", "not valid YAML"),
+        ("- a\n- b\n", "not a Kubernetes object"),
+        ("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n", "no workload"),
+        ("", "no workload"),
+    ],
+)
+def test_inputs_that_cannot_be_imported(text: str, message: str) -> None:
+    with pytest.raises(ImportFailure, match=message):
+        import_kubernetes(text)
+
+
+def test_cli_reports_located_errors_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "bad.yaml"
+    source.write_text("kind: Deployment\nmetadata: {name: [}\n")
+    target = tmp_path / "out.nomad.hcl"
+    assert main(["import", str(source), "--from", "kubernetes", "-o", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{source}:2:") and "error: not valid YAML" in err
+    assert not target.exists()
+
+
+def test_cli_writes_the_job_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "web.yaml"
+    source.write_text(_manifest())
+    target = tmp_path / "web.nomad.hcl"
+    assert main(["import", str(source), "--from", "kubernetes", "-o", str(target)]) == 0
+    assert target.read_text().startswith('job "web" {')
+    assert capsys.readouterr().out == ""
+
+
+_SAMPLE_TEXT = render((ROOT / "samples" / "tensorrt.nomad.hcl").read_text(), "tensorrt.nomad.hcl", "dra")[0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(cut=st.integers(0, len(_SAMPLE_TEXT)), noise=st.text(max_size=8))
+def test_truncated_and_garbled_manifests_end_in_a_result_or_an_import_failure(cut: int, noise: str) -> None:
+    text = _SAMPLE_TEXT[:cut] + noise
+    try:
+        imported = import_kubernetes(text)
+    except ImportFailure:
+        return
+    result = compile_source(SourceFile("j.hcl", imported.hcl), checks=False)
+    assert result.job is not None, [d.message for d in result.diagnostics]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(
+                st.sampled_from(
+                    [
+                        "spec",
+                        "template",
+                        "containers",
+                        "name",
+                        "image",
+                        "ports",
+                        "resources",
+                        "metadata",
+                        "kind",
+                    ]
+                ),
+                inner,
+                max_size=4,
+            )
+        ),
+        max_leaves=20,
+    )
+)
+def test_random_structures_never_crash(spec: Any) -> None:
+    text = yaml.safe_dump(
+        {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "w"}, "spec": spec}
+    )
+    try:
+        imported = import_kubernetes(text)
+    except ImportFailure:
+        return
+    assert imported.hcl.startswith('job "')
+
+
+def test_cpu_factor_is_the_render_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """cpu = 8192 MHz at 2000 MHz per core is 4096m; imported with the same factor it is 8192 again."""
+    source = tmp_path / "job.yaml"
+    source.write_text(_manifest(pod=_container(resources={"requests": {"cpu": "4096m", "memory": "1Gi"}})))
+    assert main(["import", str(source), "--from", "kubernetes", "--cpu-mhz-per-core", "2000"]) == 0
+    assert "cpu    = 8192" in capsys.readouterr().out
+    assert main(["import", str(source), "--from", "kubernetes"]) == 0
+    assert "cpu    = 4096" in capsys.readouterr().out
