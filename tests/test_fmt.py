@@ -215,3 +215,27 @@ def test_a_file_with_a_syntax_error_is_left_alone(tmp_path: Path, capsys: pytest
     assert main(["fmt", str(path)]) == 1
     assert path.read_bytes() == data
     assert "HG0" in capsys.readouterr().err
+
+
+def test_windows_line_ends_are_kept(tmp_path: Path) -> None:
+    """A CRLF file stays CRLF (heredoc lines too), and formatting it again changes nothing."""
+    path = tmp_path / "win.hcl"
+    path.write_bytes(
+        b'job "w" {\r\ntype="batch"\r\n  meta {\r\n    note = <<EOT\r\nline\r\nEOT\r\n  }\r\n}\r\n'
+    )
+    assert main(["fmt", str(path)]) == 0
+    data = path.read_bytes()
+    assert (
+        data
+        == b'job "w" {\r\n  type = "batch"\r\n  meta {\r\n    note = <<EOT\r\nline\r\nEOT\r\n  }\r\n}\r\n'
+    )
+    assert main(["fmt", "--check", str(path)]) == 0
+    assert path.read_bytes() == data
+
+
+def test_diff_names_an_absolute_path_as_git_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ugly.hcl"
+    path.write_text(UGLY)
+    assert main(["fmt", "--diff", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"--- a{path}\n+++ b{path}\n")  # a/tmp/..., not a//tmp/...

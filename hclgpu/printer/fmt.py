@@ -46,9 +46,11 @@ def format_checked(tree: ast.File, text: str, path: str = "<fmt>") -> str:
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
-    """A ``diff -u`` of the change, with ``a/`` and ``b/`` names as git prints them."""
+    """A ``diff -u`` of the change, with ``a/`` and ``b/`` names as git prints them (an
+    absolute path without its leading ``/``, so ``patch -p1`` applies it from the root)."""
+    name = path.lstrip("/")
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{path}", f"b/{path}"
+        before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{name}", f"b/{name}"
     )
     return "".join(
         line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
