@@ -80,6 +80,12 @@ def _product_tests(operator: str, values: list[str]) -> tuple[list[DeviceTest], 
     ], "the model list is a regexp that accepts GFD's `-` as a space"
 
 
+def device_block(name: str, count: int) -> dict[str, Any]:
+    """A device request; the count only when it is not Nomad's default of one (the idiom is
+    `device "nvidia/gpu" {}`)."""
+    return {"Name": name} if count == 1 else {"Name": name, "Count": count}
+
+
 def test_dict(test: DeviceTest, weight: int | None = None) -> dict[str, Any]:
     """A constraint (or, with a weight, an affinity) in API JSON."""
     out: dict[str, Any] = {"LTarget": test.attribute, "RTarget": test.value, "Operand": test.operator}
@@ -123,7 +129,7 @@ def _exactly(template: Manifest, path: Path, findings: Findings) -> dict[str, An
             template, (*path, "deviceClassName"), f"device class `{device_class}` has no known Nomad device"
         )
         return None
-    device: dict[str, Any] = {"Name": name, "Count": _count(template, path, findings)}
+    device = device_block(name, _count(template, path, findings))
     constraints = [test_dict(t) for t in _selectors(template, path, findings)]
     if constraints:
         device["Constraints"] = constraints

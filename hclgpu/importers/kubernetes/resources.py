@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from hclgpu.importers.kubernetes.context import PodContext
-from hclgpu.importers.kubernetes.devices import EXTENDED_RESOURCES, claim_devices
+from hclgpu.importers.kubernetes.devices import EXTENDED_RESOURCES, claim_devices, device_block
 from hclgpu.importers.kubernetes.quantities import MIB, quantity, whole
 from hclgpu.importers.kubernetes.source import Path
 
@@ -114,7 +114,7 @@ def _extended(
         if name is None or number is None or number.denominator != 1 or number < 1:
             ctx.left_out((*base, "limits", key), f"`{key}` is not a device resource Nomad knows")
             continue
-        devices.append({"Name": name, "Count": int(number)})
+        devices.append(device_block(name, int(number)))
     return devices
 
 

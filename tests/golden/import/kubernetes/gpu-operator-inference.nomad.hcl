@@ -34,7 +34,6 @@ job "triton" {
         memory     = 16384
         memory_max = 24576
         device "nvidia/gpu" {
-          count = 1
           constraint {
             attribute = "${device.model}"
             operator  = "regexp"
