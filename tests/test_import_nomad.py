@@ -144,3 +144,10 @@ def test_cli_rejects_bad_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_cli_cannot_read_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["import", str(tmp_path / "missing.json"), "--from", "nomad-json"]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_labels_escape_every_template_opener() -> None:
+    hcl = import_nomad_json(_job(ID="${x}", TaskGroups=[{"Name": "%{y}", "Tasks": None}])).hcl
+    assert hcl.startswith('job "$${x}" {') and 'group "%%{y}" {' in hcl
+    job = _compile(hcl)["Job"]
+    assert job["ID"] == "${x}" and job["TaskGroups"][0]["Name"] == "%{y}"  # type: ignore[index]

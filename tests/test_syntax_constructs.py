@@ -257,3 +257,12 @@ def test_unicode_columns_are_code_points() -> None:
     position = SourceFile("x", text).position(b.span.start)
     assert (position.line, position.column) == (2, 1)
     assert SourceFile("x", text).position(text.index("😀")).column == 12
+
+
+def test_a_label_may_hold_escaped_template_openers() -> None:
+    """Labels are plain quoted strings: `${` must be written `$${` (HCL: "To include a literal
+    `$`, double it"), and the label's value is the text with the escape undone."""
+    tree = parse_ok('group "$${x} %%{y}" {\n  a = "$${z}"\n}\n')
+    block = tree.body.items[0]
+    assert isinstance(block, ast.Block)
+    assert [label.value for label in block.labels] == ["${x} %{y}"]

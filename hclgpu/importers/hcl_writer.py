@@ -58,7 +58,7 @@ def write_job(job: m.Job, root: str = "/Job") -> tuple[str, list[Dropped]]:
     if label is None:
         writer.drop(("ID",), "the job has no ID: the label is empty")
         label = ""
-    writer.lines.append(f"job {quote(label)} {{")
+    writer.lines.append(f"job {quote_label(label)} {{")
     _body(writer, job, (), 1)
     writer.lines.append("}")
     return _formatted("\n".join(writer.lines) + "\n"), writer.dropped
@@ -198,7 +198,7 @@ def _labels(node: Node) -> list[str]:
 def _block(
     writer: _Writer, name: str, labels: list[str], node: Node, path: tuple[str, ...], depth: int
 ) -> None:
-    head = " ".join([name, *(quote(label) for label in labels)])
+    head = " ".join([name, *(quote_label(label) for label in labels)])
     writer.lines.append(f"{_INDENT * depth}{head} {{")
     _body(writer, node, path, depth + 1)
     writer.lines.append(f"{_INDENT * depth}}}")
@@ -237,7 +237,7 @@ def _is_identifier(key: str) -> bool:
 def _data_block(
     writer: _Writer, name: str, labels: list[str], data: dict[str, Any], path: tuple[str, ...], depth: int
 ) -> None:
-    head = " ".join([name, *(quote(label) for label in labels)])
+    head = " ".join([name, *(quote_label(label) for label in labels)])
     writer.lines.append(f"{_INDENT * depth}{head} {{")
     _data_body(writer, data, path, depth + 1)
     writer.lines.append(f"{_INDENT * depth}}}")
@@ -343,7 +343,18 @@ _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 def quote(text: str) -> str:
-    """A quoted HCL string: backslash escapes, and ``${``/``%{`` doubled so they stay literal."""
+    """A quoted HCL string: backslash escapes, and ``${``/``%{`` doubled so they stay literal
+    (run-time references aside, see :func:`escape_template`)."""
+    return '"' + escape_template(_escaped(text)) + '"'
+
+
+def quote_label(text: str) -> str:
+    """A block label: a plain quoted string, where every ``${`` and ``%{`` is doubled (a
+    label is never a template, so not even a run-time reference may stay as it is)."""
+    return '"' + _escaped(text).replace("${", "$${").replace("%{", "%%{") + '"'
+
+
+def _escaped(text: str) -> str:
     out = []
     for ch in text:
         if ch in _ESCAPES:
@@ -352,7 +363,7 @@ def quote(text: str) -> str:
             out.append(f"\\u{ord(ch):04x}")
         else:
             out.append(ch)
-    return '"' + escape_template("".join(out)) + '"'
+    return "".join(out)
 
 
 _RUNTIME = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_-]*)(?:\.[A-Za-z_][A-Za-z0-9_-]*|\[[0-9]+\])*\}")
