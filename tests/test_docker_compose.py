@@ -149,7 +149,7 @@ def test_tensorrt_docker_line() -> None:
     sample = ROOT / "samples" / "tensorrt.nomad.hcl"
     lines = argvs(sample.read_text(encoding="utf-8"))
     back, front = lines["back-rtserver.sh"], lines["front-web.sh"]
-    assert flag_values(back, "--gpus") == ['"device=0"']
+    assert flag_values(back, "--gpus") == ["1"]  # no inventory: a count, docker takes the first GPU
     assert flag_values(back, "--ulimit") == ["memlock=-1:-1", "stack=67108864:67108864"]
     assert flag_values(back, "--shm-size") == ["1024"]
     assert flag_values(back, "-p") == ["8000", "8001", "8002"]
@@ -171,7 +171,10 @@ def test_tensorrt_device_constraint_reported_at_the_constraint() -> None:
         [constraint] = [d for d in diagnostics if d.code == "HG301" and "device constraint" in d.message]
         assert constraint.span is not None
         assert source[constraint.span.start : constraint.span.end].startswith("constraint")
-        assert any(d.code == "HG302" and "device ids 0" in d.message for d in diagnostics)
+        assert any(
+            d.code == "HG302" and "count 1: docker takes the host's first GPUs" in d.message
+            for d in diagnostics
+        )
 
 
 # --------------------------------------------------------------------------- a job using more features
@@ -376,7 +379,7 @@ def test_features_docker_lines() -> None:
     assert main[image:] == ["nvcr.io/nvidia/cuda:12.4.0-base-ubuntu22.04", "-c", "nvidia-smi", "-L"]
     assert flag_values(lines["g-setup.sh"], "--restart") == []
     pinned = lines["pinned-two-blocks.sh"]
-    assert flag_values(pinned, "--gpus") == ['"device=0,1,2"'], "disjoint ids for the two blocks"
+    assert flag_values(pinned, "--gpus") == ["3"], "one count for the two blocks together"
     assert flag_values(lines["accel-neuron.sh"], "--device") == ["/dev/neuron0", "/dev/neuron1"]
     amd = lines["accel-amd.sh"]
     assert flag_values(amd, "--device") == ["/dev/kfd", "/dev/dri"]
@@ -398,8 +401,9 @@ def test_features_docker_diagnostics() -> None:
     assert has("HG301", "`mystery_key` in the podman config")
     assert has("HG301", "no way to pass `google/tpu`")
     assert has("HG301", "device constraint `${device.model} = NVIDIA A100`")
-    assert has("HG302", "device ids 0,1")
-    assert has("HG302", "device ids 2")
+    assert has("HG302", "count 3: docker takes the host's first GPUs")
+    twice = [d for d in diagnostics if d.code == "HG302" and "count 3: docker takes" in d.message]
+    assert len(twice) == 2  # once for each block
     assert has("HG302", "count = 2")
     assert has("HG302", "poststop")
     assert has("HG302", "podman driver")
@@ -457,7 +461,7 @@ def test_features_compose() -> None:
     }
     pinned = services["pinned-two-blocks"]
     [gpus] = pinned["deploy"]["resources"]["reservations"]["devices"]
-    assert gpus == {"driver": "nvidia", "device_ids": ["0", "1", "2"], "capabilities": ["gpu"]}
+    assert gpus == {"driver": "nvidia", "count": 3, "capabilities": ["gpu"]}
     tcp = pinned["healthcheck"]
     assert tcp["test"][0] == "CMD-SHELL" and "nc -z localhost 6379" in tcp["test"][1]
     assert tcp["interval"] == "1500ms"

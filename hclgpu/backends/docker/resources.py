@@ -175,28 +175,26 @@ def _needs_ids(requests: list[_Request]) -> bool:
 
 
 def _nvidia(c: Container, requests: list[_Request], ctx: Lowering) -> None:
-    """`--gpus N`, or `--gpus '"device=0,1"'` (consecutive first indexes, disjoint per block)."""
+    """The planned GPUs as `--gpus '"device=0,1"'`; without a plan, `--gpus N` for all blocks
+    together (docker then takes the host's first N GPUs, which is what the indexes 0..N-1
+    would say), reported where a block filters its GPUs."""
     if not requests:
         return
     if all(r.planned is not None for r in requests):
         c.gpus = Gpus(ids=tuple(i for r in requests for i in r.planned or []))
         return
+    c.gpus = Gpus(count=sum(r.count for r in requests))
     if not _needs_ids(requests):
-        c.gpus = Gpus(count=requests[0].count)
         return
-    ids: list[str] = []
     for request in requests:
-        mine = [str(i) for i in range(len(ids), len(ids) + request.count)]
-        ids += mine
         approximated(
             ctx,
-            f"`{request.device.name}` → {field(ctx, 'gpus')} device ids {','.join(mine)}: the host's first "
-            "GPU indexes stand in for the GPUs Nomad would pick; without a node inventory hclgpu cannot "
-            "choose the matching ones",
+            f"`{request.device.name}` → {field(ctx, 'gpus')} count {c.gpus.count}: docker takes the host's "
+            "first GPUs, not the ones Nomad would pick; without a node inventory hclgpu cannot choose "
+            "the matching ones",
             request.device,
-            help="edit the ids (indexes or GPU UUIDs) for the host",
+            help="render with --nodes INVENTORY --node NAME to pass the planned GPUs' ids",
         )
-    c.gpus = Gpus(ids=tuple(ids))
 
 
 def _neuron(c: Container, requests: list[_Request], ctx: Lowering) -> None:
