@@ -55,11 +55,16 @@ def finish(api_job: dict[str, Any], findings: list[Dropped]) -> Imported:
     return Imported(hcl, [*findings, *extra])
 
 
-def load_documents(text: str) -> list[Any]:
-    """Every YAML (or JSON) document of ``text``, empty ones left out; syntax errors located."""
+def load_documents(text: str, yaml_1_2: bool = False) -> list[Any]:
+    """Every YAML (or JSON) document of ``text``, empty ones left out; syntax errors located.
+
+    ``yaml_1_2``: read scalars as YAML 1.2 does (Compose's parser): only ``true``/``false``
+    are booleans and ``8080:80`` is text, not a base-60 number as YAML 1.1 (Kubernetes'
+    parser, and PyYAML's) has it.
+    """
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = _yaml_1_2_loader() if yaml_1_2 else getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         return [doc for doc in yaml.load_all(text, Loader=loader) if doc is not None]
     except yaml.MarkedYAMLError as error:
@@ -70,6 +75,40 @@ def load_documents(text: str) -> list[Any]:
         raise ImportFailure(f"not valid YAML: {error}") from None
     except RecursionError:
         raise ImportFailure("the document nests too deeply") from None
+
+
+@lru_cache(maxsize=1)
+def _yaml_1_2_loader() -> Any:
+    """A safe loader whose implicit types are YAML 1.2's core schema."""
+    import re
+
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    dropped = {f"tag:yaml.org,2002:{t}" for t in ("bool", "int", "float", "timestamp")}
+    loader: Any = type("Yaml12Loader", (base,), {})
+    loader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag not in dropped]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    core = (
+        ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
+        ("tag:yaml.org,2002:int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
+        ("tag:yaml.org,2002:float",
+         r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)",
+         "-+.0123456789"),
+    )  # fmt: skip
+    for tag, pattern, first in core:
+        loader.add_implicit_resolver(tag, re.compile(f"^(?:{pattern})$"), list(first))
+    loader.add_constructor("tag:yaml.org,2002:int", _core_int)
+    return loader
+
+
+def _core_int(loader: Any, node: Any) -> int:
+    text = str(loader.construct_scalar(node))
+    if text.startswith("0o"):
+        return int(text[2:], 8)
+    return int(text, 16) if text.startswith("0x") else int(text)
 
 
 def pointer(*parts: str | int) -> str:
