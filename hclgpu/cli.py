@@ -648,6 +648,12 @@ def run_import(args: argparse.Namespace) -> int:
         where = f"{args.file}:{error.line}:{error.column or 1}" if error.line else args.file
         sys.stderr.write(f"{where}: error: {error}\n")
         return EXIT_ERRORS
+    except Exception as error:  # a bug in hclgpu: report it, never a traceback, write nothing
+        sys.stderr.write(
+            f"{args.file}: error: HG901: internal error while importing: {type(error).__name__}: {error} "
+            "(this is a bug in hclgpu; please report it with the file)\n"
+        )
+        return EXIT_ERRORS
     _report_import(args.file, text, imported.dropped)
     if args.output is None:
         sys.stdout.write(imported.hcl)

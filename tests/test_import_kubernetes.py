@@ -544,3 +544,18 @@ def test_cpu_factor_is_the_render_option(tmp_path: Path, capsys: pytest.CaptureF
     assert "cpu    = 8192" in capsys.readouterr().out
     assert main(["import", str(source), "--from", "kubernetes"]) == 0
     assert "cpu    = 4096" in capsys.readouterr().out
+
+
+def test_an_importer_bug_is_a_diagnostic_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(text: str, options: object = None) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr("hclgpu.importers.kubernetes.import_kubernetes", broken)
+    source = tmp_path / "web.yaml"
+    source.write_text(_manifest())
+    target = tmp_path / "out.nomad.hcl"
+    assert main(["import", str(source), "--from", "kubernetes", "-o", str(target)]) == 1
+    assert "HG901: internal error while importing: KeyError" in capsys.readouterr().err
+    assert not target.exists()

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from hclgpu.importers.common import Imported, ImportFailure, ImportOptions, finish, load_documents
-from hclgpu.importers.kubernetes.source import Findings, Manifest
+from hclgpu.importers.kubernetes.source import Findings, Manifest, as_dict
 from hclgpu.importers.kubernetes.workload import POD_PATHS, GroupRead, Objects, read_group
 
 _SERVER_FIELDS = frozenset(
@@ -79,7 +79,7 @@ def _objects(manifests: list[Manifest], findings: Findings) -> Objects:
 def _job_name(workloads: list[Manifest]) -> str:
     """The workloads' common app.kubernetes.io/name (or app) label, else the first one's name."""
     for key in ("app.kubernetes.io/name", "app.kubernetes.io/part-of", "app"):
-        values = {str((w.peek("metadata", "labels") or {}).get(key)) for w in workloads}
+        values = {str(as_dict(w.peek("metadata", "labels")).get(key)) for w in workloads}
         if len(values) == 1 and values != {"None"}:
             return values.pop()
     return workloads[0].name or "job"

@@ -14,7 +14,7 @@ from hclgpu.importers.kubernetes.context import PodContext
 from hclgpu.importers.kubernetes.mounts import read_mounts
 from hclgpu.importers.kubernetes.probes import read_probes
 from hclgpu.importers.kubernetes.resources import read_resources
-from hclgpu.importers.kubernetes.source import Path
+from hclgpu.importers.kubernetes.source import Path, as_dict, whole_number
 
 
 def read_container(ctx: PodContext, path: Path, sidecar: bool | None) -> dict[str, Any]:
@@ -78,7 +78,8 @@ def _env(ctx: PodContext, path: Path) -> dict[str, str]:
     for index, item in enumerate(ctx.items(*path, "env")):
         here: Path = (*path, "env", index)
         ctx.take(*here)
-        if not isinstance(item, dict) or not item.get("name"):
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
+            ctx.left_out(here, "an env entry needs a name")
             continue
         if "valueFrom" not in item:
             env[str(item["name"])] = _text(item.get("value", ""))
@@ -106,7 +107,7 @@ def _value_from(ctx: PodContext, source: Any) -> str | None:
         key = str(ref.get("key"))
         if holder is not None and isinstance(holder.peek("data", key), str):
             return str(holder.take("data", key))
-    field = (source.get("fieldRef") or {}).get("fieldPath")
+    field = as_dict(source.get("fieldRef")).get("fieldPath")
     return {
         "metadata.name": "${NOMAD_ALLOC_NAME}",
         "metadata.namespace": "${NOMAD_NAMESPACE}",
@@ -127,13 +128,14 @@ def _ports(ctx: PodContext, path: Path) -> list[str]:
     labels = []
     for index, _ in enumerate(ctx.items(*path, "ports")):
         here: Path = (*path, "ports", index)
-        number = ctx.take(*here, "containerPort")
-        if not isinstance(number, int) or isinstance(number, bool):
+        number = whole_number(ctx.take(*here, "containerPort"), 1, 65535)
+        if number is None:
+            ctx.left_out(here, "a container port needs a containerPort from 1 to 65535")
             continue
         name = ctx.take(*here, "name")
         label = ctx.port_for(number, str(name).replace("-", "_") if name else None)
-        host = ctx.take(*here, "hostPort")
-        if isinstance(host, int) and host > 0:
+        host = whole_number(ctx.take(*here, "hostPort"), 1, 65535)
+        if host is not None:
             ctx.ports[label]["Value"] = host
         protocol = ctx.take(*here, "protocol")
         if protocol not in (None, "TCP"):
@@ -153,10 +155,10 @@ def _security(ctx: PodContext, path: Path, config: dict[str, Any], task: dict[st
             config[f"cap_{verb}"] = [str(n) for n in names]
     if ctx.take(*base, "readOnlyRootFilesystem"):
         config["readonly_rootfs"] = True
-    uid, gid = ctx.take(*base, "runAsUser"), ctx.take(*base, "runAsGroup")
-    if isinstance(uid, int):
-        task["User"] = f"{uid}:{gid}" if isinstance(gid, int) else str(uid)
-    elif isinstance(gid, int):
+    uid, gid = whole_number(ctx.take(*base, "runAsUser")), whole_number(ctx.take(*base, "runAsGroup"))
+    if uid is not None:
+        task["User"] = f"{uid}:{gid}" if gid is not None else str(uid)
+    elif gid is not None:
         ctx.left_out((*base, "runAsGroup"), "a group without a user cannot be set on a Nomad task")
 
 

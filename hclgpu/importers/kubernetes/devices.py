@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 from hclgpu.importers.kubernetes.cel import DeviceTest, mib_text, negated, parse_selector
-from hclgpu.importers.kubernetes.source import Findings, Manifest, Path
+from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_list, whole_number
 
 EXTENDED_RESOURCES = {
     "nvidia.com/gpu": "nvidia/gpu",
@@ -38,7 +38,7 @@ def label_tests(expression: dict[str, Any]) -> tuple[list[DeviceTest], str | Non
     """A NodeSelectorRequirement on a GFD device label as device tests (and a note on what
     they bend), or None when the requirement says something a device test cannot."""
     key, operator = expression.get("key"), expression.get("operator")
-    values = [str(v) for v in expression.get("values") or []]
+    values = [str(v) for v in as_list(expression.get("values"))]
     if operator in ("Exists", "DoesNotExist") and key in (MEMORY_LABEL, DRIVER_MAJOR_LABEL):
         attribute = "${device.attr.memory}" if key == MEMORY_LABEL else "${device.attr.driver_version}"
         return [DeviceTest(attribute, "is_set" if operator == "Exists" else "is_not_set")], None
@@ -144,7 +144,12 @@ def _count(template: Manifest, path: Path, findings: Findings) -> int:
             template, (*path, "allocationMode"), f"allocationMode {mode}: Nomad asks for a count (1 here)"
         )
         return 1
-    return count if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 1
+    number = whole_number(count, 1)
+    if number is None:
+        findings.approximated(
+            template, (*path, "count"), f"count {count!r} is not a device count: 1 is asked for"
+        )
+    return number or 1
 
 
 def _selectors(template: Manifest, path: Path, findings: Findings) -> list[DeviceTest]:
@@ -172,18 +177,22 @@ def _first_available(template: Manifest, path: Path, findings: Findings) -> dict
     device = _exactly(template, last, findings)
     if device is None or len(subs) < 2:
         return device
-    base = [str(s["cel"]["expression"]) for s in template.peek(*last, "selectors") or [] if _is_cel(s)]
+    base = [_cel_of(s) for s in as_list(template.peek(*last, "selectors")) if _is_cel(s)]
     sets = []
     for index in range(len(subs) - 1):
         here: Path = (*path, "firstAvailable", index)
         for key in ("name", "deviceClassName", "allocationMode", "count", "selectors"):
             template.take(*here, key)
-        chosen = [str(s["cel"]["expression"]) for s in template.peek(*here, "selectors") or [] if _is_cel(s)]
+        chosen = [_cel_of(s) for s in as_list(template.peek(*here, "selectors")) if _is_cel(s)]
         sets.append([c for c in chosen if c not in base])
     affinities = _affinities(sets, template, (*path, "firstAvailable", 0), findings)
     if affinities:
         device["Affinities"] = affinities
     return device
+
+
+def _cel_of(selector: dict[str, Any]) -> str:
+    return str(selector["cel"].get("expression") or "")
 
 
 def _is_cel(selector: Any) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 from hclgpu.importers.kubernetes.cel import DeviceTest
 from hclgpu.importers.kubernetes.devices import DEVICE_LABELS, EXTENDED_RESOURCES, label_tests, test_dict
-from hclgpu.importers.kubernetes.source import Findings, Manifest, Path
+from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_dict, as_list
 
 NODE_ATTRIBUTES = {
     "kubernetes.io/os": "${attr.kernel.name}",
@@ -99,7 +99,7 @@ def _required(pod: PodReader, out: Placement) -> None:
 
 
 def _require(pod: PodReader, out: Placement, expression: dict[str, Any], where: Path) -> None:
-    device = _gpu(pod) if expression.get("key") in DEVICE_LABELS else None
+    device = _gpu(pod) if str(expression.get("key")) in DEVICE_LABELS else None
     found = label_tests(expression) if device is not None else None
     if device is not None and found is not None:
         tests, note = found
@@ -118,7 +118,7 @@ def _gpu(pod: PodReader) -> dict[str, Any] | None:
 def _node_tests(expression: dict[str, Any], pod: PodReader, where: Path) -> list[DeviceTest]:
     """A node label requirement as Nomad tests (NotIn with several values: one per value)."""
     key, operator = str(expression.get("key")), expression.get("operator")
-    values = [str(v) for v in expression.get("values") or []]
+    values = [str(v) for v in as_list(expression.get("values"))]
     attribute = node_attribute(key, pod.workload, where, pod.findings)
     if operator in ("Exists", "DoesNotExist"):
         return [DeviceTest(attribute, "is_set" if operator == "Exists" else "is_not_set")]
@@ -144,21 +144,23 @@ def _preferred(pod: PodReader, out: Placement) -> None:
         if not isinstance(term, dict):
             continue
         weight = term["weight"] if isinstance(term.get("weight"), int) else 50
-        expressions = (term.get("preference") or {}).get("matchExpressions") or []
+        expressions = [
+            e for e in as_list(as_dict(term.get("preference")).get("matchExpressions")) if isinstance(e, dict)
+        ]
         if len(expressions) > 1:
             pod.findings.approximated(
                 pod.workload, here, "a preference with several requirements becomes one affinity each"
             )
         for position, expression in enumerate(expressions):
             _prefer(pod, out, expression, weight, (*here, "preference", "matchExpressions", position))
-        if (term.get("preference") or {}).get("matchFields"):
+        if as_dict(term.get("preference")).get("matchFields"):
             pod.findings.left_out(
                 pod.workload, (*here, "preference", "matchFields"), "matchFields has no Nomad form"
             )
 
 
 def _prefer(pod: PodReader, out: Placement, expression: dict[str, Any], weight: int, where: Path) -> None:
-    device = _gpu(pod) if expression.get("key") in DEVICE_LABELS else None
+    device = _gpu(pod) if str(expression.get("key")) in DEVICE_LABELS else None
     found = label_tests(expression) if device is not None else None
     if device is not None and found is not None:
         device.setdefault("Affinities", []).extend(test_dict(test, weight) for test in found[0])
@@ -178,8 +180,8 @@ def _anti_affinity(pod: PodReader, out: Placement) -> None:
     for index, term in enumerate(pod.workload.items(*path)):
         here: Path = (*path, index)
         pod.workload.take(*here)
-        selector = ((term or {}).get("labelSelector") or {}).get("matchLabels") or {}
-        key = str((term or {}).get("topologyKey") or "")
+        selector = as_dict(as_dict(as_dict(term).get("labelSelector")).get("matchLabels"))
+        key = str(as_dict(term).get("topologyKey") or "")
         if not selector or any(pod.own_labels.get(k) != v for k, v in selector.items()):
             pod.findings.left_out(
                 pod.workload, here, "anti-affinity to other workloads' pods has no Nomad form"
@@ -199,10 +201,11 @@ def _spread(pod: PodReader, out: Placement) -> None:
     for index, term in enumerate(pod.workload.items(*path)):
         here: Path = (*path, index)
         pod.workload.take(*here)
-        key = str((term or {}).get("topologyKey") or "")
+        term = as_dict(term)
+        key = str(term.get("topologyKey") or "")
         attribute = node_attribute(key, pod.workload, (*here, "topologyKey"), pod.findings)
         out.spreads.append({"Attribute": attribute})
-        if (term or {}).get("maxSkew", 1) != 1 or (term or {}).get("whenUnsatisfiable") != "ScheduleAnyway":
+        if term.get("maxSkew", 1) != 1 or term.get("whenUnsatisfiable") != "ScheduleAnyway":
             pod.findings.approximated(
                 pod.workload,
                 here,
@@ -216,6 +219,6 @@ def _tolerations(pod: PodReader) -> None:
     for index, toleration in enumerate(pod.workload.items(*pod.spec, "tolerations")):
         here: Path = (*pod.spec, "tolerations", index)
         pod.workload.take(*here)
-        if isinstance(toleration, dict) and toleration.get("key") in wanted:
+        if isinstance(toleration, dict) and str(toleration.get("key")) in wanted:
             continue
         pod.findings.left_out(pod.workload, here, "Nomad nodes have no taints: this toleration is not kept")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from hclgpu.importers.kubernetes.context import PodContext
-from hclgpu.importers.kubernetes.source import Path
+from hclgpu.importers.kubernetes.source import Path, whole_number
 
 SECOND = 1_000_000_000
 _TIMING = ("periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold", "initialDelaySeconds")
@@ -56,18 +56,20 @@ def _check(ctx: PodContext, path: Path) -> dict[str, Any] | None:
     check["Timeout"] = _seconds(timeout, 1)
     for key in ("periodSeconds", "timeoutSeconds"):
         ctx.take(*path, key)
-    if isinstance(probe.get("successThreshold"), int) and path[-1] == "readinessProbe":
+    success = whole_number(probe.get("successThreshold"), 1)
+    if success is not None and path[-1] == "readinessProbe":
         ctx.take(*path, "successThreshold")
-        if probe["successThreshold"] > 1:
-            check["SuccessBeforePassing"] = probe["successThreshold"]
-    if isinstance(probe.get("failureThreshold"), int) and path[-1] == "readinessProbe":
+        if success > 1:
+            check["SuccessBeforePassing"] = success
+    failure = whole_number(probe.get("failureThreshold"), 1)
+    if failure is not None and path[-1] == "readinessProbe":
         ctx.take(*path, "failureThreshold")
-        check["FailuresBeforeCritical"] = probe["failureThreshold"]
+        check["FailuresBeforeCritical"] = failure
     return check
 
 
 def _seconds(value: Any, default: int) -> int:
-    return (value if isinstance(value, int) and value > 0 else default) * SECOND
+    return (whole_number(value, 1, 10**9) or default) * SECOND
 
 
 def _handler(ctx: PodContext, path: Path, probe: dict[str, Any]) -> dict[str, Any] | None:
@@ -100,6 +102,8 @@ def _network_check(
         headers: dict[str, list[str]] = {}
         for index, header in enumerate(ctx.items(*path, "httpHeaders")):
             ctx.take(*path, "httpHeaders", index)
+            if not isinstance(header, dict):
+                continue
             headers.setdefault(str(header.get("name")), []).append(str(header.get("value", "")))
         if headers:
             check["Header"] = headers
@@ -113,17 +117,18 @@ def _port_label(ctx: PodContext, port: Any) -> str | None:
     if isinstance(port, str) and not port.isdigit():
         wanted = port.replace("-", "_")
         return wanted if wanted in ctx.ports else None
-    if isinstance(port, (int, str)) and not isinstance(port, bool):
-        return ctx.port_for(int(port))
+    number = whole_number(int(port) if isinstance(port, str) and port.isdigit() else port, 1, 65535)
+    if number is not None:
+        return ctx.port_for(number)
     return None
 
 
 def _restart(ctx: PodContext, path: Path, check: dict[str, Any]) -> dict[str, Any]:
     """The liveness thresholds as ``check_restart``: restart after ``limit`` failures."""
-    limit = ctx.take(*path, "failureThreshold")
-    restart: dict[str, Any] = {"Limit": limit if isinstance(limit, int) and limit > 0 else 3}
-    delay = ctx.take(*path, "initialDelaySeconds")
-    if isinstance(delay, int) and delay > 0:
+    limit = whole_number(ctx.take(*path, "failureThreshold"), 1)
+    restart: dict[str, Any] = {"Limit": limit or 3}
+    delay = whole_number(ctx.take(*path, "initialDelaySeconds"), 1, 10**9)
+    if delay is not None:
         restart["Grace"] = delay * SECOND
     ctx.take(*path, "successThreshold")
     return {**check, "CheckRestart": restart}

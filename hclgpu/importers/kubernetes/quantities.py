@@ -27,10 +27,18 @@ _SUFFIXES = {
 }
 _QUANTITY = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+))(?:[eE]([+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E))?\Z")
 MIB = 2**20
+LIMIT = 2**53
+"""The largest amount read: beyond it no resource is meant, and Nomad's int64 fields overflow."""
 
 
 def quantity(value: object) -> Fraction | None:
-    """The exact value of a quantity (a number or a quantity string), None when it is not one."""
+    """The exact value of a quantity (a number or a quantity string), None when it is not one
+    or is negative or absurdly large (above :data:`LIMIT`)."""
+    found = _quantity(value)
+    return found if found is not None and 0 <= found <= LIMIT else None
+
+
+def _quantity(value: object) -> Fraction | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):

@@ -14,8 +14,8 @@ from typing import Any
 
 from hclgpu.importers.kubernetes.context import PodContext
 from hclgpu.importers.kubernetes.devices import EXTENDED_RESOURCES, claim_devices, device_block
-from hclgpu.importers.kubernetes.quantities import MIB, quantity, whole
-from hclgpu.importers.kubernetes.source import Path
+from hclgpu.importers.kubernetes.quantities import LIMIT, MIB, quantity, whole
+from hclgpu.importers.kubernetes.source import Path, as_dict
 
 _PLAIN = frozenset({"cpu", "memory", "ephemeral-storage"})
 
@@ -41,7 +41,7 @@ def _cpu(
 ) -> None:
     ctx.take(*base, "requests", "cpu")
     ctx.take(*base, "limits", "cpu")
-    amount = quantity(request if request is not None else limit)
+    amount = _amount(ctx, base, "cpu", request, limit)
     if amount is None:
         return
     if limit is not None and (request is None or quantity(limit) == amount):
@@ -58,6 +58,9 @@ def _cpu(
             (*base, "limits", "cpu"), "a CPU limit above the request is not kept: Nomad reserves `cpu`"
         )
     mhz, exact = whole(amount * ctx.cpu_mhz_per_core)
+    if mhz > LIMIT:
+        ctx.left_out((*base, "requests", "cpu"), f"{mhz} MHz is beyond any node")
+        return
     out["CPU"] = max(1, mhz)
     if not exact:
         ctx.approximated((*base, "requests", "cpu"), f"CPU rounded up to {mhz} MHz")
@@ -66,6 +69,8 @@ def _cpu(
 def _memory(ctx: PodContext, base: Path, request: Any, limit: Any, out: dict[str, Any]) -> None:
     ctx.take(*base, "requests", "memory")
     ctx.take(*base, "limits", "memory")
+    if _amount(ctx, base, "memory", request, limit) is None:
+        return
     wanted, ceiling = quantity(request), quantity(limit)
     if wanted is None:
         wanted, ceiling = ceiling, None
@@ -74,6 +79,15 @@ def _memory(ctx: PodContext, base: Path, request: Any, limit: Any, out: dict[str
     out["MemoryMB"] = _mib(ctx, (*base, "requests" if request is not None else "limits", "memory"), wanted)
     if ceiling is not None and ceiling > wanted:
         out["MemoryMaxMB"] = _mib(ctx, (*base, "limits", "memory"), ceiling)
+
+
+def _amount(ctx: PodContext, base: Path, key: str, request: Any, limit: Any) -> Fraction | None:
+    """The request (else the limit) as a number; a value that is not a quantity is reported."""
+    for side, value in (("requests", request), ("limits", limit)):
+        if value is not None and quantity(value) is None:
+            ctx.left_out((*base, side, key), f"{value!r} is not a {key} quantity hclgpu can read")
+            return None
+    return quantity(request if request is not None else limit)
 
 
 def _mib(ctx: PodContext, where: Path, amount: Fraction) -> int:
@@ -86,7 +100,7 @@ def _mib(ctx: PodContext, where: Path, amount: Fraction) -> int:
 def _disk(ctx: PodContext, base: Path, request: Any) -> None:
     for side in ("requests", "limits"):
         ctx.take(*base, side, "ephemeral-storage")
-    amount = quantity(request)
+    amount = _amount(ctx, base, "ephemeral-storage", request, None)
     if amount is None:
         return
     if ctx.disk_mb is None:
@@ -126,7 +140,7 @@ def _claims(ctx: PodContext, base: Path) -> list[dict[str, Any]]:
     }
     for index, claim in enumerate(ctx.items(*base, "claims")):
         ctx.take(*base, "claims", index)
-        name = str((claim or {}).get("name"))
+        name = str(as_dict(claim).get("name"))
         position, entry = pod_claims.get(name, (None, {}))
         template = ctx.claim_templates.get(str(entry.get("resourceClaimTemplateName")))
         if position is not None:

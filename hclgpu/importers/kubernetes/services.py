@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from hclgpu.importers.kubernetes.context import PodContext
-from hclgpu.importers.kubernetes.source import Findings, Manifest, Path
+from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, whole_number
 
 
 def selects(service: Manifest, labels: dict[str, str]) -> bool:
@@ -42,9 +42,11 @@ def read_service(service: Manifest, ctx: PodContext, findings: Findings) -> list
 
 
 def _target(service: Manifest, here: Path, port: Any, ctx: PodContext, findings: Findings) -> str | None:
-    if not isinstance(port, dict) or not isinstance(port.get("port"), int):
+    """The label of the network port a Service port sends to (by container port name or number)."""
+    number = whole_number(port.get("port"), 1, 65535) if isinstance(port, dict) else None
+    if number is None:
         return None
-    number = service.take(*here, "port")
+    service.take(*here, "port")
     target = service.take(*here, "targetPort")
     service.take(*here, "name")
     if service.take(*here, "protocol") not in (None, "TCP"):
@@ -55,16 +57,25 @@ def _target(service: Manifest, here: Path, port: Any, ctx: PodContext, findings:
             findings.left_out(service, (*here, "targetPort"), f"no container port is named `{target}`")
             return None
     else:
-        label = ctx.port_for(int(target) if target is not None else number, _name(port))
+        to = (
+            number
+            if target is None
+            else whole_number(int(target) if isinstance(target, str) else target, 1, 65535)
+        )
+        if to is None:
+            findings.left_out(
+                service, (*here, "targetPort"), "targetPort is neither a port number nor a name"
+            )
+            return None
+        label = ctx.port_for(to, _name(port))
     entry = ctx.ports[label]
     if number != (entry.get("To") or entry.get("Value")):
         entry["Value"] = number
         findings.approximated(
-            service,
-            (*here, "port"),
+            service, (*here, "port"),
             f"port {number} differs from the container's {entry.get('To')}: it is `static = {number}`, "
             "which Nomad reserves on the node",
-        )
+        )  # fmt: skip
     return label
 
 

@@ -106,3 +106,20 @@ def _unused(value: Any, path: Path, used: set[Path], inside: set[Path]) -> Itera
     )
     for key, child in children:
         yield from _unused(child, (*path, key), used, inside)
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """``value`` when it is a mapping, else an empty one: a field of the wrong shape reads as absent
+    (and, being unread, is reported)."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def whole_number(value: Any, low: int = 0, high: int = 2**31 - 1) -> int | None:
+    """An integer field within ``low..high`` (a Nomad field's range), else None."""
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+        return value
+    return None

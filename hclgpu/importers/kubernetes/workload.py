@@ -17,7 +17,7 @@ from hclgpu.importers.kubernetes.context import PodContext
 from hclgpu.importers.kubernetes.placement import PodReader, read_placement
 from hclgpu.importers.kubernetes.probes import SECOND
 from hclgpu.importers.kubernetes.services import attach_checks, read_service, selects
-from hclgpu.importers.kubernetes.source import Findings, Manifest, Path
+from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_dict, whole_number
 
 POD_PATHS: dict[str, Path] = {
     "Deployment": ("spec", "template"),
@@ -94,8 +94,8 @@ def _pod(
     for index, _ in enumerate(ctx.items("initContainers")):
         ctx.take("initContainers", index, "restartPolicy")
     tasks += [read_container(ctx, ("containers", i), None) for i, _ in enumerate(ctx.items("containers"))]
-    grace = ctx.take("terminationGracePeriodSeconds")
-    if isinstance(grace, int) and not isinstance(grace, bool):
+    grace = whole_number(ctx.take("terminationGracePeriodSeconds"), 0, 10**9)
+    if grace is not None:
         for task in tasks:
             task["KillTimeout"] = grace * SECOND
     _restart(ctx, read)
@@ -199,13 +199,14 @@ def _controller(workload: Manifest, read: GroupRead, findings: Findings) -> None
 
 
 def _int(value: Any, default: int) -> int:
-    return int(value) if isinstance(value, int) and not isinstance(value, bool) else default
+    found = whole_number(value)
+    return default if found is None else found
 
 
 def _deployment_update(workload: Manifest, read: GroupRead, findings: Findings) -> None:
     """RollingUpdate (maxSurge 0) is max_parallel; Recreate is max_parallel 0."""
     update: dict[str, Any] = {}
-    strategy = workload.take("spec", "strategy") or {}
+    strategy = as_dict(workload.take("spec", "strategy"))
     if strategy.get("type") == "Recreate":
         update["MaxParallel"] = 0
     elif isinstance(strategy.get("rollingUpdate"), dict):
@@ -224,8 +225,8 @@ def _deployment_update(workload: Manifest, read: GroupRead, findings: Findings) 
 
 
 def _parallel(workload: Manifest, value: Any, read: GroupRead, findings: Findings) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
+    if whole_number(value) is not None:
+        return int(value)
     count = _int(read.group.get("Count"), 1)
     if isinstance(value, str) and value.endswith("%") and value[:-1].isdigit():
         parallel = max(1, int(value[:-1]) * count // 100)
@@ -240,20 +241,20 @@ def _parallel(workload: Manifest, value: Any, read: GroupRead, findings: Finding
 
 
 def _timing(workload: Manifest, update: dict[str, Any], path: Path, name: str) -> None:
-    seconds = workload.take(*path)
-    if isinstance(seconds, int) and seconds > 0:
+    seconds = whole_number(workload.take(*path), 1, 10**9)
+    if seconds is not None:
         update[name] = seconds * SECOND
 
 
 def _daemon_update(workload: Manifest, read: GroupRead, findings: Findings) -> None:
     update: dict[str, Any] = {}
-    strategy = workload.take("spec", "updateStrategy") or {}
+    strategy = as_dict(workload.take("spec", "updateStrategy"))
     if strategy.get("type") == "OnDelete":
         findings.left_out(
             workload, ("spec", "updateStrategy"), "Nomad has no on-delete update: it is not kept"
         )
-    parallel = (strategy.get("rollingUpdate") or {}).get("maxUnavailable")
-    if isinstance(parallel, int) and not isinstance(parallel, bool):
+    parallel = whole_number(as_dict(strategy.get("rollingUpdate")).get("maxUnavailable"))
+    if parallel is not None:
         update["MaxParallel"] = parallel
     _timing(workload, update, ("spec", "minReadySeconds"), "MinHealthyTime")
     if update:
@@ -272,8 +273,8 @@ def _job(workload: Manifest, spec: Path, read: GroupRead, findings: Findings) ->
             f"Nomad runs `count` = {count} allocations once: {completions} completions are not kept",
         )
     read.group["Count"] = count
-    backoff = workload.take(*spec, "backoffLimit")
-    if isinstance(backoff, int) and not isinstance(backoff, bool):
+    backoff = whole_number(workload.take(*spec, "backoffLimit"))
+    if backoff is not None:
         read.group["RestartPolicy"] = {"Attempts": backoff}
     if workload.take(*spec, "suspend"):
         read.parameterized = True
