@@ -489,3 +489,37 @@ def test_compose_scalars_are_read_as_yaml_1_2() -> None:
     assert task.env == {"MODE": "ON"}
     (network,) = (job.task_groups or [])[0].networks or []
     assert [(p.value, p.to) for p in network.reserved_ports or []] == [(1, 20)]
+
+
+HUGE = 10**30
+
+
+@pytest.mark.parametrize(
+    ("body", "pointer"),
+    [
+        (f"    deploy:\n      replicas: {HUGE}\n", "/services/web/deploy/replicas"),
+        (
+            f"    deploy:\n      resources:\n        limits:\n          memory: {HUGE}\n",
+            "/services/web/deploy/resources/limits/memory",
+        ),
+        (
+            f"    healthcheck:\n      test: [CMD, x]\n      retries: {HUGE}\n",
+            "/services/web/healthcheck/retries",
+        ),
+        (
+            f"    logging:\n      driver: json-file\n      options:\n        max-file: '{HUGE}'\n",
+            "/services/web/logging/options/max-file",
+        ),
+        (
+            f"    deploy:\n      resources:\n        reservations:\n          devices:\n"
+            f"            - {{driver: nvidia, count: {HUGE}, capabilities: [gpu]}}\n",
+            "/services/web/deploy/resources/reservations/devices/0/count",
+        ),
+    ],
+)
+def test_numbers_beyond_any_nomad_field_are_reported_not_written(body: str, pointer: str) -> None:
+    """The job file must still compile: an out-of-range number is a finding, not an int64 overflow."""
+    imported = import_compose(service(body))
+    compiled(imported.hcl)
+    assert str(HUGE) not in imported.hcl
+    assert (pointer, "HG301") in {(d.pointer, d.code) for d in imported.dropped}

@@ -15,7 +15,7 @@ from typing import Any
 from hclgpu.importers.compose.devices import device_requests
 from hclgpu.importers.compose.draft import Draft
 from hclgpu.importers.compose.findings import Findings, Path
-from hclgpu.importers.compose.values import mebibytes, scalar_text, size_bytes
+from hclgpu.importers.compose.values import mebibytes, scalar_text, size_bytes, whole_number
 
 
 def deploy(draft: Draft, value: Any, findings: Findings) -> None:
@@ -40,7 +40,7 @@ def scale(draft: Draft, value: Any, findings: Findings) -> None:
 
 
 def _replicas(draft: Draft, value: Any, where: Path, findings: Findings) -> None:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+    if whole_number(value) is not None:
         draft.replicas = value
     else:
         findings.left_out(where, "the number of replicas is not a whole number; left out")

@@ -16,7 +16,7 @@ from typing import Any
 
 from hclgpu.importers.compose.draft import Draft
 from hclgpu.importers.compose.findings import Findings, Path
-from hclgpu.importers.compose.values import scalar_text, string_list
+from hclgpu.importers.compose.values import scalar_text, string_list, whole_number
 
 _NEURON = re.compile(r"/dev/neuron(\d+)")
 _UUID = re.compile(r"(GPU|MIG)-[0-9A-Za-z/-]+")
@@ -86,8 +86,9 @@ def _count(
     if count in ("all", -1) or "count" not in item:
         findings.approximated(where, _ALL)
         return 1, None
-    if isinstance(count, int) and not isinstance(count, bool) and count > 0:
-        return count, None
+    number = whole_number(count, 1)
+    if number is not None:
+        return number, None
     findings.left_out((*where, "count"), f"`{count}` is not a number of GPUs; the request is left out")
     return 0, None
 

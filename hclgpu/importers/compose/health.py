@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from hclgpu.importers.compose.draft import CheckSpec, Draft
 from hclgpu.importers.compose.findings import Findings
-from hclgpu.importers.compose.values import duration_ns, string_list
+from hclgpu.importers.compose.values import duration_ns, string_list, whole_number
 
 _HTTP = re.compile(r"curl -fs(k?) -o /dev/null (\S+|'[^']*') \|\| wget -q .* \|\| exit 1")
 _TCP = re.compile(r'nc -z localhost (\d+) \|\| bash -c "exec 3<>/dev/tcp/localhost/\1" \|\| exit 1')
@@ -54,7 +54,7 @@ def _timing(draft: Draft, value: dict[str, Any], findings: Findings) -> dict[str
         where = draft.at("healthcheck", str(key))
         if key in ("interval", "timeout") and duration_ns(item):
             out[str(key).capitalize()] = duration_ns(item) or 0
-        elif key == "retries" and isinstance(item, int) and not isinstance(item, bool) and item >= 0:
+        elif key == "retries" and whole_number(item) is not None:
             out["FailuresBeforeCritical"] = item or 3
         elif key not in ("test", "disable"):
             findings.left_out(where, f"healthcheck `{key}` has no Nomad check equivalent; left out")

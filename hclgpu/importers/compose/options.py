@@ -221,7 +221,7 @@ def _rotation(draft: Draft, opts: dict[str, str | None], findings: Findings) -> 
     out: dict[str, int] = {}
     for key, item in opts.items():
         size = size_bytes(item) if key == "max-size" else None
-        if key == "max-file" and item is not None and item.isdigit():
+        if key == "max-file" and item is not None and item.isdigit() and len(item) < 10:
             out["MaxFiles"] = int(item)
         elif size is not None:
             out["MaxFileSizeMB"], exact = mebibytes(size)

@@ -26,6 +26,8 @@ _DURATION_UNITS = {
 _SIZE = re.compile(r"(\d+(?:\.\d+)?) ?([kKmMgGtTpP]?)[iI]?[bB]?")
 _SIZE_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}
 MIB = 1 << 20
+_MOST_BYTES = 1 << 62
+"""Larger sizes are no real request, and their MiB or byte counts would overflow Nomad's int64."""
 
 
 def scalar_text(value: Any) -> str | None:
@@ -63,14 +65,21 @@ def size_bytes(value: Any) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return value if value >= 0 else None
+        return value if 0 <= value <= _MOST_BYTES else None
     if not isinstance(value, str):
         return None
     match = _SIZE.fullmatch(value.strip())
     if match is None:
         return None
     number = float(match.group(1)) * _SIZE_UNITS[match.group(2).lower()]
-    return int(number) if number < 2**63 else None
+    return int(number) if number <= _MOST_BYTES else None
+
+
+def whole_number(value: Any, low: int = 0, high: int = 2**31 - 1) -> int | None:
+    """An integer field within ``low..high`` (the Nomad field's sensible range), else None."""
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+        return value
+    return None
 
 
 def mebibytes(size: int) -> tuple[int, bool]:
