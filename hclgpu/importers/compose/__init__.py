@@ -52,14 +52,14 @@ def _job_name(doc: dict[str, Any], drafts: list[Draft], is_generated: bool) -> s
 
 
 def _report_first_gpus(drafts: list[Draft], findings: Findings) -> None:
-    """The back end writes ids 0..N-1 only for a device block that picks particular GPUs
-    (constraints, a model): what it picked them by is not in the file (it said so, HG301)."""
+    """The back end writes ids only for GPUs a plan chose on one node: the constraints the plan
+    satisfied are not in the file."""
     for draft in drafts:
         for where in draft.first_gpus:
             findings.approximated(
                 where,
-                "hclgpu writes GPU ids only for a device block that selects GPUs (constraints or a model), "
-                "which the compose file does not carry: the block asks for any GPUs of that count",
+                "hclgpu writes GPU ids only for the GPUs a node inventory's plan chose; the constraints "
+                "they were chosen by are not in the compose file: the block asks for any GPUs of that count",
             )
 
 

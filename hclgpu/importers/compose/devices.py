@@ -1,12 +1,11 @@
 """GPU reservations (`deploy.resources.reservations.devices`, `gpus`) and device nodes
 (`devices`) as Nomad device requests and docker driver device mappings.
 
-The compose back end writes an NVIDIA request as either `count: N` or `device_ids`. It
-writes ids when Nomad picks particular GPUs (device constraints, a model in the name,
-several blocks), and those ids are always the host's first indexes, 0..N-1. Docker turns a
-count of N into exactly those indexes too, so ids 0..N-1 are the same request as `count = N`
-and need no finding. Other indexes cannot be kept: Nomad names GPUs by UUID (HG302); UUIDs
-are kept as a `${device.ids}` constraint, which selects exactly those GPUs.
+The compose back end writes an NVIDIA request as `count: N`, or as the `device_ids` a node
+inventory's plan chose (``render --nodes``). Docker turns a count of N into the indexes
+0..N-1, so those ids are the same request as `count = N`. Other indexes cannot be kept:
+Nomad names GPUs by UUID (HG302); UUIDs are kept as a `${device.ids}` constraint, which
+selects exactly those GPUs.
 """
 
 from __future__ import annotations
