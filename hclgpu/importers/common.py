@@ -111,6 +111,14 @@ def _core_int(loader: Any, node: Any) -> int:
     return int(text, 16) if text.startswith("0x") else int(text)
 
 
+def whole_number(value: Any, low: int = 0, high: int = 2**31 - 1) -> int | None:
+    """An integer field within ``low..high`` (the Nomad field's sensible range), else None:
+    a number beyond it is no real request, and would overflow Nomad's int64 fields."""
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+        return value
+    return None
+
+
 def pointer(*parts: str | int) -> str:
     """A JSON pointer (RFC 6901) from its reference tokens."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)

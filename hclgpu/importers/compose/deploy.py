@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from hclgpu.importers.common import whole_number
 from hclgpu.importers.compose.devices import device_requests
 from hclgpu.importers.compose.draft import Draft
 from hclgpu.importers.compose.findings import Findings, Path
-from hclgpu.importers.compose.values import mebibytes, scalar_text, size_bytes, whole_number
+from hclgpu.importers.compose.values import mebibytes, scalar_text, size_bytes
 
 
 def deploy(draft: Draft, value: Any, findings: Findings) -> None:

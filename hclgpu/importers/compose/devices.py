@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from hclgpu.importers.common import whole_number
 from hclgpu.importers.compose.draft import Draft
 from hclgpu.importers.compose.findings import Findings, Path
-from hclgpu.importers.compose.values import scalar_text, string_list, whole_number
+from hclgpu.importers.compose.values import scalar_text, string_list
 
 _NEURON = re.compile(r"/dev/neuron(\d+)")
 _UUID = re.compile(r"(GPU|MIG)-[0-9A-Za-z/-]+")

@@ -15,9 +15,10 @@ import shlex
 from typing import Any
 from urllib.parse import urlsplit
 
+from hclgpu.importers.common import whole_number
 from hclgpu.importers.compose.draft import CheckSpec, Draft
 from hclgpu.importers.compose.findings import Findings
-from hclgpu.importers.compose.values import duration_ns, string_list, whole_number
+from hclgpu.importers.compose.values import duration_ns, string_list
 
 _HTTP = re.compile(r"curl -fs(k?) -o /dev/null (\S+|'[^']*') \|\| wget -q .* \|\| exit 1")
 _TCP = re.compile(r'nc -z localhost (\d+) \|\| bash -c "exec 3<>/dev/tcp/localhost/\1" \|\| exit 1')

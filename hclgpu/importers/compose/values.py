@@ -75,13 +75,6 @@ def size_bytes(value: Any) -> int | None:
     return int(number) if number <= _MOST_BYTES else None
 
 
-def whole_number(value: Any, low: int = 0, high: int = 2**31 - 1) -> int | None:
-    """An integer field within ``low..high`` (the Nomad field's sensible range), else None."""
-    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
-        return value
-    return None
-
-
 def mebibytes(size: int) -> tuple[int, bool]:
     """Bytes as whole MiB, rounded up, and whether that was exact."""
     return math.ceil(size / MIB), size % MIB == 0

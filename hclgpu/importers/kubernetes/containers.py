@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from hclgpu.importers.common import whole_number
 from hclgpu.importers.kubernetes.context import PodContext
 from hclgpu.importers.kubernetes.mounts import read_mounts
 from hclgpu.importers.kubernetes.probes import read_probes
 from hclgpu.importers.kubernetes.resources import read_resources
-from hclgpu.importers.kubernetes.source import Path, as_dict, whole_number
+from hclgpu.importers.kubernetes.source import Path, as_dict
 
 
 def read_container(ctx: PodContext, path: Path, sidecar: bool | None) -> dict[str, Any]:

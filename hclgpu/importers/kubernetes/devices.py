@@ -14,8 +14,9 @@ import re
 from itertools import combinations
 from typing import Any
 
+from hclgpu.importers.common import whole_number
 from hclgpu.importers.kubernetes.cel import DeviceTest, mib_text, negated, parse_selector
-from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_list, whole_number
+from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_list
 
 EXTENDED_RESOURCES = {
     "nvidia.com/gpu": "nvidia/gpu",

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hclgpu.importers.common import whole_number
 from hclgpu.importers.kubernetes.context import PodContext
-from hclgpu.importers.kubernetes.source import Path, whole_number
+from hclgpu.importers.kubernetes.source import Path
 
 SECOND = 1_000_000_000
 _TIMING = ("periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold", "initialDelaySeconds")

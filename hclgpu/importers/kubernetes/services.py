@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from hclgpu.importers.common import whole_number
 from hclgpu.importers.kubernetes.context import PodContext
-from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, whole_number
+from hclgpu.importers.kubernetes.source import Findings, Manifest, Path
 
 
 def selects(service: Manifest, labels: dict[str, str]) -> bool:

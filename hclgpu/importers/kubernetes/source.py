@@ -116,10 +116,3 @@ def as_dict(value: Any) -> dict[str, Any]:
 
 def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-def whole_number(value: Any, low: int = 0, high: int = 2**31 - 1) -> int | None:
-    """An integer field within ``low..high`` (a Nomad field's range), else None."""
-    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
-        return value
-    return None

@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from hclgpu.importers.common import whole_number
 from hclgpu.importers.kubernetes.containers import read_container
 from hclgpu.importers.kubernetes.context import PodContext
 from hclgpu.importers.kubernetes.placement import PodReader, read_placement
 from hclgpu.importers.kubernetes.probes import SECOND
 from hclgpu.importers.kubernetes.services import attach_checks, read_service, selects
-from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_dict, whole_number
+from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_dict
 
 POD_PATHS: dict[str, Path] = {
     "Deployment": ("spec", "template"),
