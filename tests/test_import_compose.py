@@ -30,6 +30,11 @@ def compiled(hcl: str) -> m.Job:
     return result.job
 
 
+def asked(device: m.RequestedDevice) -> int:
+    """How many devices a block asks for: an unset count is Nomad's default, one."""
+    return 1 if device.count is None else device.count
+
+
 def job_of(text: str) -> m.Job:
     return compiled(import_compose(text).hcl)
 
@@ -72,8 +77,8 @@ def test_a_sample_keeps_its_groups_tasks_and_gpus(sample: Path) -> None:
         for a, b in zip(mine.tasks or [], theirs.tasks or [], strict=True):
             assert a.resources is not None and b.resources is not None
             assert a.resources.memory_mb == b.resources.memory_mb
-            wanted = [(d.name, d.count) for d in b.resources.devices or []]
-            assert [(d.name, d.count) for d in a.resources.devices or []] == wanted
+            wanted = [(d.name, asked(d)) for d in b.resources.devices or []]
+            assert [(d.name, asked(d)) for d in a.resources.devices or []] == wanted
 
 
 def test_the_lifecycle_comes_back_from_the_start_conditions() -> None:
@@ -195,7 +200,8 @@ def test_gpu_reservations(request_yaml: str, count: int, finding: str | None) ->
     text = service(f"{reservations}          devices: [{request_yaml}]\n")
     resources = task_of(text).resources
     assert resources is not None
-    assert [(d.name, d.count) for d in resources.devices or []] == [("nvidia/gpu", count)]
+    assert [(d.name, asked(d)) for d in resources.devices or []] == [("nvidia/gpu", count)]
+    assert all(d.count != 1 for d in resources.devices or []), "count = 1 is Nomad's default: not written"
     base = "/services/web/deploy/resources/reservations/devices"
     gpu_findings = {p for p, _ in found(import_compose(text)) if p.startswith(base)}
     assert gpu_findings == ({base + finding} if finding else set())

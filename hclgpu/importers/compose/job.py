@@ -163,6 +163,9 @@ def _task(
     if service is not None:
         task["Services"] = [service]
     if draft.resources:
+        for device in draft.resources.get("Devices", []):
+            if device.get("Count") == 1:
+                del device["Count"]  # Nomad's default: the idiom is `device "nvidia/gpu" {}`
         task["Resources"] = draft.resources
     task.update(draft.task)
     meta = {k: v for k, v in draft.meta.items() if k not in above}

@@ -134,9 +134,7 @@ job "ml-serving" {
         cpu        = 6000
         memory     = 32768
         memory_max = 49152
-        device "nvidia/gpu" {
-          count = 1
-        }
+        device "nvidia/gpu" {}
       }
       kill_timeout = "1m"
       kill_signal  = "SIGINT"
@@ -161,9 +159,7 @@ job "ml-serving" {
       }
 
       resources {
-        device "nvidia/gpu" {
-          count = 1
-        }
+        device "nvidia/gpu" {}
       }
     }
 
