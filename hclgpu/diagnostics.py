@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import NamedTuple
 
 from hclgpu.source import SourceFile, Span
 
@@ -22,6 +23,13 @@ class Severity(StrEnum):
     @property
     def rank(self) -> int:
         return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+class Edit(NamedTuple):
+    """Replace the text of ``span`` with ``text`` (an empty span inserts)."""
+
+    span: Span
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +50,9 @@ class Diagnostic:
     help: str | None = None
     related: tuple[Related, ...] = ()
     target: str | None = None
+    fix: tuple[Edit, ...] = ()
+    """The edits that fix the problem, when there is exactly one clear fix (editors offer it
+    as a quick fix)."""
 
     @property
     def name(self) -> str:
@@ -76,6 +87,7 @@ class Sink:
         related: Iterable[Related] = (),
         severity: Severity | None = None,
         target: str | None = None,
+        fix: Iterable[Edit] = (),
     ) -> Diagnostic:
         from hclgpu.codes import CODES
 
@@ -88,6 +100,7 @@ class Sink:
             help=help,
             related=tuple(related),
             target=target,
+            fix=tuple(fix),
         )
         self.items.append(diagnostic)
         return diagnostic

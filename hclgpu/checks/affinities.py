@@ -54,6 +54,7 @@ def affinity_weight_out_of_range(ctx: Context) -> None:
                 f"the affinity weight Nomad stores is {affinity.weight}, outside -100..100",
                 ctx.value_span(affinity, "weight"),
                 help="use a weight between -100 and 100",
+                fix=ctx.written(affinity, "weight", str(max(-100, min(100, affinity.weight)))),
             )
 
 
@@ -67,6 +68,7 @@ def affinity_weight_wraps(ctx: Context) -> None:
                 f"Nomad stores the weight {written:g} in 8 bits, as {affinity.weight}",
                 ctx.value_span(affinity, "weight"),
                 help="use a weight between -100 and 100",
+                fix=ctx.written(affinity, "weight", str(max(-100, min(100, int(written))))),
             )
 
 

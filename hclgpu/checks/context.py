@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from hclgpu.diagnostics import Related, Sink
+from hclgpu.diagnostics import Edit, Related, Sink
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.source import SourceFile, Span
@@ -52,8 +52,9 @@ class Context:
         *,
         help: str | None = None,
         related: Iterable[Related] = (),
+        fix: Iterable[Edit] = (),
     ) -> None:
-        self.sink.emit(code, message, self.source, span, help=help, related=related)
+        self.sink.emit(code, message, self.source, span, help=help, related=related, fix=fix)
 
     # ---- locating -----------------------------------------------------------------
 
@@ -74,6 +75,12 @@ class Context:
         if block is None:
             return None
         return next((a for a in block.body.attributes() if a.name == name), None)
+
+    def written(self, node: Node, name: str, text: str) -> tuple[Edit, ...]:
+        """The fix that writes ``text`` as the value of ``name``: only where the file sets it
+        with an attribute (a fix must never replace a block header)."""
+        attribute = self.attribute(node, name)
+        return (Edit(attribute.value.span, text),) if attribute is not None else ()
 
     def value_span(self, node: Node, *names: str) -> Span | None:
         """The value of the first of ``names`` the node's block sets, else its header."""

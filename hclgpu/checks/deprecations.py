@@ -12,6 +12,7 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.networks import config_attribute
 from hclgpu.checks.resources import set_here
+from hclgpu.diagnostics import Edit
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.syntax import ast
@@ -36,7 +37,52 @@ def port_map_unusable(ctx: Context) -> None:
             span or ctx.header_span(task),
             help=f"remove `port_map`: set the container port on the group port "
             f'(`port "{label}" {{ to = {to} }}`) and list the port in `config {{ ports = ["{label}"] }}`',
+            fix=_port_map_rewrite(ctx, group, task, found) if problem.startswith("cannot map") else (),
         )
+
+
+def _port_map_rewrite(
+    ctx: Context, group: m.TaskGroup, task: m.Task, found: ast.Attribute | ast.Block | None
+) -> tuple[Edit, ...]:
+    """`port_map { http = 8080 }` → `ports = ["http"]` in the config and `to = 8080` on the group's
+    `port "http"` block; no fix unless every mapped label has such a block without a `to`."""
+    mapping = _mappings(task.config or {})
+    group_block = ctx.block_of(group)
+    if not isinstance(found, ast.Block) or not mapping or group_block is None:
+        return ()
+    ports = {
+        port.labels[0].value: port
+        for network in group_block.body.blocks("network")
+        for port in network.body.blocks("port")
+        if port.labels
+    }
+    edits = [Edit(found.span, "ports = [" + ", ".join(f'"{label}"' for label in mapping) + "]")]
+    for label, to in mapping.items():
+        port = ports.get(label)
+        if port is None or any(a.name == "to" for a in port.body.attributes()):
+            return ()
+        edits.append(Edit(port.span, _port_block(ctx, port, to)))
+    return tuple(edits)
+
+
+def _mappings(config: dict[str, object]) -> dict[str, int]:
+    blocks = config.get("port_map")
+    out: dict[str, int] = {}
+    for block in blocks if isinstance(blocks, list) else []:
+        for label, port in block.items() if isinstance(block, dict) else ():
+            if not isinstance(port, int) or isinstance(port, bool):
+                return {}
+            out[str(label)] = port
+    return out
+
+
+def _port_block(ctx: Context, port: ast.Block, to: int) -> str:
+    """The port block rewritten with `to` added, indented where the block starts."""
+    text = ctx.source.text
+    indent = " " * (ctx.source.position(port.span.start).column - 1)
+    lines = [text[a.span.start : a.span.end] for a in port.body.attributes()] + [f"to = {to}"]
+    body = "".join(f"{indent}  {line}\n" for line in lines)
+    return f'port "{port.labels[0].value}" {{\n{body}{indent}}}'
 
 
 def _first_mapping(config: dict[str, object]) -> tuple[str, object]:

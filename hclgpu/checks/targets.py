@@ -82,11 +82,13 @@ def spaces_in_target(ctx: Context) -> None:
         for side, target in _sides(placed):
             if target.startswith("${") and target.endswith("}") and target[2:-1] != target[2:-1].strip():
                 fixed = "${" + target[2:-1].strip() + "}"
+                quoted = '"' + fixed.replace("\\", "\\\\").replace('"', '\\"') + '"'
                 ctx.report(
                     "HG212",
                     f"`{target}` has spaces inside `${{ }}`; Nomad compares targets as written",
                     ctx.value_span(placed.node, side),
                     help=f"write `{fixed}`",
+                    fix=ctx.written(placed.node, side, quoted),
                 )
 
 

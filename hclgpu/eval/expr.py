@@ -59,6 +59,13 @@ def did_you_mean(name: str, candidates: list[str]) -> str | None:
     return f"did you mean `{close[0]}`?" if close else None
 
 
+def suggested(help: str | None) -> str | None:
+    """The name a :func:`did_you_mean` line suggests (the fix), or None."""
+    if help is None or not help.startswith("did you mean `") or not help.endswith("`?"):
+        return None
+    return help[len("did you mean `") : -2]
+
+
 Scope = Mapping[str, Value]
 """Root names in scope: ``var``, ``local`` and iterator or ``for`` names."""
 

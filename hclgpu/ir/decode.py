@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hclgpu.diagnostics import Related, Sink
+from hclgpu.diagnostics import Edit, Related, Sink
 from hclgpu.eval.dynamic import Problem, body_as_data, items
-from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean
+from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean, suggested
 from hclgpu.eval.values import EvalError, Value
 from hclgpu.ir.base import Node
 from hclgpu.ir.schema import FieldSpec, Schema, convert_value, map_value_type, schema_of
@@ -74,8 +74,9 @@ class Decoder:
         span: Span | None,
         help: str | None = None,
         related: Iterable[Related] = (),
+        fix: Iterable[Edit] = (),
     ) -> None:
-        self.sink.emit(code, message, self.source, span, help=help, related=related)
+        self.sink.emit(code, message, self.source, span, help=help, related=related, fix=fix)
 
     def failure(self, failure: Failure) -> None:
         if failure.silent:
@@ -209,7 +210,11 @@ class Decoder:
         else:
             help = did_you_mean(attribute.name, list(schema.attributes))
         self.error(
-            "HG101", f"an argument named `{attribute.name}` is not expected here", attribute.name_span, help
+            "HG101",
+            f"an argument named `{attribute.name}` is not expected here",
+            attribute.name_span,
+            help,
+            fix=_rename(attribute.name_span, suggested(help)),
         )
 
     def unknown_block(self, block: ast.Block, schema: Schema) -> None:
@@ -218,7 +223,8 @@ class Decoder:
             help = f"`{block.type}` is an argument: write `{block.type} = ...`"
         else:
             help = did_you_mean(block.type, list(schema.blocks))
-        self.error("HG102", f"blocks of type `{block.type}` are not expected here", block.type_span, help)
+        message = f"blocks of type `{block.type}` are not expected here"
+        self.error("HG102", message, block.type_span, help, fix=_rename(block.type_span, suggested(help)))
 
     def _blocks(self, body: Body, schema: Schema, values: dict[str, Value]) -> None:
         grouped: dict[str, list[tuple[ast.Block, Scope]]] = {}
@@ -295,3 +301,7 @@ class Decoder:
                     f"the argument `{name}` is required, but no definition was found",
                     where,
                 )
+
+
+def _rename(span: Span, name: str | None) -> tuple[Edit, ...]:
+    return (Edit(span, name),) if name is not None else ()
