@@ -180,6 +180,21 @@ def build_parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="list every diagnostic code")
     rules.add_argument("--format", choices=("text", "json"), default="text")
 
+    lsp = commands.add_parser(
+        "lsp", help="run the language server (stdio) for editors",
+        description="Serve the Language Server Protocol over stdin/stdout: diagnostics as you type, "
+        "hover, completion, formatting, symbols, definitions, references and quick fixes. Variable "
+        "files may also come from the client's initializationOptions (varFiles, vars, allowFs).",
+    )  # fmt: skip
+    lsp.add_argument("--var-file", action="append", default=[], metavar="FILE", help="variable values file")
+    lsp.add_argument("--var", action="append", default=[], metavar="NAME=VALUE", help="a variable value")
+    lsp.add_argument(
+        "--allow-fs", action="store_true", help="let file functions read outside the job's directory"
+    )
+    lsp.add_argument(
+        "--debounce-ms", type=int, default=10, metavar="MS", help="pause after a change before checking (10)"
+    )
+
     importer = commands.add_parser(
         "import", help="turn a job in another format into a Nomad job file (HCL)",
         description="Read a job as Nomad API JSON (`nomad job run -output`, `nomad job inspect`, "
@@ -549,8 +564,7 @@ def run_fmt(args: argparse.Namespace) -> int:
     from hclgpu.pipeline import check_source
     from hclgpu.printer.fmt import (
         UnsafeFormat,
-        format_checked,
-        is_json_syntax,
+        format_document,
         unified_diff,
         write_atomically,
     )
@@ -568,7 +582,7 @@ def run_fmt(args: argparse.Namespace) -> int:
             continue
         text = source.text
         try:
-            formatted = text if is_json_syntax(text) else format_checked(result.tree, text, item.path)
+            formatted = format_document(result.tree, text, item.path)
         except (UnsafeFormat, RecursionError) as error:
             sink.emit("HG901", f"internal error while formatting this file: {error}", source,
                       help="this is a bug in hclgpu; the file was left as it is")  # fmt: skip
@@ -576,8 +590,6 @@ def run_fmt(args: argparse.Namespace) -> int:
         if item.data is not None and item.data.startswith(b"\xef\xbb\xbf"):
             formatted = "\ufeff" + formatted[1:] if formatted.startswith(" ") else "\ufeff" + formatted
         original = (item.data or b"").decode("utf-8")
-        if "\r\n" in text and text.count("\n") == text.count("\r\n"):
-            formatted = formatted.replace("\r\n", "\n").replace("\n", "\r\n")  # keep Windows line ends
         if item.path == stdin and not (args.check or args.diff):
             sys.stdout.write(formatted)
         if formatted == original:
@@ -675,6 +687,16 @@ def _report_import(path: str, text: str, dropped: Sequence[Dropped]) -> None:
         sys.stderr.write(f"{where}: warning: {item.code}: {item.message}{at}\n")
 
 
+def run_lsp(args: argparse.Namespace) -> int:
+    """pygls is imported here only: no other command pays for it."""
+    from hclgpu.lsp.analysis import Settings
+    from hclgpu.lsp.server import serve
+
+    settings = Settings(var_files=list(args.var_file), variables=list(args.var), allow_fs=args.allow_fs)
+    serve(settings, debounce=max(0, args.debounce_ms) / 1000)
+    return EXIT_OK
+
+
 def _read_text(path: str) -> str:
     with open(path, encoding="utf-8") as handle:
         return handle.read()
@@ -682,6 +704,7 @@ def _read_text(path: str) -> str:
 
 _COMMANDS = {
     "import": run_import,
+    "lsp": run_lsp,
     "check": run_check,
     "render": run_render,
     "plan": run_plan,

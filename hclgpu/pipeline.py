@@ -8,7 +8,7 @@ exactly the same diagnostics for the same text.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hclgpu.diagnostics import Diagnostic, Severity, Sink
 from hclgpu.source import SourceFile
@@ -25,6 +25,8 @@ class Result:
     tree: ast.File | None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     job: Job | None = None
+    scope: dict[str, Any] | None = None
+    """The evaluated ``var`` and ``local`` values (for editors), when evaluation got that far."""
 
     @property
     def ok(self) -> bool:
@@ -84,8 +86,10 @@ def _compile(source: SourceFile, options: EvalOptions | None, checks: bool) -> R
     tree = _parse(source, sink)
     if tree is None or sink.has_errors:
         return Result(source, tree, sink.sorted())
+    scope = None
     try:
         prepared = prepare(tree, source, options or EvalOptions(), sink)
+        scope = dict(prepared.scope)
         job = build_job(prepared, sink)
     except RecursionError:
         sink.emit("HG012", "the file is nested too deeply to evaluate", source, None)
@@ -98,7 +102,7 @@ def _compile(source: SourceFile, options: EvalOptions | None, checks: bool) -> R
         run_checks(job, tree, source, sink)
     diagnostics = _suppress(tree, source, sink, checked)
     failed = any(d.severity is Severity.ERROR for d in diagnostics)
-    return Result(source, tree, diagnostics, None if failed else job)
+    return Result(source, tree, diagnostics, None if failed else job, scope)
 
 
 def _suppress(tree: ast.File, source: SourceFile, sink: Sink, checked: bool) -> list[Diagnostic]:

@@ -45,6 +45,17 @@ def format_checked(tree: ast.File, text: str, path: str = "<fmt>") -> str:
     return formatted
 
 
+def format_document(tree: ast.File, text: str, path: str = "<fmt>") -> str:
+    """:func:`format_checked`, keeping Windows line ends in a file that uses them throughout;
+    an HCL JSON file is returned as it is."""
+    if is_json_syntax(text):
+        return text
+    formatted = format_checked(tree, text, path)
+    if "\r\n" in text and text.count("\n") == text.count("\r\n"):
+        formatted = formatted.replace("\r\n", "\n").replace("\n", "\r\n")
+    return formatted
+
+
 def unified_diff(path: str, before: str, after: str) -> str:
     """A ``diff -u`` of the change, with ``a/`` and ``b/`` names as git prints them (an
     absolute path without its leading ``/``, so ``patch -p1`` applies it from the root)."""

@@ -1,0 +1,54 @@
+"""Quick fixes (the diagnostics that carry exactly one clear fix: a did-you-mean rename, the
+`port_map` rewrite, a clamped weight, a target without spaces) and whole-document formatting
+with the `fmt` printer (nothing when the file does not parse)."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from hclgpu.diagnostics import Severity
+from hclgpu.lsp.analysis import Analysis
+
+
+def code_actions(analysis: Analysis, wanted: types.Range) -> list[types.CodeAction]:
+    start, end = analysis.index.offset(wanted.start), analysis.index.offset(wanted.end)
+    from hclgpu.lsp.convert import lsp_diagnostic
+
+    actions = []
+    for diagnostic in analysis.diagnostics:
+        span = diagnostic.span
+        if not diagnostic.fix or span is None or span.end < start or span.start > end:
+            continue
+        edits = [types.TextEdit(range=analysis.index.range(e.span), new_text=e.text) for e in diagnostic.fix]
+        title = diagnostic.help or f"fix {diagnostic.code}"
+        if len(diagnostic.fix) == 1:
+            title = f"{diagnostic.code}: replace with `{diagnostic.fix[0].text}`"
+        actions.append(
+            types.CodeAction(
+                title=title,
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[lsp_diagnostic(analysis, diagnostic)],
+                edit=types.WorkspaceEdit(changes={analysis.uri: edits}),
+                is_preferred=True,
+            )
+        )
+    return actions
+
+
+def formatting(analysis: Analysis) -> list[types.TextEdit] | None:
+    """One edit replacing the document with its `hclgpu fmt` layout; None when the file has a
+    syntax error (an editor then keeps the text as it is)."""
+    from hclgpu.printer.fmt import UnsafeFormat, format_document
+
+    result = analysis.result
+    if result.tree is None or any(
+        d.severity is Severity.ERROR and d.code.startswith("HG0") for d in result.diagnostics
+    ):
+        return None
+    try:
+        formatted = format_document(result.tree, analysis.text, analysis.path)
+    except (UnsafeFormat, RecursionError):
+        return None
+    if formatted == analysis.text:
+        return []
+    return [types.TextEdit(range=analysis.index.whole(), new_text=formatted)]

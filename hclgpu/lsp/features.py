@@ -1,0 +1,67 @@
+"""The requests the server answers, each from the document's current analysis."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from hclgpu.lsp.analysis import Analysis
+
+Current = Callable[[str], Analysis]
+
+
+def register(server: LanguageServer, current: Current) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: LanguageServer, params: types.HoverParams) -> types.Hover | None:
+        from hclgpu.lsp.hover import hover as answer
+
+        return answer(current(params.text_document.uri), params.position)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=['"', ".", "{", "$", "/"]),
+    )
+    def completion(ls: LanguageServer, params: types.CompletionParams) -> types.CompletionList:
+        from hclgpu.lsp.completion import complete
+
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        text = document.source
+        offset = document.offset_at_position(params.position)
+        items = complete(None, text, offset)
+        return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: LanguageServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+        from hclgpu.lsp.actions import formatting as answer
+
+        return answer(current(params.text_document.uri))
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def symbols(ls: LanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        from hclgpu.lsp.navigation import symbols as answer
+
+        return answer(current(params.text_document.uri))
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: LanguageServer, params: types.DefinitionParams) -> list[types.Location]:
+        from hclgpu.lsp.navigation import definition as answer
+
+        return answer(current(params.text_document.uri), params.position)
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: LanguageServer, params: types.ReferenceParams) -> list[types.Location]:
+        from hclgpu.lsp.navigation import find_references
+
+        analysis = current(params.text_document.uri)
+        return find_references(analysis, params.position, params.context.include_declaration)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: LanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        from hclgpu.lsp.actions import code_actions
+
+        return code_actions(current(params.text_document.uri), params.range)
