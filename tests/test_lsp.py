@@ -376,6 +376,12 @@ def applied(text: str, action: types.CodeAction) -> str:
     [
         (JOB.replace('type = "batch"', 'typ = "batch"'), 'typ = "batch"', JOB),
         (JOB.replace("resources {", "resorces {"), "resorces", JOB),
+        (JOB.replace("count = var.gpus", "count = var.gpu"), "var.gpu", JOB),
+        (JOB.replace("memory = 4096", "memory = maxx(4096, 1)"), "maxx",
+         JOB.replace("memory = 4096", "memory = max(4096, 1)")),
+        (JOB.replace('operator  = ">="', 'operator  = "versoin"'), "versoin",
+         JOB.replace('operator  = ">="', 'operator  = "version"')),
+        (JOB.replace("${device.attr.memory}", "${device.attr.memroy}"), "memroy", JOB),
     ],
 )  # fmt: skip
 @pytest.mark.asyncio(loop_scope="module")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
-from hclgpu.eval.expr import did_you_mean
+from hclgpu.eval.expr import did_you_mean, suggested
 
 COMPARISONS = ("=", "==", "is", "!=", "not", "<", "<=", ">", ">=")
 SETS = ("set_contains", "set_contains_all", "set_contains_any")
@@ -37,11 +37,13 @@ def unknown_operator(ctx: Context) -> None:
     for placed in ctx.all_placed():
         operand = placed.node.operand
         if operand not in OPERATORS:
+            close = suggested(did_you_mean(operand, list(OPERATORS)))
             ctx.report(
                 "HG220",
                 f"`{operand}` is not an operator Nomad knows",
                 ctx.value_span(placed.node, "operator"),
-                help=did_you_mean(operand, list(OPERATORS)) or f"operators are {', '.join(OPERATORS)}",
+                help=f"did you mean `{close}`?" if close else f"operators are {', '.join(OPERATORS)}",
+                fix=ctx.written(placed.node, "operator", f'"{close}"') if close else (),
             )
 
 

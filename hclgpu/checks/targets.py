@@ -12,7 +12,7 @@ import re
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
-from hclgpu.eval.expr import did_you_mean
+from hclgpu.eval.expr import did_you_mean, suggested
 
 DEVICE_TARGETS = ("${device.ids}", "${device.model}", "${device.vendor}", "${device.type}")
 NVIDIA_ATTRIBUTES = (
@@ -101,11 +101,14 @@ def unknown_device_attribute(ctx: Context) -> None:
         for side, target in _sides(placed):
             match = _ATTR.fullmatch(target)
             if match and match["name"] not in NVIDIA_ATTRIBUTES:
+                close = suggested(did_you_mean(match["name"], list(NVIDIA_ATTRIBUTES)))
                 ctx.report(
                     "HG213",
                     f"the NVIDIA plugin reports no attribute `{match['name']}`, so this "
                     f"{_where(placed)} never matches",
                     ctx.value_span(placed.node, side),
-                    help=did_you_mean(match["name"], list(NVIDIA_ATTRIBUTES))
-                    or f"it reports {', '.join(NVIDIA_ATTRIBUTES)}",
+                    help=f"did you mean `{close}`?"
+                    if close
+                    else f"it reports {', '.join(NVIDIA_ATTRIBUTES)}",
+                    fix=ctx.written(placed.node, side, f'"${{device.attr.{close}}}"') if close else (),
                 )

@@ -99,7 +99,7 @@ class Declarations:
         try:
             return self.literal.eval(expr, {})
         except Failure as failure:
-            self.error(failure.code, failure.message, failure.span, failure.help)
+            failure.emit(self.sink, self.source)
             return None
 
     def _variable_block(self, block: ast.Block) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from difflib import get_close_matches
 from typing import TYPE_CHECKING
 
+from hclgpu.diagnostics import Edit, Sink
 from hclgpu.eval.values import (
     UNSET,
     EvalError,
@@ -51,6 +52,17 @@ class Failure(Exception):
         self.help = help
         self.silent = silent
         """Already reported elsewhere (a use of a broken variable): fail without a new diagnostic."""
+
+    @property
+    def fix(self) -> tuple[Edit, ...]:
+        """A misspelt variable, local or function name (the span is exactly the name): the
+        suggested one replaces it."""
+        name = suggested(self.help) if self.code in ("HG111", "HG115") else None
+        return (Edit(self.span, name),) if name is not None and self.span is not None else ()
+
+    def emit(self, sink: Sink, source: SourceFile) -> None:
+        """Report the failure as a diagnostic (with its help and fix)."""
+        sink.emit(self.code, self.message, source, self.span, help=self.help, fix=self.fix)
 
 
 def did_you_mean(name: str, candidates: list[str]) -> str | None:

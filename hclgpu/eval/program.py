@@ -168,7 +168,14 @@ class Locals:
             self.failed.add(name)
             self.values[name] = UNSET
             if not failure.silent:
-                self.sink.emit(failure.code, failure.message, self.source, failure.span, help=failure.help)
+                self.sink.emit(
+                    failure.code,
+                    failure.message,
+                    self.source,
+                    failure.span,
+                    help=failure.help,
+                    fix=failure.fix,
+                )
         except RecursionError:
             self.failed.add(name)
             self.values[name] = UNSET

@@ -101,7 +101,7 @@ class Values:
             try:
                 value = Evaluator(wrapper, {}, constants_only=True).eval(expr, {})
             except Failure as failure:
-                self.sink.emit(failure.code, failure.message, source, failure.span, help=failure.help)
+                failure.emit(self.sink, source)
                 variable.assignments.append(Assignment(UNSET, origin, source))
                 return
         self._assign(variable, value, Assignment(value, origin, source, None))
@@ -159,7 +159,7 @@ class Values:
             try:
                 value = evaluator.eval(item.value, {})
             except Failure as failure:
-                self.sink.emit(failure.code, failure.message, source, failure.span, help=failure.help)
+                failure.emit(self.sink, source)
                 value = UNSET
             self._assign(variable, value, Assignment(value, "varfile", source, item.value.span))
 
@@ -249,7 +249,7 @@ def _validate(
         try:
             ok = evaluator.eval(rule.condition, scope)
         except Failure as failure:
-            sink.emit(failure.code, failure.message, source, failure.span, help=failure.help)
+            failure.emit(sink, source)
             continue
         if ok is None or not isinstance(ok, bool):
             sink.emit("HG113", "a validation condition must be true or false", source, rule.condition.span)

@@ -81,7 +81,7 @@ class Decoder:
     def failure(self, failure: Failure) -> None:
         if failure.silent:
             return
-        self.error(failure.code, failure.message, failure.span, failure.help)
+        failure.emit(self.sink, self.source)
 
     # ---- values -----------------------------------------------------------------
 
