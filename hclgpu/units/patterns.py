@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import re
 
+    from hclgpu.units.re2vm import Program
+
 __all__ = [
     "Re2Error",
     "VersionError",
@@ -737,23 +739,27 @@ def re2_problem(pattern: str) -> str | None:
 def re2_search(pattern: str, text: str) -> bool:
     """``regexp.MustCompile(pattern).MatchString(text)``: an unanchored search.
 
-    A pattern Go rejects matches nothing, as in Nomad's ``checkRegexpMatch``. Matching runs
-    on Python's backtracking engine with Go's semantics translated (ASCII ``\\d\\s\\w\\b``,
-    ``$`` only at the very end, flags scoped to their group).
+    A pattern Go rejects matches nothing, as in Nomad's ``checkRegexpMatch``. Matching is
+    linear in the text, as RE2's: a Pike VM over the parse tree, each character tested with
+    Go's semantics translated to a one-character Python pattern (ASCII ``\\d\\s\\w``, flags
+    scoped to their group).
     """
     compiled = _compiled(pattern)
-    return compiled is not None and compiled.search(text) is not None
+    return compiled is not None and compiled.search(text)
 
 
 @lru_cache(maxsize=512)
-def _compiled(pattern: str) -> re.Pattern[str] | None:
-    """The translated, compiled pattern (cached: constraints repeat across nodes)."""
+def _compiled(pattern: str) -> Program | None:
+    """The compiled pattern (cached: constraints repeat across nodes), run in linear time
+    by :class:`~hclgpu.units.re2vm.Program`, never by a backtracking engine."""
     import re
 
+    from hclgpu.units.re2vm import Program
+
     try:
-        return re.compile(_translate(_parse(pattern)))
+        return Program(_parse(pattern))
     except (Re2Error, RecursionError, re.error):
-        return None  # rejected by Go, or nested too deeply for Python's compiler
+        return None  # rejected by Go, or nested too deeply to compile
 
 
 def _translate(node: _Node) -> str:
