@@ -16,7 +16,10 @@ from pathlib import Path
 from hclgpu.diagnostics import Sink
 from hclgpu.source import SourceFile, Span
 
-MAX_BYTES = 64 * 1024 * 1024
+MAX_BYTES = 16 * 1024 * 1024
+"""The largest input read (16 MiB): the biggest real job files are well under 1 MiB, and
+parsing costs about 20 bytes of memory per byte of input."""
+MAX_MIB = MAX_BYTES // (1024 * 1024)
 JOB_SUFFIXES = (".hcl", ".nomad")
 
 
@@ -48,9 +51,8 @@ def _read(path: Path, shown: str, sink: Sink) -> Iterator[Input]:
         size = path.stat().st_size
         if size > MAX_BYTES:
             source = SourceFile(shown, "")
-            sink.emit(
-                "HG013", f"the file is {size // (1024 * 1024)} MiB; hclgpu reads at most 64 MiB", source
-            )
+            message = f"the file is {size // (1024 * 1024)} MiB; hclgpu reads at most {MAX_MIB} MiB"
+            sink.emit("HG013", message, source)
             return
         yield Input(shown, path.read_bytes())
     except OSError as error:
@@ -85,7 +87,12 @@ def decode(item: Input, sink: Sink) -> SourceFile | None:
     """Decode UTF-8 text; report invalid bytes, NUL bytes and excess size."""
     data = item.data or b""
     if len(data) > MAX_BYTES:
-        sink.emit("HG013", "the input is larger than 64 MiB", SourceFile(item.path, ""))
+        sink.emit("HG013", f"the input is larger than {MAX_MIB} MiB", SourceFile(item.path, ""))
+        return None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        source = SourceFile(item.path, data.decode("utf-16", errors="replace"))
+        sink.emit("HG011", "the file is UTF-16 text (it starts with a UTF-16 byte-order mark)", source,
+                  Span(0, 1), help="save the file as UTF-8 text")  # fmt: skip
         return None
     try:
         text = data.decode("utf-8")

@@ -200,7 +200,7 @@ Fix: flatten the structure.""",
         "file-too-large",
         E,
         "The file is larger than hclgpu reads",
-        """What: the file is over 64 MiB.
+        """What: the file is over 16 MiB (nesting is limited too: see HG012).
 
 Why: no job file is that large; such an input is almost always a mistake, and
 reading it would take a lot of memory.

@@ -73,7 +73,7 @@ _EXPR = re.compile(
     |(?P<bad_comment>/\*)
     |(?P<ident>[^\W\d][\w-]*(?:::[^\W\d][\w-]*)*)
     |(?P<number>\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)
-    |(?P<string>"(?:[^"\\$%\n]|\\[^\n]|\$\$\{|%%\{|\$(?!\{)|%(?!\{))*")
+    |(?P<string>"(?:[^"\\$%\n]++|\\[^\n]|\$\$\{|%%\{|\$(?!\{)|%(?!\{))*")
     |(?P<quote>")
     |(?P<heredoc><<(?P<flush>-?)(?P<marker>[^\W\d][\w-]*))
     |(?P<op>\|\||&&|==|!=|<=|>=|=>|\.\.\.|~\}|[-+*/%!<>=?:,.{}\[\]()])
@@ -84,14 +84,14 @@ _EXPR = re.compile(
 )
 _STRING_PART = re.compile(
     r"""
-     (?P<lit>(?:[^"\\$%\n]|\\[^\n]|\$\$\{|%%\{|\$(?!\{)|%(?!\{))+)
+     (?P<lit>(?:[^"\\$%\n]++|\\[^\n]|\$\$\{|%%\{|\$(?!\{)|%(?!\{))+)
     |(?P<interp>\$\{~?)
     |(?P<directive>%\{~?[ \t]*(?:endif|endfor|if|else|for)(?![\w-]))
     |(?P<close>")
     """,
     re.VERBOSE,
 )
-_HEREDOC_LINE = re.compile(r"(?:[^$%\n]|\$\$\{|%%\{|\$(?!\{)|%(?!\{))+\n?|\n")
+_HEREDOC_LINE = re.compile(r"(?:[^$%\n]++|\$\$\{|%%\{|\$(?!\{)|%(?!\{))+\n?|\n")
 _HEREDOC_PART = re.compile(
     r"(?P<interp>\$\{~?)|(?P<directive>%\{~?[ \t]*(?:endif|endfor|if|else|for)(?![\w-]))"
 )

@@ -1,0 +1,142 @@
+"""The documented limits: inputs that end in one located diagnostic, never in a recursion
+error, a hang or a memory blow-up (nesting, size, long lines, bytes that are not UTF-8 text,
+regular expressions built to be slow)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from hclgpu.cli import main
+from hclgpu.inputs import MAX_BYTES
+from hclgpu.pipeline import compile_source
+from hclgpu.source import SourceFile
+from hclgpu.units.patterns import re2_search
+
+
+def _codes(text: str) -> list[str]:
+    return [d.code for d in compile_source(SourceFile("limits.nomad.hcl", text)).diagnostics]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'job "x" {\n  meta = ' + "[" * 100_000 + "]" * 100_000 + "\n}\n",
+        'job "x" {\n  meta = ' + "(" * 100_000 + "1" + ")" * 100_000 + "\n}\n",
+        'job "x" {\n' + "a {\n" * 100_000 + "}\n" * 100_000 + "}\n",
+        'job "x" {\n  meta = ' + "{a = " * 100_000 + "1" + "}" * 100_000 + "\n}\n",
+    ],
+    ids=["brackets", "parentheses", "blocks", "objects"],
+)
+def test_100000_levels_of_nesting_are_one_located_error(text: str) -> None:
+    diagnostics = compile_source(SourceFile("deep.nomad.hcl", text)).diagnostics
+    assert [d.code for d in diagnostics] == ["HG012"]
+    assert diagnostics[0].span is not None and "256 levels" in diagnostics[0].message
+
+
+def test_a_50_mb_file_is_refused_before_it_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    big = tmp_path / "big.nomad.hcl"
+    with big.open("wb") as handle:
+        handle.truncate(50 * 1024 * 1024)  # sparse: the size is what is checked
+    assert main(["check", str(big)]) == 1
+    assert "error[HG013]: the file is 50 MiB; hclgpu reads at most 16 MiB" in capsys.readouterr().err
+    assert MAX_BYTES == 16 * 1024 * 1024  # the README's documented limit
+
+
+def test_a_1_mb_single_line_is_read_in_bounded_memory() -> None:
+    """One string of a million characters: linear lexing, no per-character backtracking frames."""
+    text = 'job "x" {\n  meta { k = "' + "x" * 1_000_000 + '" }\n}\n'
+    tracemalloc.start()
+    try:
+        assert _codes(text) == []
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 60 * 1024 * 1024, f"{peak / 2**20:.0f} MiB for a 1 MB line"
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        (b'job "x" {\n  type = "ba\xff\xfetch"\n}\n', "HG010"),
+        (b'job "x" {\n  type = "ba\x00tch"\n}\n', "HG011"),
+        (b"\xff\xfej\x00o\x00b\x00", "HG011"),  # UTF-16 with a byte-order mark
+    ],
+    ids=["invalid-utf8", "nul-byte", "utf16"],
+)
+def test_bytes_that_are_not_utf8_text_are_one_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes, code: str
+) -> None:
+    path = tmp_path / "bytes.nomad.hcl"
+    path.write_bytes(data)
+    assert main(["check", str(path), "--format", "json"]) == 1
+    out = capsys.readouterr().out
+    assert f'"code": "{code}"' in out and "Traceback" not in out
+
+
+def test_an_unterminated_string_is_reported_in_linear_time() -> None:
+    """A nested quantifier in the lexer would backtrack exponentially here."""
+    assert _codes('job "x" {\n  type = "' + "a" * 50_000 + "\n}\n")[:1] == ["HG002"]
+
+
+PATHOLOGICAL = [
+    ("(a+)+$", '"a" * 100_000 + "b"'),
+    ("(a|aa)*c", '"a" * 100_000'),
+    ("^(\\w+\\s?)*$", '"word " * 20_000 + "!"'),
+    ("(x+x+)+y", '"x" * 50_000'),
+]
+"""(pattern, Python expression of the text): the texts are built in the child process."""
+
+
+def test_slow_regexps_match_in_linear_time() -> None:
+    """RE2 semantics: in a child process with a deadline, so a backtracking engine would fail
+    the test instead of hanging it."""
+    program = (
+        "from hclgpu.units.patterns import re2_search\n"
+        f"cases = {PATHOLOGICAL!r}\n"
+        "print([re2_search(p, eval(t)) for p, t in cases])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[False, False, False, False]"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "found"),
+    [("(a+)+$", "aaaa", True), ("(a|aa)*c", "aac", True), ("^(\\w+\\s?)*$", "two words", True),
+     ("Tesla.*", "NVIDIA Tesla V100", True), ("^Tesla", "NVIDIA Tesla V100", False)],
+)  # fmt: skip
+def test_the_linear_matcher_still_finds_matches(pattern: str, text: str, found: bool) -> None:
+    assert re2_search(pattern, text) is found
+
+
+def test_a_slow_regexp_in_a_constraint_checks_quickly() -> None:
+    """The same patterns in a job's device constraint: checked (and planned) without a hang."""
+    text = """job "x" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config {
+        image = "x"
+      }
+      resources {
+        device "nvidia/gpu" {
+          constraint {
+            attribute = "${device.model}"
+            operator  = "regexp"
+            value     = "(a+)+$"
+          }
+        }
+      }
+    }
+  }
+}
+"""
+    assert _codes(text) == []
