@@ -84,7 +84,14 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", default="", metavar="CODES", help="do not report these codes (comma list)")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when errors are found")
     check.add_argument("--stdin-filename", default="<stdin>", help="the name reported for standard input")
-
+    check.add_argument(
+        "--jobs", "-j", type=_positive_int, default=os.cpu_count() or 1, metavar="N",
+        help="worker processes for many files (default: the number of cores)",
+    )  # fmt: skip
+    check.add_argument(
+        "--no-cache", action="store_true",
+        help="check every file again (the cache is $XDG_CACHE_HOME/hclgpu/check, ~/.cache/hclgpu/check)",
+    )  # fmt: skip
     _add_inputs(check)
 
     render = commands.add_parser(
@@ -306,11 +313,15 @@ def run_check(args: argparse.Namespace) -> int:
     except ConfigError as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
+    from hclgpu.batch import Options, check_all
+    from hclgpu.cache import Cache, inputs_from
+
     sink = Sink()
-    files = 0
-    for item in collect(args.paths, sink, args.stdin_filename):
-        files += 1
-        _check_one(item, sink, args)
+    items = list(collect(args.paths, sink, args.stdin_filename))
+    files = len(items)
+    cache = None if args.no_cache or os.environ.get("HCLGPU_NO_CACHE") else Cache()
+    inputs = inputs_from(args.var, args.var_file, args.allow_fs)
+    check_all(items, Options(inputs, args.jobs, cache, progress=args.format == "text"), sink)
     select = _codes(args.select) or config.select
     extra = _codes(args.ignore)
     diagnostics = [d for d in sink.sorted() if _wanted(d, select, config.ignored_for(d.path) + extra)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,9 @@ from hclgpu.syntax.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
+os.environ["HCLGPU_NO_CACHE"] = "1"
+"""Tests check files afresh (and never touch the user's check cache); tests/test_cache.py
+turns the cache on, in a directory of its own."""
 
 
 def parse_text(text: str) -> tuple[ast.File | None, list[Diagnostic]]:

@@ -18,6 +18,7 @@ import os
 import posixpath
 import re
 from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 
 from hclgpu.eval.functions_base import CallError, Function, Param, define, go_quote
@@ -57,6 +58,18 @@ def _expand_home(path: str) -> str:
         raise ValueError("cannot expand user-specific home dir")
     home = os.environ.get("HOME") or os.path.expanduser("~")
     return go_clean(posixpath.join(home, path[1:].lstrip("/")))
+
+
+TOUCHED: ContextVar[list[tuple[str, bytes | None]] | None] = ContextVar("hclgpu_fs_touched", default=None)
+"""When set (by the check cache), every file the functions read, with its bytes, and every
+path they only looked at (``None``: fileexists, fileset), so a cached result can be
+invalidated when one of them changes."""
+
+
+def _touch(path: str, data: bytes | None) -> None:
+    log = TOUCHED.get()
+    if log is not None:
+        log.append((path, data))
 
 
 class _Files:
@@ -115,8 +128,11 @@ class _Files:
         """The bytes of a file, with go-cty-funcs' messages."""
         path = self._resolve(original)
         try:
-            return Path(path).read_bytes()
+            data = Path(path).read_bytes()
+            _touch(path, data)
+            return data
         except FileNotFoundError:
+            _touch(path, None)
             raise CallError(f"no file exists at {path}", arg=0) from None
         except OSError:
             raise CallError(f"failed to read {path}", arg=0) from None
@@ -145,6 +161,7 @@ class _Files:
         import stat
 
         path = self._resolve(original)
+        _touch(path, None)
         try:
             info = os.stat(path)
         except FileNotFoundError:
@@ -158,6 +175,7 @@ class _Files:
     def fileset(self, directory: str, pattern: str) -> list[str]:
         """Regular files under ``directory`` matching a doublestar ``pattern``, sorted."""
         path = self._join(directory)
+        _touch(path, None)
         self._confine(directory, path)
         joined = go_clean(posixpath.join(path, pattern))
         try:

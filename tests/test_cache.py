@@ -1,0 +1,182 @@
+"""`hclgpu check` on many files: the content-hash cache (hits, and every invalidation the
+issue names: content, version, variables, referenced files, configuration) and worker
+processes (same output, same order, for any --jobs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hclgpu import cache as cache_module
+from hclgpu.batch import Options, check_all
+from hclgpu.cache import Cache, Inputs
+from hclgpu.cli import main
+from hclgpu.diagnostics import Sink
+from hclgpu.inputs import collect
+from tests.conftest import ROOT
+
+SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
+BROKEN = """job "b" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config {
+        image = "busybox"
+      }
+      resources {
+        memory = -1
+      }
+    }
+  }
+}
+"""
+WITH_FILE = """job "x" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config {
+        image = "busybox"
+      }
+      template {
+        data        = file("motd.txt")
+        destination = "local/motd"
+      }
+    }
+  }
+}
+"""
+
+
+def _run(paths: list[Path], cache: Cache | None, jobs: int = 1, inputs: Inputs | None = None) -> list[str]:
+    sink = Sink()
+    items = list(collect([str(p) for p in paths], sink))
+    check_all(items, Options(inputs or Inputs(), jobs, cache, progress=False), sink)
+    return [f"{d.path}:{d.span.start if d.span else '-'}:{d.code}:{d.message}" for d in sink]
+
+
+def _corpus(directory: Path, copies: int) -> list[Path]:
+    """``copies`` of each sample (renamed jobs), plus one file with an error per copy."""
+    paths = []
+    for index in range(copies):
+        for sample in SAMPLES:
+            path = directory / f"{index:03d}-{sample.name}"
+            path.write_text(sample.read_text().replace('job "', f'job "c{index}-', 1))
+            paths.append(path)
+        broken = directory / f"{index:03d}-broken.nomad.hcl"
+        broken.write_text(BROKEN.replace('"b"', f'"b{index}"'))
+        paths.append(broken)
+    return paths
+
+
+def test_a_warm_run_reads_every_file_from_the_cache(tmp_path: Path) -> None:
+    paths = _corpus(tmp_path, 2)
+    store = Cache(tmp_path / "cache")
+    cold = _run(paths, store)
+    assert (store.hits, store.misses) == (0, len(paths))
+    warm_store = Cache(tmp_path / "cache")
+    assert _run(paths, warm_store) == cold
+    assert (warm_store.hits, warm_store.misses) == (len(paths), 0)
+    assert any(":HG2" in line for line in cold)  # the broken files' findings come back from the cache too
+
+
+def test_a_changed_file_is_checked_again(tmp_path: Path) -> None:
+    (path,) = _corpus(tmp_path, 1)[:1]
+    store = Cache(tmp_path / "cache")
+    _run([path], store)
+    path.write_text(path.read_text() + "\n# edited\n")
+    again = Cache(tmp_path / "cache")
+    _run([path], again)
+    assert (again.hits, again.misses) == (0, 1)
+
+
+def test_a_new_version_of_hclgpu_checks_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    paths = _corpus(tmp_path, 1)
+    _run(paths, Cache(tmp_path / "cache"))
+    monkeypatch.setattr(cache_module, "__version__", "999.0.0")
+    again = Cache(tmp_path / "cache")
+    _run(paths, again)
+    assert again.hits == 0
+
+
+def test_variables_and_variable_files_are_part_of_the_key(tmp_path: Path) -> None:
+    job = tmp_path / "v.nomad.hcl"
+    job.write_text('variable "n" {\n  type = number\n}\n' + BROKEN.replace("memory = -1", "memory = var.n"))
+    values = tmp_path / "n.vars.hcl"
+    values.write_text("n = 512\n")
+    inputs = Inputs(var_files=(str(values),))
+    first = Cache(tmp_path / "cache")
+    assert _run([job], first, inputs=inputs) == []
+    values.write_text("n = -1\n")  # same file name, new value: a new key
+    second = Cache(tmp_path / "cache")
+    assert any(":HG242:" in line for line in _run([job], second, inputs=inputs))
+    assert second.hits == 0
+    third = Cache(tmp_path / "cache")
+    _run([job], third, inputs=Inputs(variables=("n=3",), var_files=(str(values),)))
+    assert third.hits == 0
+
+
+def test_a_file_read_by_the_job_invalidates_its_entry(tmp_path: Path) -> None:
+    job = tmp_path / "f.nomad.hcl"
+    job.write_text(WITH_FILE)
+    (tmp_path / "motd.txt").write_text("hello\n")
+    _run([job], Cache(tmp_path / "cache"))
+    hit = Cache(tmp_path / "cache")
+    _run([job], hit)
+    assert hit.hits == 1
+    (tmp_path / "motd.txt").write_text("changed\n")
+    miss = Cache(tmp_path / "cache")
+    _run([job], miss)
+    assert (miss.hits, miss.misses) == (0, 1)
+
+
+def test_a_job_that_looks_for_files_is_never_cached(tmp_path: Path) -> None:
+    job = tmp_path / "e.nomad.hcl"
+    job.write_text(WITH_FILE.replace('file("motd.txt")', 'fileexists("motd.txt") ? "yes" : "no"'))
+    _run([job], Cache(tmp_path / "cache"))
+    again = Cache(tmp_path / "cache")
+    _run([job], again)
+    assert again.hits == 0
+
+
+def test_the_configuration_applies_to_cached_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Diagnostics are cached before select/ignore: a new hclgpu.toml takes effect at once."""
+    monkeypatch.delenv("HCLGPU_NO_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b.nomad.hcl").write_text('job "b" {\n  group "My_G" {\n  }\n}\n')
+    assert main(["check", "b.nomad.hcl", "--format", "json"]) == 0
+    assert '"HG267"' in capsys.readouterr().out
+    (tmp_path / "hclgpu.toml").write_text('ignore = ["HG267"]\n')
+    assert main(["check", "b.nomad.hcl", "--format", "json"]) == 0
+    assert '"HG267"' not in capsys.readouterr().out
+    assert list((tmp_path / "xdg" / "hclgpu" / "check").rglob("*.json"))  # it was cached
+
+
+def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
+    paths = _corpus(tmp_path, 1)[:2]
+    expected = _run(paths, Cache(tmp_path / "cache"))
+    for entry in (tmp_path / "cache").rglob("*.json"):
+        entry.write_text("{not json")
+    damaged = Cache(tmp_path / "cache")
+    assert _run(paths, damaged) == expected
+    assert damaged.hits == 0
+
+
+def test_workers_give_the_same_output_in_the_same_order(tmp_path: Path) -> None:
+    paths = _corpus(tmp_path, 5)  # 35 files: enough for workers to start
+    assert len(paths) >= 24
+    assert _run(paths, None, jobs=2) == _run(paths, None, jobs=1)
+
+
+def test_cli_jobs_and_no_cache(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _corpus(tmp_path, 4)
+    assert main(["check", str(tmp_path), "--jobs", "2", "--no-cache", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["summary"]["files"] == 28 and report["summary"]["errors"] == 4
+    with pytest.raises(SystemExit) as exit_status:
+        main(["check", str(tmp_path), "--jobs", "0"])
+    assert exit_status.value.code == 2  # a usage error
