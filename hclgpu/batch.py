@@ -13,11 +13,12 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from hclgpu.cache import Cache, Inputs, Touched, diagnostic, entry
 from hclgpu.diagnostics import Diagnostic, Severity, Sink
-from hclgpu.inputs import Input, decode
+from hclgpu.inputs import Input, decode, read_input
 from hclgpu.source import SourceFile
 
 WORKERS_PAY_FROM = 24
@@ -34,17 +35,38 @@ class Options:
     progress: bool
 
 
-def check_all(items: Sequence[Input], options: Options, sink: Sink) -> None:
-    """Check every input; their diagnostics go to ``sink``, in input order."""
+def check_paths(paths: Sequence[tuple[str, str]], options: Options, sink: Sink) -> None:
+    """Check files by path: with a cache, a file unchanged since a clean check is not even
+    read; the others are read and checked as :func:`check_all` does."""
+    fingerprint = options.inputs.fingerprint()
+    cache = options.cache
+    items: list[Input] = []
+    files: dict[str, str] = {}
+    for path, shown in paths:
+        if cache is not None and cache.clean(path, fingerprint):
+            continue
+        item = read_input(path, shown, sink)
+        if item is not None:
+            items.append(item)
+            files[shown] = path
+    clean = check_all(items, options, sink, fingerprint)
+    if cache is not None:
+        for shown, key in clean.items():
+            cache.remember_clean(files[shown], fingerprint, key)
+        cache.save_index()
+
+
+def check_all(
+    items: Sequence[Input], options: Options, sink: Sink, fingerprint: str | None = None
+) -> dict[str, str]:
+    """Check every input; their diagnostics go to ``sink``, in input order. Returns the cache
+    key of each input that came out clean (no diagnostic, no other file read)."""
+    fingerprint = fingerprint if fingerprint is not None else options.inputs.fingerprint()
     sources: list[tuple[SourceFile, str | None]] = []
     for item in items:
         source = decode(item, sink)
         if source is not None:
-            key = (
-                options.cache.key(item.path, item.data or b"", options.inputs.fingerprint())
-                if options.cache
-                else None
-            )
+            key = options.cache.key(item.path, item.data or b"", fingerprint) if options.cache else None
             sources.append((source, key))
     results: dict[int, list[Diagnostic]] = {}
     pending = []
@@ -55,16 +77,20 @@ def check_all(items: Sequence[Input], options: Options, sink: Sink) -> None:
         else:
             pending.append(index)
     advance = _progress(len(sources), len(sources) - len(pending), options.progress)
+    clean: dict[str, str] = {}
     for index, entries, touched in _run([sources[i][0] for i in pending], pending, options):
         source, key = sources[index]
         found = [diagnostic(item, source) for item in entries]
         results[index] = found
         if options.cache is not None and key is not None:
             options.cache.store(key, found, touched)
+            if not found and not touched:
+                clean[source.path] = key
         advance()
     advance(done=True)
     for index in range(len(sources)):
         sink.extend(results[index])
+    return clean
 
 
 Outcome = tuple[int, list[dict[str, Any]], list[Touched]]
@@ -96,8 +122,6 @@ def _run(sources: list[SourceFile], indexes: list[int], options: Options) -> Ite
 
 def compile_entries(path: str, text: str, inputs: Inputs) -> tuple[list[dict[str, Any]], list[Touched]]:
     """One file's diagnostics as plain data, and the files its file functions touched."""
-    from pathlib import Path
-
     from hclgpu.eval.functions_fs import TOUCHED
     from hclgpu.eval.program import EvalOptions
     from hclgpu.eval.variables import VariableInputs

@@ -62,6 +62,60 @@ class Cache:
     root: Path = field(default_factory=cache_root)
     hits: int = 0
     misses: int = 0
+    index: dict[str, list[Any]] | None = None
+    """Absolute path → ``[mtime_ns, size, inode, inputs, key]`` of files whose last check found
+    nothing and read no other file: if the file's status is unchanged, it need not even be
+    read again (see :meth:`clean`)."""
+    index_changed: bool = False
+
+    def _index(self) -> dict[str, list[Any]]:
+        if self.index is None:
+            try:
+                loaded = json.loads((self.root / "index.json").read_text(encoding="utf-8"))
+                self.index = (
+                    loaded if isinstance(loaded, dict) and loaded.get("version") == __version__ else {}
+                )
+            except (OSError, ValueError):
+                self.index = {}
+            self.index.pop("version", None)
+        return self.index
+
+    def clean(self, path: str, inputs: str) -> bool:
+        """Whether ``path`` is unchanged since a check that found nothing (a hit, unread)."""
+        try:
+            status = os.stat(path)
+        except OSError:
+            return False
+        known = self._index().get(path if path.startswith("/") else os.path.abspath(path))
+        if known == [status.st_mtime_ns, status.st_size, status.st_ino, inputs, known and known[4]]:
+            self.hits += 1
+            return True
+        return False
+
+    def remember_clean(self, path: str, inputs: str, key: str) -> None:
+        try:
+            status = os.stat(path)
+        except OSError:
+            return
+        self._index()[os.path.abspath(path)] = [
+            status.st_mtime_ns,
+            status.st_size,
+            status.st_ino,
+            inputs,
+            key,
+        ]
+        self.index_changed = True
+
+    def save_index(self) -> None:
+        if not self.index_changed or self.index is None:
+            return
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            temporary = self.root / f".index.{os.getpid()}.tmp"
+            temporary.write_text(json.dumps({"version": __version__, **self.index}), encoding="utf-8")
+            os.replace(temporary, self.root / "index.json")
+        except OSError:
+            pass
 
     def key(self, path: str, data: bytes, inputs: str) -> str:
         digest = hashlib.sha256(f"{__version__}\0{os.path.abspath(path)}\0{inputs}\0".encode())

@@ -313,15 +313,22 @@ def run_check(args: argparse.Namespace) -> int:
     except ConfigError as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
-    from hclgpu.batch import Options, check_all
+    from hclgpu.batch import Options, check_all, check_paths
     from hclgpu.cache import Cache, inputs_from
+    from hclgpu.inputs import job_paths
 
     sink = Sink()
-    items = list(collect(args.paths, sink, args.stdin_filename))
-    files = len(items)
     cache = None if args.no_cache or os.environ.get("HCLGPU_NO_CACHE") else Cache()
     inputs = inputs_from(args.var, args.var_file, args.allow_fs)
-    check_all(items, Options(inputs, args.jobs, cache, progress=args.format == "text"), sink)
+    options = Options(inputs, args.jobs, cache, progress=args.format == "text")
+    if "-" in args.paths:
+        items = list(collect(args.paths, sink, args.stdin_filename))
+        files = len(items)
+        check_all(items, options, sink)
+    else:
+        paths = job_paths(args.paths, sink)
+        files = len(paths)
+        check_paths(paths, options, sink)
     select = _codes(args.select) or config.select
     extra = _codes(args.ignore)
     diagnostics = [d for d in sink.sorted() if _wanted(d, select, config.ignored_for(d.path) + extra)]

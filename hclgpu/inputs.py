@@ -32,10 +32,52 @@ class Input:
 
 
 def display_path(path: Path) -> str:
+    """The path as reported: relative to the working directory where possible."""
+    text = str(path)
+    if not os.path.isabs(text):
+        return os.path.normpath(text)
     try:
-        return os.path.relpath(path)
+        return os.path.relpath(text)
     except ValueError:
-        return str(path)
+        return text
+
+
+def job_paths(paths: list[str], sink: Sink) -> list[tuple[str, str]]:
+    """The files ``paths`` name (directories searched), with their reported names, unread:
+    a caller with a cache may not need to read them at all. ``-`` is not allowed here."""
+    found: list[tuple[str, str]] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files = _walk(raw, display_path(path))
+            if not files:
+                sink.emit("HG021", f"no job files (*.hcl, *.nomad, *.nomad.hcl) in directory `{raw}`",
+                          SourceFile(raw, ""))  # fmt: skip
+            found.extend(files)
+        elif path.exists() and not path.is_file():
+            sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
+        else:
+            found.append((raw, raw))
+    return found
+
+
+def _walk(directory: str, shown: str) -> list[tuple[str, str]]:
+    """The job files below ``directory`` in the order :func:`_find_job_files` gives, each
+    named relative to ``shown`` with string operations (no per-file path arithmetic)."""
+    found: list[tuple[str, str]] = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        inner = root[len(directory) :].lstrip(os.sep)
+        prefix = os.path.join(shown, inner) if inner else shown
+        for name in sorted(files):
+            if name.endswith(JOB_SUFFIXES):
+                found.append((os.path.join(root, name), os.path.join(prefix, name)))
+    return found
+
+
+def read_input(path: str, shown: str, sink: Sink) -> Input | None:
+    """One file as an input (None, reported, when it is too large or unreadable)."""
+    return next(_read(Path(path), shown, sink), None)
 
 
 def _find_job_files(directory: Path) -> list[Path]:
