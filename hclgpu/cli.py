@@ -439,28 +439,13 @@ def run_render(args: argparse.Namespace) -> int:
 
 
 def _write_out(directory: str, files: list[tuple[str, str]]) -> int:
-    """Write every artifact, or none: all go to temporary files first, then are renamed into place."""
-    import tempfile
-    from pathlib import Path
+    """Write every artifact, or none (see :mod:`hclgpu.output`)."""
+    from hclgpu.output import WriteFailed, write_files
 
-    target = Path(directory)
-    staged: list[tuple[Path, Path]] = []
     try:
-        target.mkdir(parents=True, exist_ok=True)
-        for name, text in files:
-            final = target / name
-            final.parent.mkdir(parents=True, exist_ok=True)  # an OCI bundle is <group>/<task>/config.json
-            with tempfile.NamedTemporaryFile(
-                "w", encoding="utf-8", dir=final.parent, delete=False, suffix=".tmp"
-            ) as tmp:
-                tmp.write(text)
-            staged.append((Path(tmp.name), final))
-        for temporary, final in staged:
-            temporary.replace(final)
-    except OSError as error:
-        for temporary, _ in staged:
-            temporary.unlink(missing_ok=True)
-        sys.stderr.write(f"hclgpu: cannot write into {target}: {error.strerror or error}\n")
+        write_files(directory, files)
+    except WriteFailed as error:
+        sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
     return EXIT_OK
 
