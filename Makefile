@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit bench clean
+.PHONY: demo test lint typecheck unit bench fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv --copies $(VENV)
@@ -33,7 +33,12 @@ unit: $(VENV)/.test-installed
 test: lint typecheck unit
 
 bench: $(VENV)/.test-installed
-	$(BIN)/python bench/parse.py
+	$(BIN)/python bench/all.py
+
+# the fuzz properties of tests/test_fuzz.py for FUZZ_MINUTES (make test runs a few dozen examples)
+FUZZ_MINUTES ?= 30
+fuzz: $(VENV)/.test-installed
+	$(BIN)/python -m tests.fuzz --minutes $(FUZZ_MINUTES)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

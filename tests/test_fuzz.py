@@ -1,0 +1,221 @@
+"""Fuzzing: generated and mutated job files through the whole tool.
+
+Properties, for every input: no exception escapes (no HG9xx diagnostic), the input is
+done in under two seconds, formatting keeps the tree, and when the job compiles, every
+artifact of every target parses and validates, with the job's strings carried exactly.
+
+`make test` runs a few dozen examples of each property (``HCLGPU_FUZZ_EXAMPLES``);
+`make fuzz` runs them in rounds for as long as it is given (tests/fuzz.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import time
+from collections import Counter
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from hclgpu.backends import render_target
+from hclgpu.backends.target import Artifact, Lowering, RenderOptions
+from hclgpu.diagnostics import Severity, Sink
+from hclgpu.eval.program import EvalOptions
+from hclgpu.eval.variables import VariableInputs
+from hclgpu.inputs import Input, decode
+from hclgpu.ir import models as m
+from hclgpu.pipeline import Result, check_source, compile_source
+from hclgpu.printer import format_tree, same_tree
+from hclgpu.source import SourceFile
+from hclgpu.syntax import ast
+from tests import fuzz_inputs as inputs
+from tests.conftest import ROOT
+
+EXAMPLES = int(os.environ.get("HCLGPU_FUZZ_EXAMPLES", "30"))
+SECONDS_PER_INPUT = 2.0
+EXAMPLES_RUN: Counter[str] = Counter()
+"""Examples run per property (read by tests/fuzz.py for its report)."""
+
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    # shrinking renders every target per step: minutes per failure; off for a first look
+    phases=[p for p in Phase if p is not Phase.shrink or not os.environ.get("HCLGPU_FUZZ_NO_SHRINK")],
+)
+CORPUS = inputs.corpus()
+RENDERINGS: list[tuple[str, dict[str, Any]]] = [
+    ("nomad", {}),
+    ("kubernetes", {"k8s_devices": "plugin"}),
+    ("kubernetes", {"k8s_devices": "dra"}),
+    ("oci", {"oci_devices": "hook"}),
+    ("oci", {"oci_devices": "cdi"}),
+    ("docker", {}),
+    ("compose", {}),
+]
+
+
+def compile_bytes(name: str, data: bytes) -> tuple[Result | None, float]:
+    """Decode and compile as `hclgpu check` does; the result (None when the bytes were not
+    text) and the seconds it took."""
+    started = time.perf_counter()
+    sink = Sink()
+    source = decode(Input(name, data), sink)
+    result = None
+    if source is not None:
+        options = EvalOptions(VariableInputs(env={}), base_dir=ROOT / "samples")
+        result = compile_source(source, options)
+    else:
+        assert all(d.code.startswith("HG0") for d in sink.sorted())
+    return result, time.perf_counter() - started
+
+
+def assert_no_internal_error(result: Result | None) -> None:
+    if result is None:
+        return
+    internal = [f"{d.code} {d.message}" for d in result.diagnostics if d.code.startswith("HG9")]
+    assert internal == []
+    assert (result.job is None) == any(d.severity is Severity.ERROR for d in result.diagnostics)
+
+
+def render_everything(result: Result) -> dict[str, list[Artifact]]:
+    """Every target's artifacts (timed by the caller), each parsed and validated."""
+    assert result.job is not None
+    rendered: dict[str, list[Artifact]] = {}
+    for target, options in RENDERINGS:
+        ctx = Lowering(target, result.source, Sink(), RenderOptions(**options))
+        artifacts = render_target(result.job, target, ctx)
+        assert not any(d.code.startswith("HG9") for d in ctx.sink.sorted())
+        rendered[f"{target}:{options}"] = artifacts
+    return rendered
+
+
+def validate(rendered: dict[str, list[Artifact]]) -> dict[str, list[dict[str, str]]]:
+    """Validate every artifact; returns the environment of each container, by target."""
+    from tests.test_docker_compose import validate_compose
+    from tests.test_k8s_render import validate as validate_kubernetes
+    from tests.test_oci import validate as validate_oci
+
+    environments: dict[str, list[dict[str, str]]] = {}
+    for key, artifacts in rendered.items():
+        target = key.split(":")[0]
+        found: list[dict[str, str]] = []
+        for artifact in artifacts:
+            if target == "nomad":
+                job = json.loads(artifact.text)["Job"]
+                found += [t["Env"] or {} for g in job["TaskGroups"] or [] for t in g["Tasks"] or []]
+            elif target == "kubernetes":
+                validate_kubernetes(artifact.text)
+                found += _kubernetes_env(artifact.text)
+            elif target == "oci":
+                config = json.loads(artifact.text)
+                validate_oci(config)
+                found.append(dict(e.split("=", 1) for e in config["process"]["env"]))
+            elif target == "docker":
+                found.append(_docker_env(shlex.split(artifact.text)))
+            else:
+                doc = yaml.safe_load(artifact.text)
+                validate_compose(doc)
+                found += [
+                    {k: v.replace("$$", "$") for k, v in service.get("environment", {}).items()}
+                    for service in doc["services"].values()
+                ]
+        environments[key] = found
+    return environments
+
+
+def _kubernetes_env(text: str) -> list[dict[str, str]]:
+    found = []
+    for doc in yaml.safe_load_all(text):
+        spec = (doc or {}).get("spec", {})
+        spec = spec.get("jobTemplate", {}).get("spec", spec)
+        pod = spec.get("template", {}).get("spec", {}) if isinstance(spec, dict) else {}
+        for container in pod.get("containers", []):
+            found.append({e["name"]: e.get("value", "") for e in container.get("env", [])})
+    return found
+
+
+def _docker_env(argv: list[str]) -> dict[str, str]:
+    values = [argv[i + 1] for i, word in enumerate(argv[:-1]) if word in ("-e", "--env")]
+    return dict(value.split("=", 1) for value in values)
+
+
+def parsed_skeleton(node: ast.Block | ast.Attribute) -> object:
+    if isinstance(node, ast.Attribute):
+        return ("=", node.name)
+    labels = tuple(label.value for label in node.labels)
+    return (node.type, labels, tuple(parsed_skeleton(item) for item in node.body.items))
+
+
+# ---- properties ------------------------------------------------------------------------
+
+
+@FUZZ
+@given(inputs.jobs())
+def test_generated_jobs(generated: tuple[inputs.Block, inputs.Layout, str, dict[str, str]]) -> None:
+    tree, _, text, _ = generated
+    EXAMPLES_RUN["generated jobs"] += 1
+    checked = check_source(SourceFile("gen.nomad.hcl", text))
+    assert checked.tree is not None and checked.ok, [d.message for d in checked.diagnostics]
+    [job] = checked.tree.body.items
+    assert isinstance(job, ast.Block)
+    assert parsed_skeleton(job) == inputs.skeleton(tree)
+
+    printed = format_tree(checked.tree, text)
+    again = check_source(SourceFile("gen.nomad.hcl", printed))
+    assert again.tree is not None and again.ok
+    assert same_tree(checked.tree, again.tree)
+    assert format_tree(again.tree, printed) == printed
+
+    result, seconds = compile_bytes("gen.nomad.hcl", text.encode())
+    assert_no_internal_error(result)
+    assert result is not None
+    if result.job is None:
+        return
+    EXAMPLES_RUN["generated jobs rendered to every target"] += 1
+    started = time.perf_counter()
+    rendered = render_everything(result)
+    assert seconds + time.perf_counter() - started < SECONDS_PER_INPUT
+    environments = validate(rendered)
+    for task in _tasks(result.job):
+        # `${...}` in an environment value is Nomad's run-time interpolation: targets resolve it
+        expected = {k: v for k, v in (task.env or {}).items() if "${" not in v}
+        for key, found in environments.items():
+            if not key.startswith("nomad") and task.driver not in ("docker", "podman"):
+                continue  # only container tasks become containers
+            assert any(expected.items() <= env.items() for env in found), (key, expected)
+
+
+def _tasks(job: m.Job) -> list[m.Task]:
+    return [task for group in job.task_groups or [] for task in group.tasks or []]
+
+
+@FUZZ
+@given(inputs.mutated(CORPUS))
+def test_mutated_job_files(mutation: tuple[str, bytes, list[str]]) -> None:
+    name, data, _ = mutation
+    EXAMPLES_RUN["mutated job files"] += 1
+    result, seconds = compile_bytes(name, data)
+    assert_no_internal_error(result)
+    assert seconds < SECONDS_PER_INPUT
+    if result is None or result.job is None:
+        return
+    EXAMPLES_RUN["mutated job files rendered to every target"] += 1
+    started = time.perf_counter()
+    rendered = render_everything(result)
+    assert time.perf_counter() - started < SECONDS_PER_INPUT
+    validate(rendered)
+
+
+@FUZZ
+@given(st.binary(max_size=600))
+def test_random_bytes(data: bytes) -> None:
+    EXAMPLES_RUN["random bytes"] += 1
+    result, seconds = compile_bytes("random.hcl", data)
+    assert_no_internal_error(result)
+    assert seconds < SECONDS_PER_INPUT
