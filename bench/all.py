@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -72,22 +74,34 @@ def throughput(items: list[parse_bench.Input]) -> None:
 
 
 def corpus(directory: Path) -> list[str]:
-    """1,000 job files: the ~2.5 KB GPU job, each with its own name and count."""
+    """1,000 job files: the ~2.5 KB GPU job, each with its own name and count, last modified
+    a minute ago (as files in a repository are; see ``clean_index.RACY_NS``)."""
     texts = []
     base = parse_bench.job_text(1)
     for index in range(FILES):
         text = base.replace('job "trt-inference"', f'job "trt-{index:04d}"').replace(
             "count = 2", f"count = {index % 5 + 1}"
         )
-        (directory / f"job-{index:04d}.nomad.hcl").write_text(text)
+        path = directory / f"job-{index:04d}.nomad.hcl"
+        path.write_text(text)
+        past = time.time() - 60
+        os.utime(path, (past, past))
         texts.append(text)
     return texts
 
 
-def timed(command: list[str], env: dict[str, str]) -> tuple[float, int]:
-    start = time.perf_counter()
-    status = subprocess.run(command, cwd=ROOT, env=env, capture_output=True).returncode
-    return time.perf_counter() - start, status
+def timed(
+    command: list[str], env: dict[str, str], runs: int = 1, fresh: Path | None = None
+) -> tuple[float, int]:
+    """The median wall clock of ``runs`` runs (each with an empty ``fresh`` directory)."""
+    times, status = [], 0
+    for _ in range(runs):
+        if fresh is not None:
+            shutil.rmtree(fresh, ignore_errors=True)
+        start = time.perf_counter()
+        status = subprocess.run(command, cwd=ROOT, env=env, capture_output=True).returncode
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), status
 
 
 def many_files() -> None:
@@ -100,20 +114,27 @@ def many_files() -> None:
         for text in texts:
             hcl2.loads(text)
         hcl2_s = time.perf_counter() - start
-        env = {k: v for k, v in os.environ.items() if k != "HCLGPU_NO_CACHE"}
-        env["XDG_CACHE_HOME"] = str(Path(scratch) / "xdg")
+        # as a user runs it: byte-code cached, no cache switched off, a cache of its own
+        env = {k: v for k, v in os.environ.items() if k not in ("HCLGPU_NO_CACHE", "PYTHONDONTWRITEBYTECODE")}
+        xdg = Path(scratch) / "xdg"
+        env["XDG_CACHE_HOME"] = str(xdg)
         cores = os.cpu_count() or 1
-        one, _ = timed([cli, "check", str(directory), "--no-cache", "--jobs", "1"], env)
-        workers, _ = timed([cli, "check", str(directory), "--no-cache", "--jobs", str(cores)], env)
-        cold, status = timed([cli, "check", str(directory)], env)
-        warm, warm_status = timed([cli, "check", str(directory)], env)
+        check = [cli, "check", str(directory)]
+        timed([*check, "--no-cache"], env)  # warm the byte-code and the parser tables
+        one, _ = timed([*check, "--no-cache", "--jobs", "1"], env)
+        workers, _ = timed([*check, "--no-cache", "--jobs", str(cores)], env)
+        cold, status = timed(check, env, runs=3, fresh=xdg / "hclgpu" / "check")
+        warm, warm_status = timed(check, env, runs=7)
+        (xdg / "hclgpu" / "check" / "index.json").unlink()
+        content, _ = timed(check, env)  # every file read and hashed, none compiled
     megabytes = sum(map(len, texts)) / 1e6
-    print(f"\n`hclgpu check` of {FILES} job files ({megabytes:.1f} MB), wall clock per command:")
+    print(f"\n`hclgpu check` of {FILES} job files ({megabytes:.1f} MB), wall clock per command (median):")
     print(f"  python-hcl2 loads of every file (in process)  {hcl2_s:7.2f} s")
     print(f"  one process, no cache                         {one:7.2f} s")
     print(f"  {cores} workers, no cache                          {workers:7.2f} s")
     print(f"  cold cache (default --jobs)                   {cold:7.2f} s   exit {status}")
-    print(f"  warm cache                                    {warm:7.2f} s   exit {warm_status}")
+    print(f"  warm cache, unchanged files                   {warm:7.3f} s   exit {warm_status}")
+    print(f"  warm cache, every file read and hashed        {content:7.3f} s")
     ratio, speedup = cold / hcl2_s, cold / warm
     print(f"  cold / python-hcl2 parse   target <  {COLD_RATIO:g}x  measured {ratio:5.2f}x  "
           f"{'PASS' if ratio < COLD_RATIO else 'FAIL'}")  # fmt: skip

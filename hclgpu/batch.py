@@ -43,7 +43,7 @@ def check_paths(paths: Sequence[tuple[str, str]], options: Options, sink: Sink) 
     items: list[Input] = []
     files: dict[str, str] = {}
     for path, shown in paths:
-        if cache is not None and cache.clean(path, fingerprint):
+        if cache is not None and cache.index.clean(path, fingerprint):
             continue
         item = read_input(path, shown, sink)
         if item is not None:
@@ -52,8 +52,8 @@ def check_paths(paths: Sequence[tuple[str, str]], options: Options, sink: Sink) 
     clean = check_all(items, options, sink, fingerprint)
     if cache is not None:
         for shown, key in clean.items():
-            cache.remember_clean(files[shown], fingerprint, key)
-        cache.save_index()
+            cache.index.remember(files[shown], fingerprint, key)
+        cache.index.save()
 
 
 def check_all(
@@ -70,14 +70,16 @@ def check_all(
             sources.append((source, key))
     results: dict[int, list[Diagnostic]] = {}
     pending = []
+    clean: dict[str, str] = {}
     for index, (source, key) in enumerate(sources):
         cached = options.cache.load(key, source) if options.cache and key else None
-        if cached is not None:
-            results[index] = cached
-        else:
+        if cached is None:
             pending.append(index)
+            continue
+        results[index], read_files = cached
+        if key is not None and not results[index] and not read_files:
+            clean[source.path] = key
     advance = _progress(len(sources), len(sources) - len(pending), options.progress)
-    clean: dict[str, str] = {}
     for index, entries, touched in _run([sources[i][0] for i in pending], pending, options):
         source, key = sources[index]
         found = [diagnostic(item, source) for item in entries]

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hclgpu import __version__
+from hclgpu import __version__, clean_index
+from hclgpu.clean_index import CleanIndex
 from hclgpu.diagnostics import Diagnostic, Edit, Related, Severity
 from hclgpu.source import SourceFile, Span
 
@@ -29,8 +30,7 @@ Touched = tuple[str, bytes | None]
 
 
 def cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "hclgpu" / "check"
+    return Path(clean_index.cache_root())
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,18 +43,11 @@ class Inputs:
     env: tuple[tuple[str, str], ...] = ()
 
     def fingerprint(self) -> str:
-        digest = hashlib.sha256(repr((self.variables, self.allow_fs, self.env)).encode())
-        for name in self.var_files:
-            try:
-                digest.update(Path(name).read_bytes())
-            except OSError:
-                digest.update(b"\0missing\0" + name.encode())
-        return digest.hexdigest()
+        return clean_index.fingerprint(self.variables, self.var_files, self.allow_fs, self.env)
 
 
 def inputs_from(variables: Sequence[str], var_files: Sequence[str], allow_fs: bool) -> Inputs:
-    env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("NOMAD_VAR_")))
-    return Inputs(tuple(variables), tuple(var_files), allow_fs, env)
+    return Inputs(tuple(variables), tuple(var_files), allow_fs, clean_index.nomad_var_env())
 
 
 @dataclass(slots=True)
@@ -62,67 +55,19 @@ class Cache:
     root: Path = field(default_factory=cache_root)
     hits: int = 0
     misses: int = 0
-    index: dict[str, list[Any]] | None = None
-    """Absolute path → ``[mtime_ns, size, inode, inputs, key]`` of files whose last check found
-    nothing and read no other file: if the file's status is unchanged, it need not even be
-    read again (see :meth:`clean`)."""
-    index_changed: bool = False
+    index: CleanIndex = field(init=False)
+    """Files unchanged since a clean check: not even read again."""
 
-    def _index(self) -> dict[str, list[Any]]:
-        if self.index is None:
-            try:
-                loaded = json.loads((self.root / "index.json").read_text(encoding="utf-8"))
-                self.index = (
-                    loaded if isinstance(loaded, dict) and loaded.get("version") == __version__ else {}
-                )
-            except (OSError, ValueError):
-                self.index = {}
-            self.index.pop("version", None)
-        return self.index
-
-    def clean(self, path: str, inputs: str) -> bool:
-        """Whether ``path`` is unchanged since a check that found nothing (a hit, unread)."""
-        try:
-            status = os.stat(path)
-        except OSError:
-            return False
-        known = self._index().get(path if path.startswith("/") else os.path.abspath(path))
-        if known == [status.st_mtime_ns, status.st_size, status.st_ino, inputs, known and known[4]]:
-            self.hits += 1
-            return True
-        return False
-
-    def remember_clean(self, path: str, inputs: str, key: str) -> None:
-        try:
-            status = os.stat(path)
-        except OSError:
-            return
-        self._index()[os.path.abspath(path)] = [
-            status.st_mtime_ns,
-            status.st_size,
-            status.st_ino,
-            inputs,
-            key,
-        ]
-        self.index_changed = True
-
-    def save_index(self) -> None:
-        if not self.index_changed or self.index is None:
-            return
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            temporary = self.root / f".index.{os.getpid()}.tmp"
-            temporary.write_text(json.dumps({"version": __version__, **self.index}), encoding="utf-8")
-            os.replace(temporary, self.root / "index.json")
-        except OSError:
-            pass
+    def __post_init__(self) -> None:
+        self.index = CleanIndex(str(self.root), __version__)
 
     def key(self, path: str, data: bytes, inputs: str) -> str:
         digest = hashlib.sha256(f"{__version__}\0{os.path.abspath(path)}\0{inputs}\0".encode())
         digest.update(data)
         return digest.hexdigest()
 
-    def load(self, key: str, source: SourceFile) -> list[Diagnostic] | None:
+    def load(self, key: str, source: SourceFile) -> tuple[list[Diagnostic], bool] | None:
+        """The stored diagnostics, and whether the check read other files; None on a miss."""
         try:
             entry = json.loads((self.root / key[:2] / f"{key}.json").read_text(encoding="utf-8"))
             if not all(_unchanged(path, digest) for path, digest in entry["files"]):
@@ -133,7 +78,7 @@ class Cache:
             self.misses += 1
             return None
         self.hits += 1
-        return found
+        return found, bool(entry["files"])
 
     def store(self, key: str, diagnostics: Sequence[Diagnostic], touched: Sequence[Touched]) -> None:
         if any(data is None for _, data in touched):

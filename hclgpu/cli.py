@@ -16,220 +16,19 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from hclgpu import __version__
-from hclgpu.diagnostics import Diagnostic, Severity, Sink
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:
+    from hclgpu.diagnostics import Diagnostic, Sink
     from hclgpu.eval.program import EvalOptions
     from hclgpu.importers.hcl_writer import Dropped
     from hclgpu.inputs import Input
     from hclgpu.pipeline import Result
 
 EXIT_OK, EXIT_ERRORS, EXIT_FATAL = 0, 1, 2
-
-_EPILOG = """exit status: 0 no errors; 1 errors found (or warnings with --strict);
-2 usage error, unreadable input or internal error."""
-
-
-def _add_format(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--format",
-        choices=("text", "json", "sarif", "github"),
-        default=os.environ.get("HCLGPU_OUTPUT_FORMAT", "text"),
-        help="how to print diagnostics (default: text; env HCLGPU_OUTPUT_FORMAT)",
-    )
-    parser.add_argument(
-        "--color", choices=("auto", "always", "never"), default="auto", help="colour in text output"
-    )
-
-
-TARGETS = ("nomad", "kubernetes", "oci", "docker", "compose")
-
-
-def _add_inputs(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--var", "-var", action="append", default=[], metavar="NAME=VALUE", help="set an input variable"
-    )
-    parser.add_argument(
-        "--var-file", "-var-file", action="append", default=[], metavar="FILE",
-        help="read variable values from an HCL or JSON file",
-    )  # fmt: skip
-    parser.add_argument(
-        "--allow-fs", action="store_true",
-        help="let file functions read outside the job file's directory",
-    )  # fmt: skip
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="hclgpu",
-        description="Check and translate Nomad job files that request GPUs and other accelerators.",
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--version", action="version", version=f"hclgpu {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    check = commands.add_parser(
-        "check", help="check job files and report problems", epilog=_EPILOG,
-        description="Check job files. PATH is a file, a directory (searched recursively for "
-        "*.hcl, *.nomad and *.nomad.hcl) or - for standard input.",
-    )  # fmt: skip
-    check.add_argument("paths", nargs="+", metavar="PATH")
-    _add_format(check)
-    check.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit status")
-    check.add_argument("--select", default="", metavar="CODES", help="report only these codes (comma list)")
-    check.add_argument("--ignore", default="", metavar="CODES", help="do not report these codes (comma list)")
-    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when errors are found")
-    check.add_argument("--stdin-filename", default="<stdin>", help="the name reported for standard input")
-    check.add_argument(
-        "--jobs", "-j", type=_positive_int, default=os.cpu_count() or 1, metavar="N",
-        help="worker processes for many files (default: the number of cores)",
-    )  # fmt: skip
-    check.add_argument(
-        "--no-cache", action="store_true",
-        help="check every file again (the cache is $XDG_CACHE_HOME/hclgpu/check, ~/.cache/hclgpu/check)",
-    )  # fmt: skip
-    _add_inputs(check)
-
-    render = commands.add_parser(
-        "render", help="translate a job file for another system", epilog=_EPILOG,
-        description="Translate one job file. Nothing is printed or written when the job has errors.",
-    )  # fmt: skip
-    render.add_argument("path", metavar="PATH", help="a job file, or - for standard input")
-    render.add_argument("--target", required=True, choices=TARGETS, help="what to produce")
-    render.add_argument("--out", metavar="DIR", help="write files into DIR instead of printing")
-    render.add_argument(
-        "--canonicalize", action="store_true", help="apply the defaults Nomad's HTTP agent fills in"
-    )
-    render.add_argument(
-        "--k8s-devices", choices=("plugin", "dra"), default="plugin",
-        help="kubernetes: device-plugin resources with node affinity, or DRA resource claims",
-    )  # fmt: skip
-    render.add_argument("--namespace", help="kubernetes: the namespace of every object")
-    render.add_argument(
-        "--cpu-mhz-per-core", type=_positive_int, default=1000, metavar="MHZ",
-        help="kubernetes: how many of Nomad's cpu MHz make one core (default 1000)",
-    )  # fmt: skip
-    render.add_argument(
-        "--templates", metavar="DIR", help="use DIR/<target>/*.j2 before the built-in templates"
-    )
-    render.add_argument(
-        "--oci-devices", choices=("hook", "cdi", "env"), default="hook",
-        help="oci: GPUs through the NVIDIA prestart hook, CDI device names, or environment only",
-    )  # fmt: skip
-    render.add_argument("--cdi-spec", metavar="FILE", help="oci: apply this CDI spec's edits to config.json")
-    render.add_argument("--rootfs", metavar="PATH", help="oci: the root filesystem each bundle uses")
-    render.add_argument(
-        "--nodes", metavar="INVENTORY",
-        help="oci, docker, compose: plan on this node file and use the device IDs chosen on --node",
-    )  # fmt: skip
-    render.add_argument("--node", metavar="NAME", help="with --nodes: the node the containers run on")
-    render.add_argument(
-        "--unsupported", choices=("ignore", "warn", "error"), default="warn",
-        help="what to do with constructs the target cannot express (HG301)",
-    )  # fmt: skip
-    _add_format(render)
-    _add_inputs(render)
-
-    dump = commands.add_parser("dump", help="print internal representations as JSON")
-    dump.add_argument(
-        "what", choices=("ast", "ir"), help="ast: the syntax tree with spans; ir: the typed job"
-    )
-    dump.add_argument("path", metavar="PATH", help="a job file, or - for standard input")
-    _add_inputs(dump)
-    _add_format(dump)
-
-    plan = commands.add_parser(
-        "plan", help="place a job on a node inventory, as Nomad's scheduler would", epilog=_EPILOG,
-        description="Dry-run placement: feasible nodes ranked with their scores and devices, and why "
-        "every other node is infeasible. Exit 1 when some group cannot be placed.",
-    )  # fmt: skip
-    plan.add_argument("path", metavar="PATH", help="a job file")
-    plan.add_argument(
-        "--nodes", required=True, metavar="INVENTORY", help="hclgpu, Nomad or kubectl node file"
-    )
-    plan.add_argument(
-        "--nodes-format", choices=("hclgpu", "nomad", "kubernetes"), help="skip format detection"
-    )
-    _add_format(plan)
-    _add_inputs(plan)
-
-    fingerprint = commands.add_parser(
-        "fingerprint", help="this machine's GPUs as a one-node inventory (nvidia-smi)",
-        description="Run nvidia-smi (or read its saved CSV or -q -x XML output with --from) and print "
-        "the node as the NVIDIA device plugin fingerprints it: Nomad's attribute names and units.",
-    )  # fmt: skip
-    fingerprint.add_argument("--from", dest="source", metavar="FILE", help="saved nvidia-smi CSV or XML")
-    fingerprint.add_argument("--name", default=None, help="the node name (default: this host's name)")
-    fingerprint.add_argument("--output", choices=("yaml", "json"), default="yaml")
-
-    schema = commands.add_parser("schema", help="print a JSON Schema of an input format")
-    schema.add_argument("what", choices=("inventory",))
-
-    fmt = commands.add_parser(
-        "fmt", help="rewrite job files in the canonical HCL layout", epilog=_EPILOG,
-        description="Format job files in place, as nomad fmt does. PATH is a file, a directory or - "
-        "(standard input, printed to standard output). Files with syntax errors are never touched.",
-    )  # fmt: skip
-    fmt.add_argument("paths", nargs="+", metavar="PATH")
-    fmt.add_argument(
-        "--check", action="store_true", help="write nothing; exit 1 and list files that would change"
-    )
-    fmt.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of the changes")
-    _add_format(fmt)
-
-    explain = commands.add_parser("explain", help="explain a diagnostic code")
-    explain.add_argument("code", metavar="CODE", help="a code such as HG001, or its name")
-
-    rules = commands.add_parser("rules", help="list every diagnostic code")
-    rules.add_argument("--format", choices=("text", "json"), default="text")
-
-    lsp = commands.add_parser(
-        "lsp", help="run the language server (stdio) for editors",
-        description="Serve the Language Server Protocol over stdin/stdout: diagnostics as you type, "
-        "hover, completion, formatting, symbols, definitions, references and quick fixes. Variable "
-        "files may also come from the client's initializationOptions (varFiles, vars, allowFs).",
-    )  # fmt: skip
-    lsp.add_argument("--var-file", action="append", default=[], metavar="FILE", help="variable values file")
-    lsp.add_argument("--var", action="append", default=[], metavar="NAME=VALUE", help="a variable value")
-    lsp.add_argument(
-        "--allow-fs", action="store_true", help="let file functions read outside the job's directory"
-    )
-    lsp.add_argument(
-        "--debounce-ms", type=int, default=10, metavar="MS", help="pause after a change before checking (10)"
-    )
-
-    importer = commands.add_parser(
-        "import", help="turn a job in another format into a Nomad job file (HCL)",
-        description="Read a job as Nomad API JSON (`nomad job run -output`, `nomad job inspect`, "
-        "the HTTP API), Kubernetes manifests (YAML or JSON, one or many documents, a List) or a "
-        "Compose file, and print it as a Nomad job file. What a job file cannot say is warned "
-        "about at its line in the input: HG301 left out, HG302 approximated.",
-    )  # fmt: skip
-    importer.add_argument("file", metavar="FILE", help="the input file ('-' for stdin)")
-    importer.add_argument(
-        "--from", dest="source_format", choices=("nomad-json", "kubernetes", "compose"), required=True
-    )
-    importer.add_argument("-o", "--output", metavar="FILE", help="write the job file here (atomically)")
-    importer.add_argument(
-        "--cpu-mhz-per-core", type=_positive_int, default=1000, metavar="MHZ",
-        help="kubernetes, compose: MHz of Nomad `cpu` per core of CPU (default 1000, as render)",
-    )  # fmt: skip
-    return parser
-
-
-def _positive_int(text: str) -> int:
-    """An argparse type: a whole number above zero (a usage error otherwise)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{value} is not above zero")
-    return value
 
 
 def _codes(text: str) -> tuple[str, ...]:
@@ -239,6 +38,8 @@ def _codes(text: str) -> tuple[str, ...]:
 def _wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
     """Filter by --select/--ignore; syntax, evaluation and input errors can never be hidden
     (the job Nomad would read is not the one the file shows)."""
+    from hclgpu.diagnostics import Severity
+
     if diagnostic.code.startswith(("HG0", "HG1", "HG9")) and diagnostic.severity is Severity.ERROR:
         return True
     if select and not diagnostic.code.startswith(select):
@@ -248,6 +49,7 @@ def _wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, 
 
 def _exit_status(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
     from hclgpu.codes import CODES
+    from hclgpu.diagnostics import Severity
 
     if any(CODES[d.code].fatal for d in diagnostics if d.code in CODES):
         return EXIT_FATAL
@@ -306,19 +108,25 @@ def _report(args: argparse.Namespace, diagnostics: list[Diagnostic], files: int)
 
 def run_check(args: argparse.Namespace) -> int:
     from hclgpu.config import ConfigError, find_config
-    from hclgpu.inputs import collect
 
     try:
         config = find_config()
     except ConfigError as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
+    caching = not (args.no_cache or os.environ.get("HCLGPU_NO_CACHE"))
+    if caching and args.format == "text" and "-" not in args.paths:
+        files = _all_clean(args)
+        if files is not None:  # nothing changed since a clean check: nothing more to load
+            _report(args, [], files)
+            return EXIT_OK
     from hclgpu.batch import Options, check_all, check_paths
     from hclgpu.cache import Cache, inputs_from
-    from hclgpu.inputs import job_paths
+    from hclgpu.diagnostics import Sink
+    from hclgpu.inputs import collect, job_paths
 
     sink = Sink()
-    cache = None if args.no_cache or os.environ.get("HCLGPU_NO_CACHE") else Cache()
+    cache = Cache() if caching else None
     inputs = inputs_from(args.var, args.var_file, args.allow_fs)
     options = Options(inputs, args.jobs, cache, progress=args.format == "text")
     if "-" in args.paths:
@@ -337,8 +145,20 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_OK if args.exit_zero and status == EXIT_ERRORS else status
 
 
+def _all_clean(args: argparse.Namespace) -> int | None:
+    """The number of files when each is unchanged since a check that found nothing in it."""
+    from hclgpu import clean_index
+
+    index = clean_index.CleanIndex(clean_index.cache_root(), __version__)
+    inputs = clean_index.fingerprint(
+        tuple(args.var), tuple(args.var_file), args.allow_fs, clean_index.nomad_var_env()
+    )
+    return clean_index.all_clean(args.paths, index, inputs)
+
+
 def _single(args: argparse.Namespace, sink: Sink, compile: bool) -> tuple[int, Result | None]:
     """Read and process exactly one input; a nonzero status means stop (diagnostics reported)."""
+
     from hclgpu.inputs import collect
 
     items = list(collect([args.path], sink))
@@ -355,6 +175,8 @@ def _single(args: argparse.Namespace, sink: Sink, compile: bool) -> tuple[int, R
 
 
 def run_render(args: argparse.Namespace) -> int:
+    from hclgpu.diagnostics import Sink
+
     sink = Sink()
     status, result = _single(args, sink, compile=True)
     if result is None or result.job is None:
@@ -451,6 +273,8 @@ def _write_out(directory: str, files: list[tuple[str, str]]) -> int:
 
 
 def run_dump(args: argparse.Namespace) -> int:
+    from hclgpu.diagnostics import Sink
+
     if args.what == "ir":
         return _dump_ir(args)
     from hclgpu.inputs import collect
@@ -485,6 +309,8 @@ def run_dump(args: argparse.Namespace) -> int:
 
 
 def _dump_ir(args: argparse.Namespace) -> int:
+    from hclgpu.diagnostics import Sink
+
     sink = Sink()
     status, result = _single(args, sink, compile=True)
     if result is None or result.job is None:
@@ -497,6 +323,7 @@ def _dump_ir(args: argparse.Namespace) -> int:
 def run_plan(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from hclgpu.diagnostics import Sink
     from hclgpu.plan.inventory import InventoryError, load_inventory
 
     sink = Sink()
@@ -563,6 +390,7 @@ def run_fmt(args: argparse.Namespace) -> int:
 
     Files that do not parse are reported and left byte-identical; exit 1 for those and,
     with --check, when some file would change."""
+    from hclgpu.diagnostics import Severity, Sink
     from hclgpu.inputs import collect, decode
     from hclgpu.pipeline import check_source
     from hclgpu.printer.fmt import (
@@ -721,8 +549,11 @@ _COMMANDS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    from hclgpu.cli_parser import build_parser
+
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(arguments[0] if arguments else None)
+    args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_FATAL

@@ -15,24 +15,39 @@ Command-line options take precedence: `--select` replaces `select`, `--ignore` a
 
 from __future__ import annotations
 
-import fnmatch
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+import os
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 
 class ConfigError(Exception):
     """The configuration file cannot be used; the message names the file and the key."""
 
 
-@dataclass(slots=True)
 class Config:
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    strict: bool = False
-    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    path: Path | None = None
-    """The file this came from, or None for the defaults."""
+    """The settings that apply (a plain class: this module is read on every `hclgpu check`,
+    and a warm check must not pay for importing dataclasses)."""
+
+    __slots__ = ("ignore", "path", "per_file_ignores", "select", "strict")
+
+    def __init__(
+        self,
+        select: tuple[str, ...] = (),
+        ignore: tuple[str, ...] = (),
+        strict: bool = False,
+        per_file_ignores: dict[str, tuple[str, ...]] | None = None,
+        path: str | None = None,
+    ) -> None:
+        self.select = select
+        self.ignore = ignore
+        self.strict = strict
+        self.per_file_ignores = per_file_ignores or {}
+        self.path = path
+        """The file this came from, or None for the defaults."""
 
     def ignored_for(self, file: str) -> tuple[str, ...]:
         """Codes ignored in ``file``: the global list plus every matching per-file pattern."""
@@ -46,37 +61,50 @@ class Config:
 
 
 def _matches(file: str, pattern: str) -> bool:
-    path = Path(file).as_posix()
-    return fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(Path(file).name, pattern)
+    import fnmatch
+
+    path = file.replace(os.sep, "/")
+    return fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(os.path.basename(file), pattern)
 
 
-def find_config(start: Path | None = None) -> Config:
+def find_config(start: Path | str | None = None) -> Config:
     """The configuration that applies in ``start`` (the current directory by default)."""
-    directory = (start or Path.cwd()).resolve()
-    for folder in (directory, *directory.parents):
+    folder = os.path.realpath(start if start is not None else os.getcwd())
+    while True:
         for name in ("hclgpu.toml", "pyproject.toml"):
-            candidate = folder / name
-            if candidate.is_file():
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate):
                 table = _read(candidate)
                 if table is not None:
                     return _parse(table, candidate)
-    return Config()
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return Config()
+        folder = parent
 
 
-def _read(path: Path) -> dict[str, Any] | None:
+def _read(path: str) -> dict[str, Any] | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read the configuration: {error}") from None
+    is_own = os.path.basename(path) == "hclgpu.toml"
+    if not is_own and "hclgpu" not in text:
+        return None  # a pyproject.toml with no [tool.hclgpu] table: not ours to parse (or judge)
     import tomllib
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: cannot read the configuration: {error}") from None
-    if path.name == "hclgpu.toml":
+    if is_own:
         return data
     table = data.get("tool", {}).get("hclgpu")
     return table if isinstance(table, dict) else None
 
 
-def _codes(value: Any, path: Path, key: str) -> tuple[str, ...]:
+def _codes(value: Any, path: str, key: str) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -84,7 +112,7 @@ def _codes(value: Any, path: Path, key: str) -> tuple[str, ...]:
     return tuple(v.strip().upper() for v in value if v.strip())
 
 
-def _parse(table: dict[str, Any], path: Path) -> Config:
+def _parse(table: dict[str, Any], path: str) -> Config:
     known = {"select", "ignore", "strict", "per-file-ignores"}
     unknown = sorted(set(table) - known)
     if unknown:

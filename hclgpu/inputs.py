@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hclgpu.clean_index import JOB_SUFFIXES, walk
 from hclgpu.diagnostics import Sink
 from hclgpu.source import SourceFile, Span
 
@@ -20,7 +21,6 @@ MAX_BYTES = 16 * 1024 * 1024
 """The largest input read (16 MiB): the biggest real job files are well under 1 MiB, and
 parsing costs about 20 bytes of memory per byte of input."""
 MAX_MIB = MAX_BYTES // (1024 * 1024)
-JOB_SUFFIXES = (".hcl", ".nomad")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ def job_paths(paths: list[str], sink: Sink) -> list[tuple[str, str]]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files = _walk(raw, display_path(path))
+            files = walk(raw, display_path(path))
             if not files:
                 sink.emit("HG021", f"no job files (*.hcl, *.nomad, *.nomad.hcl) in directory `{raw}`",
                           SourceFile(raw, ""))  # fmt: skip
@@ -58,20 +58,6 @@ def job_paths(paths: list[str], sink: Sink) -> list[tuple[str, str]]:
             sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
         else:
             found.append((raw, raw))
-    return found
-
-
-def _walk(directory: str, shown: str) -> list[tuple[str, str]]:
-    """The job files below ``directory`` in the order :func:`_find_job_files` gives, each
-    named relative to ``shown`` with string operations (no per-file path arithmetic)."""
-    found: list[tuple[str, str]] = []
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        inner = root[len(directory) :].lstrip(os.sep)
-        prefix = os.path.join(shown, inner) if inner else shown
-        for name in sorted(files):
-            if name.endswith(JOB_SUFFIXES):
-                found.append((os.path.join(root, name), os.path.join(prefix, name)))
     return found
 
 

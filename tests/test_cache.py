@@ -5,6 +5,7 @@ processes (same output, same order, for any --jobs)."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -180,3 +181,124 @@ def test_cli_jobs_and_no_cache(tmp_path: Path, capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit) as exit_status:
         main(["check", str(tmp_path), "--jobs", "0"])
     assert exit_status.value.code == 2  # a usage error
+
+
+# ---- the record of clean files: a warm check that reads nothing ----------------------------
+
+CLEAN = """job "ok" {
+  datacenters = ["dc1"]
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config {
+        image = "busybox:1.36"
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.fixture()
+def clean_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """30 clean job files last modified a minute ago, and a cache of their own."""
+    monkeypatch.delenv("HCLGPU_NO_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    tree = tmp_path / "jobs"
+    (tree / "sub").mkdir(parents=True)
+    for index in range(30):
+        path = tree / ("sub" if index % 3 else "") / f"j{index:02d}.nomad.hcl"
+        path.write_text(CLEAN.replace('"ok"', f'"ok{index}"'))
+        _age(path)
+    return tree
+
+
+def _age(path: Path, seconds: int = 60) -> None:
+    past = path.stat().st_mtime - seconds
+    os.utime(path, (past, past))
+
+
+class Reads:
+    """Counts the files the slow path reads."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from hclgpu import inputs
+
+        self.count = 0
+        real = inputs.read_input
+
+        def counting(*args: object) -> object:
+            self.count += 1
+            return real(*args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(inputs, "read_input", counting)
+        monkeypatch.setattr("hclgpu.batch.read_input", counting)
+
+
+def test_an_unchanged_clean_tree_is_not_read_again(
+    clean_tree: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reads = Reads(monkeypatch)
+    assert main(["check", str(clean_tree)]) == 0
+    assert reads.count == 30
+    assert main(["check", str(clean_tree)]) == 0
+    assert reads.count == 30  # the second check read no file
+    assert capsys.readouterr().err.splitlines()[-1] == "All checks passed (30 files)."
+
+
+def test_an_edited_file_is_read_and_reported(
+    clean_tree: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(clean_tree)]) == 0
+    edited = clean_tree / "sub" / "j01.nomad.hcl"
+    edited.write_text(
+        CLEAN.replace("      }\n    }", "      }\n      resources {\n        memory = 1\n      }\n    }")
+    )
+    reads = Reads(monkeypatch)
+    assert main(["check", str(clean_tree), "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    [found] = report["diagnostics"]
+    assert os.path.samefile(found["path"], edited) and found["code"] == "HG242"
+    assert reads.count == 1  # only the edited file was read
+
+
+def test_a_file_modified_just_before_its_check_is_not_recorded(
+    clean_tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (clean_tree / "fresh.nomad.hcl").write_text(CLEAN)  # modified now: racily clean
+    assert main(["check", str(clean_tree)]) == 0
+    reads = Reads(monkeypatch)
+    assert main(["check", str(clean_tree)]) == 0
+    assert reads.count == 1  # only the unrecorded file was read (and the content cache answered)
+
+
+def test_other_variables_or_a_damaged_record_mean_reading_again(
+    clean_tree: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert main(["check", str(clean_tree)]) == 0
+    reads = Reads(monkeypatch)
+    monkeypatch.setenv("NOMAD_VAR_x", "1")  # a variable value: part of every key
+    assert main(["check", str(clean_tree)]) == 0
+    assert reads.count == 30
+    index = tmp_path / "xdg" / "hclgpu" / "check" / "index.json"
+    index.write_text("{damaged")
+    assert main(["check", str(clean_tree)]) == 0
+    assert reads.count == 60
+    assert json.loads(index.read_text())["version"]  # rewritten whole
+
+
+def test_a_new_version_reads_everything_again(clean_tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert main(["check", str(clean_tree)]) == 0
+    monkeypatch.setattr("hclgpu.cli.__version__", "999.0.0")
+    monkeypatch.setattr(cache_module, "__version__", "999.0.0")
+    reads = Reads(monkeypatch)
+    assert main(["check", str(clean_tree)]) == 0
+    assert reads.count == 30
+
+
+def test_a_missing_path_is_still_reported_after_a_clean_check(
+    clean_tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(clean_tree)]) == 0
+    assert main(["check", str(clean_tree), str(clean_tree / "gone.nomad")]) == 2
+    assert "gone.nomad" in capsys.readouterr().err
