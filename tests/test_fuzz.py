@@ -33,6 +33,7 @@ from hclgpu.printer import format_tree, same_tree
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
 from tests import fuzz_inputs as inputs
+from tests import test_robustness as robustness
 from tests.conftest import ROOT
 
 EXAMPLES = int(os.environ.get("HCLGPU_FUZZ_EXAMPLES", "30"))
@@ -217,5 +218,20 @@ def test_mutated_job_files(mutation: tuple[str, bytes, list[str]]) -> None:
 def test_random_bytes(data: bytes) -> None:
     EXAMPLES_RUN["random bytes"] += 1
     result, seconds = compile_bytes("random.hcl", data)
+    assert_no_internal_error(result)
+    assert seconds < SECONDS_PER_INPUT
+
+
+@FUZZ
+@given(robustness.EXPRESSIONS, robustness.FIELDS)
+def test_generated_expressions(expression: str, field: str) -> None:
+    """Expressions built from operators, calls, for-expressions and references, evaluated
+    in a job's fields: diagnostics or a job, never an exception, always in time."""
+    EXAMPLES_RUN["generated expressions"] += 1
+    close = " }" if "{" in field else ""
+    task = f'    task "t" {{\n      {field} = {expression}{close}\n    }}\n'
+    declarations = 'variable "x" { default = "v" }\nlocals { l = [1, 2] }\n'
+    text = f'{declarations}job "j" {{\n  group "g" {{\n{task}  }}\n}}\n'
+    result, seconds = compile_bytes("expression.nomad.hcl", text.encode())
     assert_no_internal_error(result)
     assert seconds < SECONDS_PER_INPUT
