@@ -7,7 +7,9 @@ checked on every hit; a job that only looked for files (``fileexists``, ``filese
 not cached, since a new file could change its result. The configuration is not part of the
 key: diagnostics are stored before ``select``/``ignore`` apply. Entries live in
 ``$XDG_CACHE_HOME/hclgpu/check`` (``~/.cache/hclgpu/check``), one small JSON file each,
-written atomically; a damaged entry is a miss.
+written atomically; a damaged entry is a miss. Beside them, ``index.json`` records the
+files whose check found nothing, by status, so that they need not even be read again
+(:mod:`hclgpu.clean_index`).
 """
 
 from __future__ import annotations
