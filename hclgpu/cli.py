@@ -115,7 +115,7 @@ def run_check(args: argparse.Namespace) -> int:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
     caching = not (args.no_cache or os.environ.get("HCLGPU_NO_CACHE"))
-    if caching and args.format == "text" and "-" not in args.paths:
+    if caching and "-" not in args.paths:
         files = _all_clean(args)
         if files is not None:  # nothing changed since a clean check: nothing more to load
             _report(args, [], files)

@@ -244,6 +244,11 @@ def test_an_unchanged_clean_tree_is_not_read_again(
     assert main(["check", str(clean_tree)]) == 0
     assert reads.count == 30  # the second check read no file
     assert capsys.readouterr().err.splitlines()[-1] == "All checks passed (30 files)."
+    for output in ("json", "sarif", "github"):  # every format answers from the record alike
+        assert main(["check", str(clean_tree), "--format", output]) == 0
+    assert reads.count == 30
+    out = capsys.readouterr().out
+    assert '"files": 30' in out and '"results": []' in out
 
 
 def test_an_edited_file_is_read_and_reported(
