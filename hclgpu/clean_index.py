@@ -105,9 +105,11 @@ class CleanIndex:
         self._changed = True
 
     def save(self) -> None:
-        """Write the record atomically; a cache that cannot be written only costs speed."""
+        """Write the record atomically, without the files that are gone (a cache that cannot
+        be written only costs speed)."""
         if not self._changed or self._entries is None:
             return
+        self._entries = {path: entry for path, entry in self._entries.items() if os.path.exists(path)}
         try:
             os.makedirs(self.root, exist_ok=True)
             temporary = os.path.join(self.root, f".index.{os.getpid()}.tmp")

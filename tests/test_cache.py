@@ -307,3 +307,16 @@ def test_a_missing_path_is_still_reported_after_a_clean_check(
     assert main(["check", str(clean_tree)]) == 0
     assert main(["check", str(clean_tree), str(clean_tree / "gone.nomad")]) == 2
     assert "gone.nomad" in capsys.readouterr().err
+
+
+def test_the_record_forgets_deleted_files(clean_tree: Path, tmp_path: Path) -> None:
+    assert main(["check", str(clean_tree)]) == 0
+    index = tmp_path / "xdg" / "hclgpu" / "check" / "index.json"
+    gone = clean_tree / "j00.nomad.hcl"
+    assert str(gone) in json.loads(index.read_text())
+    gone.unlink()
+    (clean_tree / "new.nomad.hcl").write_text(CLEAN)
+    _age(clean_tree / "new.nomad.hcl")
+    assert main(["check", str(clean_tree)]) == 0
+    record = json.loads(index.read_text())
+    assert str(gone) not in record and str(clean_tree / "new.nomad.hcl") in record
