@@ -26,6 +26,8 @@ class Attribute:
     name: str
     value: str
     """HCL expression text."""
+    text: str | None = None
+    """The string ``value`` spells, when it is a quoted string (what evaluation must give)."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,22 @@ def string(value: str) -> str:
     return quote(value)
 
 
+def text_attribute(name: str, value: str) -> Attribute:
+    """``name = "value"``, remembering ``value`` to compare with what the job evaluates to."""
+    return Attribute(name, quote(value), value)
+
+
+def environments(job: Block) -> dict[tuple[str, str], dict[str, str]]:
+    """Each task's generated environment, by (group, task) name."""
+    found = {}
+    for group in (i for i in job.items if isinstance(i, Block) and i.type == "group"):
+        for task in (i for i in group.items if isinstance(i, Block) and i.type == "task"):
+            env = [i for i in task.items if isinstance(i, Block) and i.type == "env"]
+            values = {a.name: a.text for block in env for a in block.items if isinstance(a, Attribute)}
+            found[(group.labels[0], task.labels[0])] = {k: v for k, v in values.items() if v is not None}
+    return found
+
+
 def string_list(values: list[str]) -> str:
     return "[" + ", ".join(quote(v) for v in values) + "]"
 
@@ -248,7 +266,7 @@ def task(draw: st.DrawFn, name: str, strict: bool) -> Block:
     items: list[Attribute | Block] = [Attribute("driver", string(driver)), Block("config", (), tuple(config))]
     env = draw(st.dictionaries(ENV_NAMES, STRINGS, max_size=4))
     if env:
-        items.append(Block("env", (), tuple(Attribute(k, string(v)) for k, v in env.items())))
+        items.append(Block("env", (), tuple(text_attribute(k, v) for k, v in env.items())))
     items.append(Block("resources", (), tuple(resources)))
     return Block("task", (name,), tuple(items))
 
@@ -276,15 +294,14 @@ def group(draw: st.DrawFn, name: str, strict: bool, max_count: int) -> Block:
 
 @st.composite
 def jobs(draw: st.DrawFn) -> tuple[Block, Layout, str, dict[str, str]]:
-    """A job tree, its layout, its text, and the environment each task was given (for the
-    round trip through every target: task name → variable → value)."""
+    """A job tree, its layout, its text, and the job's ``meta`` (the strings generated)."""
     items: list[Attribute | Block] = [Attribute("datacenters", string_list(["dc1"]))]
     kind = draw(st.sampled_from(["service", "batch", "system", None]))
     if kind is not None:
         items.append(Attribute("type", string(kind)))
     meta = draw(st.dictionaries(NAMES.map(lambda n: n.replace("-", "_")), STRINGS, max_size=3))
     if meta:
-        items.append(Block("meta", (), tuple(Attribute(k, string(v)) for k, v in meta.items())))
+        items.append(Block("meta", (), tuple(text_attribute(k, v) for k, v in meta.items())))
     names = draw(st.lists(NAMES, min_size=1, max_size=2, unique=True))
     strict = draw(st.integers(0, 3)) > 0  # most jobs are meant to compile and render
     max_count = 1 if strict and kind == "system" else 5  # a system job runs one per node

@@ -159,7 +159,7 @@ def parsed_skeleton(node: ast.Block | ast.Attribute) -> object:
 @FUZZ
 @given(inputs.jobs())
 def test_generated_jobs(generated: tuple[inputs.Block, inputs.Layout, str, dict[str, str]]) -> None:
-    tree, _, text, _ = generated
+    tree, _, text, meta = generated
     EXAMPLES_RUN["generated jobs"] += 1
     checked = check_source(SourceFile("gen.nomad.hcl", text))
     assert checked.tree is not None and checked.ok, [d.message for d in checked.diagnostics]
@@ -183,17 +183,23 @@ def test_generated_jobs(generated: tuple[inputs.Block, inputs.Layout, str, dict[
     rendered = render_everything(result)
     assert seconds + time.perf_counter() - started < SECONDS_PER_INPUT
     environments = validate(rendered)
-    for task in _tasks(result.job):
-        # `${...}` in an environment value is Nomad's run-time interpolation: targets resolve it
-        expected = {k: v for k, v in (task.env or {}).items() if "${" not in v}
-        for key, found in environments.items():
-            if not key.startswith("nomad") and task.driver not in ("docker", "podman"):
-                continue  # only container tasks become containers
-            assert any(expected.items() <= env.items() for env in found), (key, expected)
+    assert (result.job.meta or {}) == meta
+    generated = inputs.environments(tree)
+    for group in result.job.task_groups or []:
+        for task in group.tasks or []:
+            # the file's strings evaluate to exactly what was generated
+            assert (task.env or {}) == generated[(group.name or "", task.name or "")]
+            _assert_carried(task, environments)
 
 
-def _tasks(job: m.Job) -> list[m.Task]:
-    return [task for group in job.task_groups or [] for task in group.tasks or []]
+def _assert_carried(task: m.Task, environments: dict[str, list[dict[str, str]]]) -> None:
+    """The task's environment reaches every target unchanged (a container target only takes
+    container tasks). `${...}` is left out: Nomad interpolates it at run time, and so do they."""
+    expected = {k: v for k, v in (task.env or {}).items() if "${" not in v}
+    for key, found in environments.items():
+        if not key.startswith("nomad") and task.driver not in ("docker", "podman"):
+            continue
+        assert any(expected.items() <= env.items() for env in found), (key, expected)
 
 
 @FUZZ
