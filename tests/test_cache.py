@@ -4,6 +4,7 @@ processes (same output, same order, for any --jobs)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
@@ -320,3 +321,28 @@ def test_the_record_forgets_deleted_files(clean_tree: Path, tmp_path: Path) -> N
     assert main(["check", str(clean_tree)]) == 0
     record = json.loads(index.read_text())
     assert str(gone) not in record and str(clean_tree / "new.nomad.hcl") in record
+
+
+class Terminal(io.StringIO):
+    """A standard error that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("output", ["text", "json", "sarif", "github"])
+def test_a_progress_bar_only_on_a_terminal_with_text_output(
+    output: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for index in range(60):  # PROGRESS_FROM is 50
+        (tmp_path / f"j{index:02d}.nomad.hcl").write_text(CLEAN.replace('"ok"', f'"ok{index}"'))
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setenv("TERM", "xterm")
+    assert main(["check", str(tmp_path), "--jobs", "1", "--format", output]) == 0
+    shown = terminal.getvalue()
+    if output == "text":
+        assert "checking" in shown and "60/60" in shown
+    else:
+        assert "checking" not in shown and "\x1b" not in shown
+        assert "checking" not in capsys.readouterr().out
