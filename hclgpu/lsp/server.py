@@ -1,9 +1,12 @@
 """The language server: documents, debounced analysis, and the features wired to it.
 
-A change schedules an analysis after a short pause (``debounce``); a newer change cancels a
-pending one, and a result is published only if its version is still the document's, so an
-editor never shows diagnostics for text that is gone. Requests (hover, completion...) use the
-newest analysis when it matches the document, and analyse afresh when it does not.
+A change after a quiet spell is analysed at once (the edit a user makes and then looks at);
+a change that follows another within ``debounce``, or arrives while one is being analysed,
+waits for a short pause, so a burst of typing costs one more analysis, not one per key. A
+newer change cancels a waiting analysis, and a result is published only if its version is
+still the document's, so an editor never shows diagnostics for text that is gone. Requests
+(hover, completion...) use the newest analysis when it matches the document, and analyse
+afresh when it does not.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ class State:
     root: str | None = None
     analyses: dict[str, Analysis] = field(default_factory=dict)
     pending: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    last_change: dict[str, float] = field(default_factory=dict)
+    """When each document last changed (event-loop time), to tell a burst from a quiet edit."""
 
 
 def create_server(settings: Settings | None = None, debounce: float = 0.01) -> LanguageServer:
@@ -55,7 +60,11 @@ def _documents(server: LanguageServer, state: State) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     async def did_change(ls: LanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        schedule(ls, state, params.text_document.uri, state.debounce)
+        uri = params.text_document.uri
+        now = asyncio.get_running_loop().time()
+        quiet = now - state.last_change.get(uri, float("-inf")) >= state.debounce and uri not in state.pending
+        state.last_change[uri] = now
+        schedule(ls, state, uri, 0.0 if quiet else state.debounce)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: LanguageServer, params: types.DidSaveTextDocumentParams) -> None:
