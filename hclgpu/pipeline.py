@@ -67,15 +67,10 @@ def compile_source(source: SourceFile, options: EvalOptions | None = None, check
     in it is not what Nomad would run, so no back end may render it. ``checks=False``
     stops after decoding (no HG2xx rules), to see exactly what Nomad's parser produces.
     """
-    import gc
+    from hclgpu.gc_pause import paused_gc
 
-    enabled = gc.isenabled()
-    gc.disable()  # the IR is a large acyclic tree: collecting while building it only costs time
-    try:
+    with paused_gc():  # the IR is a large acyclic tree: collecting while building it only costs time
         return _compile(source, options, checks)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _compile(source: SourceFile, options: EvalOptions | None, checks: bool) -> Result:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hclgpu.backends.target import Artifact, Lowering
+from hclgpu.gc_pause import paused_gc
 from hclgpu.ir import models as m
 
 TARGETS = ("nomad", "kubernetes", "oci", "docker", "compose")
@@ -10,6 +11,11 @@ TARGETS = ("nomad", "kubernetes", "oci", "docker", "compose")
 
 def render_target(job: m.Job, target: str, ctx: Lowering) -> list[Artifact]:
     """The artifacts of ``target`` for ``job``; problems go to ``ctx``'s sink as HG3xx."""
+    with paused_gc():  # documents are acyclic trees (see hclgpu.gc_pause)
+        return _render(job, target, ctx)
+
+
+def _render(job: m.Job, target: str, ctx: Lowering) -> list[Artifact]:
     if target == "nomad":
         from hclgpu.backends import nomad
 

@@ -68,7 +68,7 @@ class LexError(Exception):
 _EXPR = re.compile(
     r"""
      (?P<ws>[ \t\r\f\ufeff]+)
-    |(?P<nl>\n)
+    |(?P<nl>\n[ \t\r\f]*)
     |(?P<comment>\#[^\n]*|//[^\n]*|/\*[\s\S]*?\*/)
     |(?P<bad_comment>/\*)
     |(?P<ident>[^\W\d][\w-]*(?:::[^\W\d][\w-]*)*)
@@ -262,11 +262,11 @@ class Lexer:
             if group == "ws":
                 pos = end
                 continue
-            if group == "nl":
+            if group == "nl":  # the newline and the next line's indentation
                 if pending_nl < 0 and kind in _NEWLINE_CONTEXTS:
                     pending_nl = pos
                 elif kind in ("[", "("):
-                    self._check_runaway(end)
+                    self._check_runaway(pos + 1)
                 pos = end
                 continue
             if group == "comment":
@@ -329,7 +329,11 @@ class Lexer:
                 elif previous not in _CONTINUES_AFTER and type not in _CONTINUES_BEFORE:
                     yield self._token("NL", "\n", pending_nl, pending_nl + 1)
                 pending_nl = -1
-            yield self._token(type, value, pos, end)
+            # self._token(), inlined: this line runs once per token of every file
+            token = Token(type, value, pos, end)
+            self.previous = self.last
+            self.last = token
+            yield token
             pos = end
         self._check_closed()
         if pending_nl >= 0:

@@ -9,16 +9,14 @@ errors in one file are all reported in a single run.
 
 from __future__ import annotations
 
-import gc
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from hclgpu.diagnostics import Related, Sink
+from hclgpu.gc_pause import paused_gc
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
-from hclgpu.syntax.build import CALLBACKS
+from hclgpu.syntax.build import CALLBACKS, PASS_THROUGH
 from hclgpu.syntax.comments import attach_comments
 from hclgpu.syntax.errors import explain
 from hclgpu.syntax.lexer import Lexer, LexError, Token
@@ -36,18 +34,6 @@ class _ParseFailure(Exception):
         self.token = token
         self.expected = expected
         self.previous = previous
-
-
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Parsing allocates many long-lived objects; cyclic GC passes are pure cost here."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _accepts(stack: list[int], kind: str, tables: Tables) -> bool:
@@ -78,10 +64,11 @@ def _acceptable(stack: list[int], tables: Tables) -> set[str]:
 
 
 def _drive(lexer: Lexer, tables: Tables) -> ast.Body:
-    states = tables.states
-    rules = tables.rules
+    moves = tables.moves
+    sizes = [size for _, size in tables.rules]
     origins = tables.origins
-    callbacks = [CALLBACKS[name] for name, _ in rules]
+    callbacks = [CALLBACKS[name] for name, _ in tables.rules]
+    passes = [size == 1 and name in PASS_THROUGH for name, size in tables.rules]
     stack = [tables.start_state]
     values: list[Any] = []
     end_state = tables.end_state
@@ -91,17 +78,20 @@ def _drive(lexer: Lexer, tables: Tables) -> ast.Body:
         token = next(tokens, end)
         kind = token.type
         while True:
-            action = states[stack[-1]].get(kind)
-            if action is None:
+            move = moves[stack[-1]].get(kind)
+            if move is None:
                 expected = _acceptable(stack, tables)
                 previous = lexer.previous if token is lexer.last else lexer.last
                 raise _ParseFailure(token, expected, previous)
-            if action[0] == 0:
-                stack.append(action[1])
+            if move >= 0:  # shift
+                stack.append(move)
                 values.append(token)
                 break
-            rule = action[1]
-            size = rules[rule][1]
+            rule = ~move
+            if passes[rule]:  # the value stays as it is; only the state changes
+                stack[-1] = moves[stack[-2]][origins[rule]]
+                continue
+            size = sizes[rule]
             if size:
                 children = values[-size:]
                 del values[-size:]
@@ -109,7 +99,7 @@ def _drive(lexer: Lexer, tables: Tables) -> ast.Body:
             else:
                 children = []
             values.append(callbacks[rule](children))
-            stack.append(states[stack[-1]][origins[rule]][1])
+            stack.append(moves[stack[-1]][origins[rule]])
             if kind == "$END" and stack[-1] == end_state:
                 return values[-1]  # type: ignore[no-any-return]
 
@@ -156,7 +146,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
     for _ in range(MAX_ERRORS):
         lexer = Lexer(text)
         try:
-            with _no_gc():
+            with paused_gc():
                 body = _drive(lexer, tables)
         except LexError as error:
             failed = True
@@ -189,7 +179,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
                 sink.emit(note.code, note.message, source, note.span, help=note.help)
             body.span = Span(0, len(text))
             file = ast.File(body, [], Span(0, len(text)))
-            with _no_gc():
+            with paused_gc():
                 attach_comments(file, lexer.comments, text)
             return file
         budget -= len(text)

@@ -35,6 +35,9 @@ class Tables:
     origins: list[str]
     start_state: int
     end_state: int
+    moves: list[dict[str, int]]
+    """``states`` with each action as one int, for the parser's inner loop: a shift or goto
+    is the next state (>= 0), a reduce is ``~rule`` (< 0)."""
 
 
 def _cache_dir() -> Path:
@@ -99,4 +102,5 @@ def load_tables() -> Tables:
         with contextlib.suppress(OSError):
             _write_atomically(path, marshal.dumps(data))  # type: ignore[arg-type]
     _, states, rules, origins, start, end = data
-    return Tables(states, rules, origins, start, end)  # type: ignore[arg-type]
+    moves = [{symbol: arg if kind == 0 else ~arg for symbol, (kind, arg) in row.items()} for row in states]  # type: ignore[attr-defined]
+    return Tables(states, rules, origins, start, end, moves)  # type: ignore[arg-type]
