@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterator
 
 JOB_SUFFIXES = (".hcl", ".nomad")
 RACY_NS = 2_000_000_000
@@ -48,17 +49,24 @@ def nomad_var_env() -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("NOMAD_VAR_")))
 
 
-def walk(directory: str, shown: str) -> list[tuple[str, str]]:
-    """The job files below ``directory`` (hidden directories skipped, sorted), each with
-    its name as reported: relative to ``shown`` by string operations alone."""
-    found: list[tuple[str, str]] = []
+def _job_files(directory: str) -> Iterator[tuple[str, str]]:
+    """(directory, file name) of each job file below ``directory``, hidden directories
+    skipped, in sorted order: the one definition of which files a directory holds."""
     for root, dirs, files in os.walk(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        inner = root[len(directory) :].lstrip(os.sep)
-        prefix = os.path.join(shown, inner) if inner else shown
         for name in sorted(files):
             if name.endswith(JOB_SUFFIXES):
-                found.append((os.path.join(root, name), os.path.join(prefix, name)))
+                yield root, name
+
+
+def walk(directory: str, shown: str) -> list[tuple[str, str]]:
+    """The job files below ``directory``, each with its name as reported: relative to
+    ``shown`` by string operations alone."""
+    found: list[tuple[str, str]] = []
+    for root, name in _job_files(directory):
+        inner = root[len(directory) :].lstrip(os.sep)
+        prefix = os.path.join(shown, inner) if inner else shown
+        found.append((os.path.join(root, name), os.path.join(prefix, name)))
     return found
 
 
@@ -143,9 +151,7 @@ def all_clean(paths: list[str], index: CleanIndex, inputs: str) -> int | None:
 def _absolute_job_files(directory: str) -> list[str]:
     """The job files :func:`walk` finds, as absolute paths (the record's keys) made by
     concatenation: this runs once per file of a warm check."""
-    found: list[str] = []
-    for root, dirs, files in os.walk(os.path.abspath(directory)):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        prefix = root + os.sep if not root.endswith(os.sep) else root
-        found.extend(prefix + name for name in files if name.endswith(JOB_SUFFIXES))
-    return found
+    root = os.path.abspath(directory)
+    return [
+        (folder if folder.endswith(os.sep) else folder + os.sep) + name for folder, name in _job_files(root)
+    ]

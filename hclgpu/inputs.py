@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from hclgpu.clean_index import JOB_SUFFIXES, walk
+from hclgpu.clean_index import walk
 from hclgpu.diagnostics import Sink
 from hclgpu.source import SourceFile, Span
 
@@ -67,11 +67,7 @@ def read_input(path: str, shown: str, sink: Sink) -> Input | None:
 
 
 def _find_job_files(directory: Path) -> list[Path]:
-    found: list[Path] = []
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found.extend(Path(root) / name for name in sorted(files) if name.endswith(JOB_SUFFIXES))
-    return found
+    return [Path(path) for path, _ in walk(str(directory), str(directory))]
 
 
 def _read(path: Path, shown: str, sink: Sink) -> Iterator[Input]:

@@ -40,25 +40,25 @@ def _accepts(stack: list[int], kind: str, tables: Tables) -> bool:
     """Would the parser shift ``kind`` from ``stack``, after any reductions?"""
     stack = list(stack)
     while True:
-        action = tables.states[stack[-1]].get(kind)
-        if action is None:
+        move = tables.moves[stack[-1]].get(kind)
+        if move is None:
             return False
-        if action[0] == 0:
+        if move >= 0:
             return True
-        size = tables.rules[action[1]][1]
+        size = tables.rules[~move][1]
         if size:
             del stack[-size:]
-        goto = tables.states[stack[-1]].get(tables.origins[action[1]])
+        goto = tables.moves[stack[-1]].get(tables.origins[~move])
         if goto is None:
             return False
-        stack.append(goto[1])
+        stack.append(goto)
         if kind == "$END" and stack[-1] == tables.end_state:
             return True
 
 
 def _acceptable(stack: list[int], tables: Tables) -> set[str]:
     """The terminals acceptable at the point of an error (LALR rows over-approximate them)."""
-    row = tables.states[stack[-1]]
+    row = tables.moves[stack[-1]]
     candidates = [name for name in row if name.isupper() or name == "$END"]
     return {kind for kind in candidates if _accepts(stack, kind, tables)}
 

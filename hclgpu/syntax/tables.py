@@ -29,14 +29,13 @@ Actions = dict[str, tuple[int, int]]
 
 @dataclass(frozen=True, slots=True)
 class Tables:
-    states: list[Actions]
     rules: list[tuple[str, int]]
     """Per rule: (callback name, number of children)."""
     origins: list[str]
     start_state: int
     end_state: int
     moves: list[dict[str, int]]
-    """``states`` with each action as one int, for the parser's inner loop: a shift or goto
+    """Per state, token or rule name -> one int, for the parser's inner loop: a shift or goto
     is the next state (>= 0), a reduce is ``~rule`` (< 0)."""
 
 
@@ -103,4 +102,4 @@ def load_tables() -> Tables:
             _write_atomically(path, marshal.dumps(data))  # type: ignore[arg-type]
     _, states, rules, origins, start, end = data
     moves = [{symbol: arg if kind == 0 else ~arg for symbol, (kind, arg) in row.items()} for row in states]  # type: ignore[attr-defined]
-    return Tables(states, rules, origins, start, end, moves)  # type: ignore[arg-type]
+    return Tables(rules, origins, start, end, moves)  # type: ignore[arg-type]
