@@ -25,11 +25,16 @@ def attach_comments(file: ast.File, spans: list[tuple[int, int]], text: str) -> 
 def _attach_body(body: ast.Body, comments: list[ast.Comment], starts: list[int], text: str) -> None:
     previous_end = body.span.start if body.span.start >= 0 else 0
     for item in body.items:
-        first = bisect_left(starts, previous_end)
-        last = bisect_left(starts, item.span.start)
-        item.leading.extend(comments[first:last])
         line_end = text.find("\n", item.span.end)
         line_end = len(text) if line_end < 0 else line_end
+        first = bisect_left(starts, previous_end)
+        if first == len(starts) or starts[first] >= line_end:
+            # No comment from the previous item to the end of this one's last line: nothing
+            # to attach here or anywhere inside (most items of most files).
+            previous_end = item.span.end
+            continue
+        last = bisect_left(starts, item.span.start)
+        item.leading.extend(comments[first:last])
         after = bisect_left(starts, item.span.end)
         if after < len(comments) and comments[after].span.start < line_end:
             item.trailing = comments[after]

@@ -19,7 +19,7 @@ diagnostic and resynchronises.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from hclgpu.source import Span
 
@@ -127,6 +127,10 @@ _CONTINUES_AFTER = _BINARY | {"QMARK", "COLON", "COMMA", "FATARROW", "BANG"}
 _CONTINUES_BEFORE = (_BINARY - {"MINUS"}) | {"QMARK", "COLON", "FATARROW"}
 # Contexts in which newlines are significant: the file body and braces.
 _NEWLINE_CONTEXTS = frozenset(("file", "{"))
+# Identifiers that are keywords in some contexts.
+_KEYWORDS = frozenset(("for", "in", "if"))
+# Contexts scanned by the template rules: quoted strings and heredocs.
+_TEMPLATE_CONTEXTS = frozenset(('"', "H"))
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
 
 
@@ -144,6 +148,15 @@ def decode_string(raw: str) -> str:
     if "\\" not in raw and "$${" not in raw and "%%{" not in raw:
         return raw
     return _ESCAPE.sub(_decode_escape, raw)
+
+
+def _matcher(text: str, pos: int) -> Callable[[], re.Match[str] | None]:
+    """Successive matches of the token rules from ``pos``, each where the last one ended.
+
+    A scanner keeps the position itself, which saves the lexer an argument-passing call
+    per token against ``_EXPR.match(text, pos)``.
+    """
+    return _EXPR.scanner(text, pos).match  # type: ignore[attr-defined,no-any-return]
 
 
 def _unknown_directive(text: str, pos: int) -> LexError:
@@ -184,9 +197,9 @@ class Lexer:
         """True after `for` until its `in`: only there is `in` a keyword."""
         self.notes: list[LexError] = []
         """Findings that do not stop parsing (reported as warnings)."""
-        self.previous: Token | None = None
-        """The last significant token yielded before the current one (for messages)."""
-        self.last: Token | None = None
+        self.error: LexError | None = None
+        """The malformed token that ended the text early, if any."""
+        self._batch: list[Token] = []
         # Each frame: (kind, opener start, opener end, extra)
         self.stack: list[tuple[str, int, int, object]] = [("file", 0, 0, None)]
 
@@ -200,12 +213,6 @@ class Lexer:
                 help="flatten the structure; real job files nest a few levels deep",
             )
         self.stack.append((kind, start, end, extra))
-
-    def _token(self, type: str, value: str, start: int, end: int) -> Token:
-        token = Token(type, value, start, end)
-        self.previous = self.last
-        self.last = token
-        return token
 
     def _close(self, char: str, start: int, end: int) -> str:
         """Pop the context a closing bracket ends; returns the token type to emit."""
@@ -236,49 +243,58 @@ class Lexer:
         )
 
     # -- main loop ------------------------------------------------------------------
-    def tokens(self) -> Iterator[Token]:
+    def batches(self, size: int = 256) -> Iterator[list[Token]]:
+        """Every token of the text, in lists of ``size`` or more (cut at newlines), ending with ``$END``.
+
+        Lists rather than single tokens: resuming a generator once per token costs the
+        parser more than its own work on many of them. A malformed token ends the last
+        list with an ``$ERROR`` token and leaves the :class:`LexError` in ``self.error``,
+        so the parser still reports any syntax error that comes before it first.
+        """
+        try:
+            yield from self._scan(size)
+        except LexError as error:
+            self.error = error
+            self._batch.append(Token("$ERROR", "", error.span.start, error.span.end))
+            yield self._batch
+
+    def _scan(self, size: int) -> Iterator[list[Token]]:
         text = self.text
         stack = self.stack
-        pos = 0
+        comments = self.comments
         pending_nl = -1
-        n = len(text)
-        match = _EXPR.match
-        while True:
-            kind = stack[-1][0]
-            if kind == '"':
-                pos, token = self._string_part(pos)
-                yield token
-                continue
-            if kind == "H":
-                pos, token = self._heredoc_part(pos)
-                yield token
-                continue
-            if pos >= n:
-                break
-            m = match(text, pos)
-            assert m is not None  # the last alternative matches any character
+        last = ""  # the type of the last significant token
+        tokens = self._batch = []
+        emit = tokens.append
+        scan = _matcher(text, 0)
+        while (m := scan()) is not None:
             group = m.lastgroup
-            end = m.end()
             if group == "ws":
-                pos = end
                 continue
+            pos, end = m.span()
             if group == "nl":  # the newline and the next line's indentation
+                kind = stack[-1][0]
                 if pending_nl < 0 and kind in _NEWLINE_CONTEXTS:
                     pending_nl = pos
                 elif kind in ("[", "("):
                     self._check_runaway(pos + 1)
-                pos = end
+                if len(tokens) >= size:
+                    yield tokens
+                    tokens = self._batch = []
+                    emit = tokens.append
                 continue
             if group == "comment":
-                self.comments.append((pos, end))
-                pos = end
+                comments.append((pos, end))
                 continue
             # A significant token: decide its type, then flush a pending newline.
             value = m.group()
+            kind = stack[-1][0]
+            moved = False  # the token ends elsewhere than the match, or a template starts
             if group == "ident":
                 type = "IDENT"
-                last = self.last.type if self.last else ""
-                if value == "for" and last in ("LBRACE", "LSQB") and _FOR_VAR_AHEAD.match(text, end):
+                if value not in _KEYWORDS:
+                    pass
+                elif value == "for" and last in ("LBRACE", "LSQB") and _FOR_VAR_AHEAD.match(text, end):
                     type = "FOR"
                     self.expect_in = True
                     pending_nl = -1
@@ -289,27 +305,29 @@ class Lexer:
                     self.expect_in = False
                 elif value == "if" and kind[0] == "F" and last != "DOT":
                     type = "IF"
-            elif group == "number":
-                type = "NUMBER"
-                if self.last is not None and self.last.type == "DOT":
-                    digits = _DIGITS.match(text, pos)
-                    assert digits is not None
-                    end = digits.end()
-                    value = digits.group()
-            elif group == "string":
-                type = "STRING"
-                if "\\" in value:
-                    _check_escapes(value, pos)
-                value = decode_string(value[1:-1])
             elif group == "op":
                 type = _OPERATORS[value]
                 if value in "{[(":
                     self._push(value, pos, end)
                 elif value in ("}", "]", ")", "~}"):
                     type = self._close("}" if value == "~}" else value, pos, end)
+                    moved = type in ("INTERP_CLOSE", "DIR_CLOSE")  # back in a string or heredoc?
                     if value == "~}" and type == "RBRACE":
                         raise LexError("HG006", "`~` is only allowed before the `}` of `${ }` or `%{ }`",
                                        Span(pos, pos + 1), resume=pos + 1)  # fmt: skip
+            elif group == "string":
+                type = "STRING"
+                if "\\" in value:
+                    _check_escapes(value, pos)
+                value = decode_string(value[1:-1])
+            elif group == "number":
+                type = "NUMBER"
+                if last == "DOT":  # `a.0.1` is two indexes, not the number 0.1
+                    digits = _DIGITS.match(text, pos)
+                    assert digits is not None
+                    end = digits.end()
+                    value = digits.group()
+                    moved = True
             elif group == "escstring" and any(frame[0] == '"' for frame in stack):
                 # `"${x == \"a\"}"`: a string written with escaped quotes inside a template.
                 type = "STRING"
@@ -317,27 +335,40 @@ class Lexer:
             elif group == "quote":
                 type = "QUOTE_OPEN"
                 self._push('"', pos, end)
+                moved = True
             elif group == "heredoc":
                 type = "HEREDOC_OPEN"
                 end = self._open_heredoc(m, pos)
+                moved = True
             else:  # "bad" and "bad_comment"
                 self._bad(value, pos)
             if pending_nl >= 0:
-                previous = self.last.type if self.last else ""
-                if type == "LBRACE" and previous in ("STRING", "IDENT") and kind == "file":
+                if type == "LBRACE" and last in ("STRING", "IDENT") and kind == "file":
                     self._brace_on_next_line(pos)
-                elif previous not in _CONTINUES_AFTER and type not in _CONTINUES_BEFORE:
-                    yield self._token("NL", "\n", pending_nl, pending_nl + 1)
+                elif last not in _CONTINUES_AFTER and type not in _CONTINUES_BEFORE:
+                    emit(Token("NL", "\n", pending_nl, pending_nl + 1))
                 pending_nl = -1
-            # self._token(), inlined: this line runs once per token of every file
-            token = Token(type, value, pos, end)
-            self.previous = self.last
-            self.last = token
-            yield token
-            pos = end
+            emit(Token(type, value, pos, end))
+            last = type
+            if moved:
+                if stack[-1][0] in _TEMPLATE_CONTEXTS:
+                    end = self._template(end, tokens)
+                    last = tokens[-1].type
+                scan = _matcher(text, end)
         self._check_closed()
+        n = len(text)
         if pending_nl >= 0:
-            yield self._token("NL", "\n", pending_nl, pending_nl + 1)
+            emit(Token("NL", "\n", pending_nl, pending_nl + 1))
+        emit(Token("$END", "", n, n))
+        yield tokens
+
+    def _template(self, pos: int, tokens: list[Token]) -> int:
+        """The literal parts of a string or heredoc up to its end or its next `${` or `%{`."""
+        stack = self.stack
+        while (kind := stack[-1][0]) in _TEMPLATE_CONTEXTS:
+            pos, token = self._string_part(pos) if kind == '"' else self._heredoc_part(pos)
+            tokens.append(token)
+        return pos
 
     def _check_runaway(self, line_start: int) -> None:
         """A `[` or `(` still open when a new attribute or block starts was never closed.
@@ -428,20 +459,20 @@ class Lexer:
         if group == "lit":
             if "\\" in value:
                 _check_escapes(value, pos)
-            return end, self._token("TEMPLATE_LIT", decode_string(value), pos, end)
+            return end, Token("TEMPLATE_LIT", decode_string(value), pos, end)
         if group == "close":
             self.stack.pop()
-            return end, self._token("QUOTE_CLOSE", value, pos, end)
+            return end, Token("QUOTE_CLOSE", value, pos, end)
         return end, self._template_open(group, value, pos, end)
 
     def _template_open(self, group: str, value: str, pos: int, end: int) -> Token:
         if group == "interp":
             self._push("$", pos, end)
-            return self._token("INTERP_OPEN", value, pos, end)
+            return Token("INTERP_OPEN", value, pos, end)
         self._push("%", pos, end)
         keyword = value[2:].lstrip("~ \t")
         self.expect_in = keyword == "for"
-        return self._token(_DIRECTIVES[keyword], value, pos, end)
+        return Token(_DIRECTIVES[keyword], value, pos, end)
 
     def _open_heredoc(self, m: re.Match[str], pos: int) -> int:
         flush = m.group("flush") == "-"
@@ -461,7 +492,7 @@ class Lexer:
 
     def _heredoc_text(self, start: int, end: int) -> Token:
         text = self.text[start:end].replace("$${", "${").replace("%%{", "%{")
-        return self._token("TEMPLATE_LIT", text, start, end)
+        return Token("TEMPLATE_LIT", text, start, end)
 
     def _heredoc_part(self, pos: int) -> tuple[int, Token]:
         text = self.text
@@ -478,7 +509,7 @@ class Lexer:
                     if pos > start:
                         return pos, self._heredoc_text(start, pos)
                     self.stack.pop()
-                    return close.end(), self._token("HEREDOC_CLOSE", marker, pos, close.end())
+                    return close.end(), Token("HEREDOC_CLOSE", marker, pos, close.end())
             if pos >= len(text):
                 n = len(text)
                 raise LexError(

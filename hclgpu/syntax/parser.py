@@ -65,43 +65,50 @@ def _acceptable(stack: list[int], tables: Tables) -> set[str]:
 
 def _drive(lexer: Lexer, tables: Tables) -> ast.Body:
     moves = tables.moves
-    sizes = [size for _, size in tables.rules]
-    origins = tables.origins
-    callbacks = [CALLBACKS[name] for name, _ in tables.rules]
-    passes = [size == 1 and name in PASS_THROUGH for name, size in tables.rules]
+    # One tuple per rule: (children, goto symbol, callback); children is -1 for a
+    # pass-through reduction, whose value stays as it is while only the state changes.
+    rules = [
+        (-1 if size == 1 and name in PASS_THROUGH else size, origin, CALLBACKS[name])
+        for (name, size), origin in zip(tables.rules, tables.origins, strict=True)
+    ]
     stack = [tables.start_state]
     values: list[Any] = []
+    push_state = stack.append
+    push_value = values.append
+    state = tables.start_state
     end_state = tables.end_state
-    end = Token("$END", "", len(lexer.text), len(lexer.text))
-    tokens = lexer.tokens()
-    while True:
-        token = next(tokens, end)
-        kind = token.type
-        while True:
-            move = moves[stack[-1]].get(kind)
-            if move is None:
-                expected = _acceptable(stack, tables)
-                previous = lexer.previous if token is lexer.last else lexer.last
-                raise _ParseFailure(token, expected, previous)
-            if move >= 0:  # shift
-                stack.append(move)
-                values.append(token)
-                break
-            rule = ~move
-            if passes[rule]:  # the value stays as it is; only the state changes
-                stack[-1] = moves[stack[-2]][origins[rule]]
-                continue
-            size = sizes[rule]
-            if size:
-                children = values[-size:]
-                del values[-size:]
-                del stack[-size:]
-            else:
-                children = []
-            values.append(callbacks[rule](children))
-            stack.append(moves[stack[-1]][origins[rule]])
-            if kind == "$END" and stack[-1] == end_state:
-                return values[-1]  # type: ignore[no-any-return]
+    previous: Token | None = None
+    for batch in lexer.batches():
+        for token in batch:
+            kind = token.type
+            while True:
+                move = moves[state].get(kind)
+                if move is None:
+                    if kind == "$ERROR" and lexer.error is not None:
+                        raise lexer.error
+                    raise _ParseFailure(token, _acceptable(stack, tables), previous)
+                if move >= 0:  # shift
+                    push_state(move)
+                    push_value(token)
+                    state = move
+                    break
+                size, origin, callback = rules[~move]
+                if size < 0:
+                    state = stack[-1] = moves[stack[-2]][origin]
+                    continue
+                if size:
+                    children = values[-size:]
+                    del values[-size:]
+                    del stack[-size:]
+                else:
+                    children = []
+                push_value(callback(children))
+                state = moves[stack[-1]][origin]
+                push_state(state)
+                if state == end_state and kind == "$END":
+                    return values[-1]  # type: ignore[no-any-return]
+            previous = token
+    raise AssertionError("the lexer ends every text with $END")
 
 
 _CRUDE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)|[{}\[\]()]')
