@@ -200,6 +200,7 @@ class Lexer:
         self.error: LexError | None = None
         """The malformed token that ended the text early, if any."""
         self._batch: list[Token] = []
+        """The list of tokens being filled; an error token ends it when lexing stops early."""
         # Each frame: (kind, opener start, opener end, extra)
         self.stack: list[tuple[str, int, int, object]] = [("file", 0, 0, None)]
 
@@ -291,20 +292,9 @@ class Lexer:
             kind = stack[-1][0]
             moved = False  # the token ends elsewhere than the match, or a template starts
             if group == "ident":
-                type = "IDENT"
-                if value not in _KEYWORDS:
-                    pass
-                elif value == "for" and last in ("LBRACE", "LSQB") and _FOR_VAR_AHEAD.match(text, end):
-                    type = "FOR"
-                    self.expect_in = True
+                type = self._keyword(value, last, end) if value in _KEYWORDS else "IDENT"
+                if type == "FOR":
                     pending_nl = -1
-                    top = stack[-1]
-                    stack[-1] = ("F" + top[0], top[1], top[2], top[3])
-                elif value == "in" and self.expect_in:
-                    type = "IN"
-                    self.expect_in = False
-                elif value == "if" and kind[0] == "F" and last != "DOT":
-                    type = "IF"
             elif group == "op":
                 type = _OPERATORS[value]
                 if value in "{[(":
@@ -361,6 +351,21 @@ class Lexer:
             emit(Token("NL", "\n", pending_nl, pending_nl + 1))
         emit(Token("$END", "", n, n))
         yield tokens
+
+    def _keyword(self, word: str, last: str, end: int) -> str:
+        """`for`, `in` and `if` are keywords only inside for-expressions; elsewhere names."""
+        stack = self.stack
+        if word == "for" and last in ("LBRACE", "LSQB") and _FOR_VAR_AHEAD.match(self.text, end):
+            self.expect_in = True
+            top = stack[-1]
+            stack[-1] = ("F" + top[0], top[1], top[2], top[3])
+            return "FOR"
+        if word == "in" and self.expect_in:
+            self.expect_in = False
+            return "IN"
+        if word == "if" and stack[-1][0][0] == "F" and last != "DOT":
+            return "IF"
+        return "IDENT"
 
     def _template(self, pos: int, tokens: list[Token]) -> int:
         """The literal parts of a string or heredoc up to its end or its next `${` or `%{`."""

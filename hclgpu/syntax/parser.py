@@ -10,6 +10,7 @@ errors in one file are all reported in a single run.
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import Any
 
 from hclgpu.diagnostics import Related, Sink
@@ -78,36 +79,35 @@ def _drive(lexer: Lexer, tables: Tables) -> ast.Body:
     state = tables.start_state
     end_state = tables.end_state
     previous: Token | None = None
-    for batch in lexer.batches():
-        for token in batch:
-            kind = token.type
-            while True:
-                move = moves[state].get(kind)
-                if move is None:
-                    if kind == "$ERROR" and lexer.error is not None:
-                        raise lexer.error
-                    raise _ParseFailure(token, _acceptable(stack, tables), previous)
-                if move >= 0:  # shift
-                    push_state(move)
-                    push_value(token)
-                    state = move
-                    break
-                size, origin, callback = rules[~move]
-                if size < 0:
-                    state = stack[-1] = moves[stack[-2]][origin]
-                    continue
-                if size:
-                    children = values[-size:]
-                    del values[-size:]
-                    del stack[-size:]
-                else:
-                    children = []
-                push_value(callback(children))
-                state = moves[stack[-1]][origin]
-                push_state(state)
-                if state == end_state and kind == "$END":
-                    return values[-1]  # type: ignore[no-any-return]
-            previous = token
+    for token in chain.from_iterable(lexer.batches()):
+        kind = token.type
+        while True:
+            move = moves[state].get(kind)
+            if move is None:
+                if kind == "$ERROR" and lexer.error is not None:
+                    raise lexer.error
+                raise _ParseFailure(token, _acceptable(stack, tables), previous)
+            if move >= 0:  # shift
+                push_state(move)
+                push_value(token)
+                state = move
+                break
+            size, origin, callback = rules[~move]
+            if size < 0:
+                state = stack[-1] = moves[stack[-2]][origin]
+                continue
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del stack[-size:]
+            else:
+                children = []
+            push_value(callback(children))
+            state = moves[stack[-1]][origin]
+            push_state(state)
+            if state == end_state and kind == "$END":
+                return values[-1]  # type: ignore[no-any-return]
+        previous = token
     raise AssertionError("the lexer ends every text with $END")
 
 
