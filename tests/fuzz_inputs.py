@@ -392,3 +392,52 @@ def swap_lines(draw: st.DrawFn, data: bytes) -> bytes:
 
 
 MUTATIONS = [truncate, delete_token, flip_byte, insert_bytes, duplicate_block, swap_lines]
+
+
+# ---- regular expressions ---------------------------------------------------------------
+
+PATTERN_ALPHABET = "abkKsS1_ \n.éÉαΩſKİ-"
+"""The characters patterns and texts are drawn from: letters whose case folds surprise
+(``ſ`` folds with ``s``, the Kelvin sign with ``k``, ``İ`` with nothing), a digit, word and
+non-word characters, a newline for ``.`` and the multi-line anchors."""
+
+_ANCHORS = (".", "^", "$", r"\A", r"\z", r"\b", r"\B")
+_PERL_CLASSES = (r"\d", r"\D", r"\w", r"\W", r"\s", r"\S")
+_POSIX_CLASSES = ("[[:alpha:]]", "[[:^digit:]]", "[[:word:]]", "[[:space:]]")
+_UNICODE_CLASSES = (r"\pL", r"\PL", r"\p{Greek}", r"\pN", r"\p{Lu}")
+_ESCAPES = (r"\x{3b1}", r"\Qa.b\E", r"\.", r"\-", r"\n")
+_ATOMS = st.sampled_from(_ANCHORS + _PERL_CLASSES + _POSIX_CLASSES + _UNICODE_CLASSES + _ESCAPES)
+_CLASS_ITEMS = st.sampled_from(["a", "b-k", "A-Z", "é", "α-ω", r"\d", r"\s", r"\W", "[:upper:]", "_", r"\-"])
+
+
+@st.composite
+def _regex_class(draw: st.DrawFn) -> str:
+    items = draw(st.lists(_CLASS_ITEMS, min_size=1, max_size=4))
+    return "[" + ("^" if draw(st.booleans()) else "") + "".join(items) + "]"
+
+
+def _literal(char: str) -> str:
+    return re.escape(char) if char in ".-" else "\\n" if char == "\n" else char
+
+
+_LEAVES = st.one_of(st.sampled_from(PATTERN_ALPHABET).map(_literal), _ATOMS, _regex_class())
+_REPEATS = st.sampled_from(["*", "+", "?", "{2}", "{1,3}", "{0,}", "{2,}", "*?", "+?", "??", "{1,2}?"])
+_GROUPS = st.sampled_from(["({})", "(?:{})", "(?i:{})", "(?s:{})", "(?m:{})", "(?U:{})", "(?i){}"])
+
+
+def _extend(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    concat = st.lists(children, min_size=2, max_size=4).map("".join)
+    alternation = st.lists(children, min_size=2, max_size=3).map("|".join)
+    grouped = st.tuples(_GROUPS, children).map(lambda t: t[0].format(t[1]))
+    # a repetition applies to a group, never to a repetition: Go rejects `a**`, C++ RE2 does not
+    repeated = st.tuples(children, _REPEATS).map(lambda t: f"(?:{t[0]}){t[1]}")
+    return st.one_of(concat, alternation, grouped, repeated)
+
+
+def regexps() -> st.SearchStrategy[str]:
+    """RE2 patterns that Go and C++ RE2 both accept, nested a few levels."""
+    return st.recursive(_LEAVES, _extend, max_leaves=10)
+
+
+def regexp_texts() -> st.SearchStrategy[str]:
+    return st.text(st.sampled_from(PATTERN_ALPHABET), max_size=12)

@@ -17,6 +17,7 @@ import time
 from collections import Counter
 from typing import Any
 
+import re2  # type: ignore[import-untyped, unused-ignore]
 import yaml
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -32,6 +33,7 @@ from hclgpu.pipeline import Result, check_source, compile_source
 from hclgpu.printer import format_tree, same_tree
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
+from hclgpu.units.patterns import re2_problem, re2_search
 from tests import fuzz_inputs as inputs
 from tests import test_robustness as robustness
 from tests.conftest import ROOT
@@ -241,3 +243,24 @@ def test_generated_expressions(expression: str, field: str) -> None:
     result, seconds = compile_bytes("expression.nomad.hcl", text.encode())
     assert_no_internal_error(result)
     assert seconds < SECONDS_PER_INPUT
+
+
+RE2_OPTIONS = re2.Options()
+RE2_OPTIONS.log_errors = False
+
+
+@FUZZ
+@given(inputs.regexps(), st.lists(inputs.regexp_texts(), min_size=1, max_size=4))
+def test_regexps_match_like_re2(pattern: str, texts: list[str]) -> None:
+    """A `regexp` constraint matches exactly where RE2 itself (google-re2, the C++ library
+    Go's regexp follows) finds a match, and in linear time: every text is also tried
+    repeated a thousand times."""
+    EXAMPLES_RUN["regexps"] += 1
+    assert re2_problem(pattern) is None, pattern
+    compiled = re2.compile(pattern, RE2_OPTIONS)
+    for text in texts:
+        assert re2_search(pattern, text) is (compiled.search(text) is not None), (pattern, text)
+    long_text = "".join(texts) * 1000
+    started = time.perf_counter()
+    assert re2_search(pattern, long_text) is (compiled.search(long_text) is not None), pattern
+    assert time.perf_counter() - started < SECONDS_PER_INPUT

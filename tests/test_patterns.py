@@ -194,6 +194,13 @@ def test_unicode_class_names(name: str, accepted: bool) -> None:
         (r"\B", "", True),
         ("(?i)tesla", "TESLA K80", True),
         (r"(?i)\P{Lu}", "a", False),  # folded, then negated
+        ("(?i)k", "\u212a", True),  # the Kelvin sign folds with k (Go's caseOrbit) ...
+        ("(?i)S", "ſ", True),  # ... the long s with s ...
+        ("(?i)ß", "ẞ", True),  # ... and the capital sharp s with ß,
+        ("(?i)i", "İ", False),  # but İ and ı fold only to themselves (Python's (?i) says True)
+        ("(?i)[a-z]", "ı", False),
+        ("(?i)[^i]", "İ", True),
+        (r"(?i)[\x{130}]", "i", False),
         (r"\P{Lu}", "a", True),
         (r"\p{Greek}+", "αβγ", True),
         (r"\pL", "1", False),

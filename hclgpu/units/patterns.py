@@ -766,7 +766,9 @@ def _translate(node: _Node) -> str:
     """Python ``re`` syntax for a parse tree."""
     op = node.op
     if op == "lit":
-        return _scoped(node.flags & _FOLD_CASE, "i", _escape_literal(node.char))
+        if node.flags & _FOLD_CASE and ord(node.char) in _fold_orbits():
+            return _bracket(_folded([(ord(node.char), ord(node.char))]))
+        return _escape_literal(node.char)
     if op == "class":
         return _translate_class(node)
     if op == "any":
@@ -795,11 +797,6 @@ _ASSERTIONS = {
     "nwb": r"(?:(?<=[0-9A-Za-z_])(?=[0-9A-Za-z_])|(?<![0-9A-Za-z_])(?![0-9A-Za-z_]))",
 }
 r"""Go's assertions; ``\B`` is spelled out because Python's never matches an empty text."""
-
-
-def _scoped(enabled: int, flag: str, text: str) -> str:
-    """Wrap ``text`` in a scoped inline flag when ``enabled``."""
-    return f"(?{flag}:{text})" if enabled else text
 
 
 def _escape_literal(char: str) -> str:
@@ -837,20 +834,60 @@ def _translate_class(node: _Node) -> str:
     r"""A class as explicit code-point ranges.
 
     Under ``(?i)`` Go folds each item and only then negates it (``(?i)\P{Lu}`` excludes
-    ``a``, whose fold ``A`` is upper case); Python folds after negating, so negated items
-    become negative lookaheads that Python folds itself.
+    ``a``, whose fold ``A`` is upper case), and negates the whole class last.
     """
     if not node.flags & _FOLD_CASE:
         ranges = _merge([span for item in node.items for span in _item_ranges(item)])
-        return _bracket(_complement(ranges) if node.negated else ranges)
-    positive = _merge([span for item in node.items if not _is_negated(item) for span in _item_ranges(item)])
-    negated = [_item_ranges(_positive(item)) for item in node.items if _is_negated(item)]
-    if not negated:
-        return f"(?i:{_bracket(positive, node.negated)})"
-    options = [f"(?i:{_bracket(positive)})"] if positive else []
-    options += [f"(?!(?i:{_bracket(ranges)}))(?s:.)" for ranges in negated]
-    body = "(?:" + "|".join(options) + ")"
-    return f"(?!{body})(?s:.)" if node.negated else body
+    else:
+        ranges = []
+        for item in node.items:
+            if _is_negated(item):
+                ranges += _complement(_folded(_item_ranges(_positive(item))))
+            else:
+                ranges += _folded(_item_ranges(item))
+        ranges = _merge(ranges)
+    return _bracket(_complement(ranges) if node.negated else ranges)
+
+
+def _folded(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``ranges`` closed under Go's simple case folding (``unicode.SimpleFold`` orbits)."""
+    from bisect import bisect_right
+
+    merged = _merge(ranges)
+    lows = [low for low, _ in merged]
+    extra: list[tuple[int, int]] = []
+    for code, orbit in _fold_orbits().items():
+        at = bisect_right(lows, code) - 1
+        if at >= 0 and code <= merged[at][1]:
+            extra += [(member, member) for member in orbit]
+    return _merge(merged + extra)
+
+
+@cache
+def _fold_orbits() -> dict[int, tuple[int, ...]]:
+    """Each cased code point's orbit: the code points it matches under ``(?i)``.
+
+    Go's orbits are the classes of Unicode's simple case folding (CaseFolding.txt, status
+    C and S): ``k``, ``K`` and the Kelvin sign ``K``; ``s``, ``S`` and ``ſ``; ``ß`` and
+    ``ẞ``; but ``İ`` and ``ı`` fold only to themselves (their foldings are Turkic or full
+    ones). Python's ``(?i)`` would match ``İ`` with ``i``, so it is not used. A code point's
+    simple folding is its ``casefold()`` when that is one character, else its ``lower()``
+    when that is (``ẞ`` → ``ß``), else itself. No cased character lies above U+1FFFF.
+    """
+    from array import array
+
+    universe = array("I", range(0x20000)).tobytes().decode("utf-32-le", "surrogatepass")
+    classes: dict[str, set[str]] = {}
+    for start in range(0, len(universe), 128):
+        block = universe[start : start + 128]
+        if block.casefold() == block:
+            continue  # nothing in it folds (most blocks): one test in C for 128 characters
+        for char in block:
+            folded, lowered = char.casefold(), char.lower()
+            key = folded if len(folded) == 1 else lowered if len(lowered) == 1 else char
+            if key != char:
+                classes.setdefault(key, {key}).add(char)
+    return {ord(c): tuple(sorted(map(ord, members))) for members in classes.values() for c in members}
 
 
 def _is_negated(item: _Item) -> bool:
