@@ -4,14 +4,16 @@ when there are enough of them to pay for the workers, with a progress bar on a t
 Workers are forked after the compiler is imported, so each starts warm; they send back
 diagnostics as plain data (:func:`hclgpu.cache.entry`) and the parent rebuilds them against
 its own copy of the text. Results come back in input order, so the output is the same for
-any ``--jobs``.
+any ``--jobs``. Workers ignore Ctrl-C: the parent takes it, cancels the work not started
+and stops them.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from typing import Any
 from hclgpu.cache import Cache, Inputs, Touched, diagnostic, entry
 from hclgpu.diagnostics import Diagnostic, Severity, Sink
 from hclgpu.inputs import Input, decode, read_input
-from hclgpu.source import SourceFile
+from hclgpu.source import SourceFile, Span
 
 WORKERS_PAY_FROM = 24
 """Fewer files than this are checked in this process: forking costs more than it saves."""
@@ -35,91 +37,135 @@ class Options:
     progress: bool
 
 
+class WorkerDied(Exception):
+    """A worker process ended without answering (killed, out of memory): the run is void."""
+
+
 def check_paths(paths: Sequence[tuple[str, str]], options: Options, sink: Sink) -> None:
     """Check files by path: with a cache, a file unchanged since a clean check is not even
     read; the others are read and checked as :func:`check_all` does."""
     fingerprint = options.inputs.fingerprint()
     cache = options.cache
     items: list[Input] = []
-    files: dict[str, str] = {}
+    real_paths: dict[str, str] = {}
     for path, shown in paths:
         if cache is not None and cache.index.clean(path, fingerprint):
             continue
         item = read_input(path, shown, sink)
         if item is not None:
             items.append(item)
-            files[shown] = path
+            real_paths[shown] = path
     clean = check_all(items, options, sink, fingerprint)
     if cache is not None:
-        for shown, key in clean.items():
-            cache.index.remember(files[shown], fingerprint, key)
+        for item, key in clean:
+            if item.read is not None:
+                cache.index.remember(real_paths[item.path], fingerprint, key, item.read)
         cache.index.save()
 
 
 def check_all(
     items: Sequence[Input], options: Options, sink: Sink, fingerprint: str | None = None
-) -> dict[str, str]:
-    """Check every input; their diagnostics go to ``sink``, in input order. Returns the cache
-    key of each input that came out clean (no diagnostic, no other file read)."""
+) -> list[tuple[Input, str]]:
+    """Check every input; their diagnostics go to ``sink``, in input order. Returns each
+    input that came out clean (no diagnostic, no other file read) with its cache key."""
     fingerprint = fingerprint if fingerprint is not None else options.inputs.fingerprint()
-    sources: list[tuple[SourceFile, str | None]] = []
+    cache = options.cache
+    sources: list[tuple[Input, SourceFile, str | None]] = []
     for item in items:
         source = decode(item, sink)
         if source is not None:
-            key = options.cache.key(item.path, item.data or b"", fingerprint) if options.cache else None
-            sources.append((source, key))
-    results: dict[int, list[Diagnostic]] = {}
+            key = cache.key(item.path, item.data or b"", fingerprint) if cache else None
+            sources.append((item, source, key))
+    results: list[list[Diagnostic]] = [[] for _ in sources]
     pending = []
-    clean: dict[str, str] = {}
-    for index, (source, key) in enumerate(sources):
-        cached = options.cache.load(key, source) if options.cache and key else None
+    clean: list[tuple[Input, str]] = []
+    for index, (item, source, key) in enumerate(sources):
+        cached = cache.load(key, source) if cache and key else None
         if cached is None:
             pending.append(index)
             continue
         results[index], read_files = cached
         if key is not None and not results[index] and not read_files:
-            clean[source.path] = key
-    advance = _progress(len(sources), len(sources) - len(pending), options.progress)
-    for index, entries, touched in _run([sources[i][0] for i in pending], pending, options):
-        source, key = sources[index]
-        found = [diagnostic(item, source) for item in entries]
-        results[index] = found
-        if options.cache is not None and key is not None:
-            options.cache.store(key, found, touched)
-            if not found and not touched:
-                clean[source.path] = key
-        advance()
-    advance(done=True)
-    for index in range(len(sources)):
-        sink.extend(results[index])
+            clean.append((item, key))
+    progress = _Progress(len(sources), len(sources) - len(pending), options.progress)
+    try:
+        for index, entries, touched in _run([sources[i][1] for i in pending], pending, options, progress):
+            item, source, key = sources[index]
+            results[index] = [diagnostic(e, source) for e in entries]
+            if cache is not None and key is not None:
+                cache.store(key, entries, touched)
+                if not entries and not touched:
+                    clean.append((item, key))
+            progress.advance()
+    finally:  # on Ctrl-C too: the terminal gets its cursor back
+        progress.stop()
+    _report_once(sink, [(source, found) for (_, source, _), found in zip(sources, results, strict=True)])
     return clean
+
+
+def _report_once(sink: Sink, per_file: list[tuple[SourceFile, list[Diagnostic]]]) -> None:
+    """Each file's diagnostics in order; one located in another file that all the jobs read
+    (a var-file) is reported once, not once for every job that found it."""
+    seen: set[tuple[str, str, str, Span | None]] = set()
+    for job, found in per_file:
+        for d in found:
+            if d.source.path != job.path:
+                spot = (d.source.path, d.code, d.message, d.span)
+                if spot in seen:
+                    continue
+                seen.add(spot)
+            sink.extend((d,))
 
 
 Outcome = tuple[int, list[dict[str, Any]], list[Touched]]
 
 
-def _run(sources: list[SourceFile], indexes: list[int], options: Options) -> Iterator[Outcome]:
+def _run(
+    sources: list[SourceFile], indexes: list[int], options: Options, progress: _Progress
+) -> Iterator[Outcome]:
+    """Each source's outcome in order: in this process, or shared among worker processes
+    (the progress bar starts once they are forked: forking beside its thread could leave a
+    worker holding a lock the thread had)."""
     jobs = min(options.jobs, len(sources))
     if jobs <= 1 or len(sources) < WORKERS_PAY_FROM:
+        progress.start()
         for index, source in zip(indexes, sources, strict=True):
             entries, touched = compile_entries(source.path, source.text, options.inputs)
             yield index, entries, touched
         return
+    yield from _in_workers(sources, indexes, options.inputs, jobs, progress)
+
+
+def _in_workers(
+    sources: list[SourceFile], indexes: list[int], inputs: Inputs, jobs: int, progress: _Progress
+) -> Iterator[Outcome]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     import hclgpu.pipeline  # noqa: F401  (imported before forking: every worker starts warm)
 
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     )
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        chunk = max(1, min(32, len(sources) // (jobs * 4)))
-        paths = [s.path for s in sources]
-        texts = [s.text for s in sources]
-        outcomes = pool.map(compile_entries, paths, texts, [options.inputs] * len(sources), chunksize=chunk)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts)
+    chunk = max(1, min(32, len(sources) // (jobs * 4)))
+    paths = [s.path for s in sources]
+    texts = [s.text for s in sources]
+    try:
+        outcomes = pool.map(compile_entries, paths, texts, [inputs] * len(sources), chunksize=chunk)
+        progress.start()
         for index, (entries, touched) in zip(indexes, outcomes, strict=True):
             yield index, entries, touched
+    except BrokenProcessPool as error:
+        raise WorkerDied(str(error)) from None
+    finally:  # done, failed, interrupted or abandoned: no work left queued, no worker waited for
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it reaches the whole process group)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def compile_entries(path: str, text: str, inputs: Inputs) -> tuple[list[dict[str, Any]], list[Touched]]:
@@ -146,27 +192,37 @@ def compile_entries(path: str, text: str, inputs: Inputs) -> tuple[list[dict[str
         touched.append(("", None))  # never cache a crash
     finally:
         TOUCHED.reset(token)
-    return [entry(d) for d in found], touched
+    return [entry(d, source) for d in found], touched
 
 
-def _progress(total: int, done: int, wanted: bool) -> Callable[..., None]:
-    """A function to call per file checked (``done=True`` at the end); a no-op off a terminal."""
-    if not wanted or total < PROGRESS_FROM or not sys.stderr.isatty():
-        return lambda done=False: None
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+class _Progress:
+    """A progress bar over the files being checked; nothing off a terminal, for short runs,
+    or for machine-readable output."""
 
-    progress = Progress(
-        TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), transient=True,
-    )  # fmt: skip
-    task = progress.add_task("check", total=total, completed=done)
-    progress.start()
+    def __init__(self, total: int, done: int, wanted: bool) -> None:
+        self.total, self.done = total, done
+        self.wanted = wanted and total >= PROGRESS_FROM and sys.stderr.isatty()
+        self._bar: Any = None
+        self._task: Any = None
 
-    def advance(done: bool = False) -> None:
-        if done:
-            progress.stop()
-        else:
-            progress.advance(task)
+    def start(self) -> None:
+        if not self.wanted or self._bar is not None:
+            return
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    return advance
+        self._bar = Progress(
+            TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=Console(stderr=True), transient=True,
+        )  # fmt: skip
+        self._task = self._bar.add_task("check", total=self.total, completed=self.done)
+        self._bar.start()
+
+    def advance(self) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None

@@ -1,10 +1,12 @@
 """The check cache: a file's diagnostics kept under a hash of everything that can change them.
 
-The key covers hclgpu's version, the file's path and bytes, and the evaluation inputs
-(``--var`` values, the bytes of ``--var-file`` files, ``NOMAD_VAR_*`` variables,
-``--allow-fs``). Files the job's file functions read are recorded with their bytes and
-checked on every hit; a job that only looked for files (``fileexists``, ``fileset``) is
-not cached, since a new file could change its result. The configuration is not part of the
+The key covers hclgpu's version, the file's path and bytes, the working directory (messages
+name files relative to it) and the evaluation inputs (``--var`` values, the bytes of
+``--var-file`` files, ``NOMAD_VAR_*`` variables, ``--allow-fs``). Files the job's file
+functions read are recorded with their bytes and checked on every hit; a job that only
+looked for files (``fileexists``, ``fileset``), or failed to read one, is not cached,
+since a new file could change its result. A diagnostic located in another file (a
+var-file) is stored with that file's name and text. The configuration is not part of the
 key: diagnostics are stored before ``select``/``ignore`` apply. Entries live in
 ``$XDG_CACHE_HOME/hclgpu/check`` (``~/.cache/hclgpu/check``), one small JSON file each,
 written atomically; a damaged entry is a miss. Beside them, ``index.json`` records the
@@ -64,7 +66,8 @@ class Cache:
         self.index = CleanIndex(str(self.root), __version__)
 
     def key(self, path: str, data: bytes, inputs: str) -> str:
-        digest = hashlib.sha256(f"{__version__}\0{os.path.abspath(path)}\0{inputs}\0".encode())
+        place = f"{os.getcwd()}\0{os.path.abspath(path)}"
+        digest = hashlib.sha256(f"{__version__}\0{place}\0{inputs}\0".encode())
         digest.update(data)
         return digest.hexdigest()
 
@@ -76,25 +79,28 @@ class Cache:
                 self.misses += 1
                 return None
             found = [diagnostic(item, source) for item in entry["diagnostics"]]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, IndexError):  # missing or damaged
             self.misses += 1
             return None
         self.hits += 1
         return found, bool(entry["files"])
 
-    def store(self, key: str, diagnostics: Sequence[Diagnostic], touched: Sequence[Touched]) -> None:
+    def store(self, key: str, entries: Sequence[dict[str, Any]], touched: Sequence[Touched]) -> None:
+        """Keep a file's diagnostics (as :func:`entry` data) and the files its check read."""
         if any(data is None for _, data in touched):
             return  # it looked for files: a file appearing could change the result
         files = [(path, hashlib.sha256(data or b"").hexdigest()) for path, data in touched]
-        record = {"files": files, "diagnostics": [entry(d) for d in diagnostics]}
+        record = {"files": files, "diagnostics": list(entries)}
         folder = self.root / key[:2]
+        temporary = folder / f".{key}.{os.getpid()}.tmp"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            temporary = folder / f".{key}.{os.getpid()}.tmp"
             temporary.write_text(json.dumps(record), encoding="utf-8")
             os.replace(temporary, folder / f"{key}.json")
         except OSError:
             pass  # a read-only or full cache directory only costs speed
+        finally:  # interrupted or failed: no temporary file is left behind
+            clean_index.remove_quietly(str(temporary))
 
 
 def _unchanged(path: str, digest: str) -> bool:
@@ -108,8 +114,9 @@ def _span(span: Span | None) -> list[int] | None:
     return None if span is None else [span.start, span.end]
 
 
-def entry(d: Diagnostic) -> dict[str, Any]:
-    return {
+def entry(d: Diagnostic, job: SourceFile) -> dict[str, Any]:
+    """``d`` as plain JSON data; its file's name and text too when it is not ``job``'s."""
+    item: dict[str, Any] = {
         "code": d.code,
         "severity": str(d.severity),
         "message": d.message,
@@ -119,18 +126,44 @@ def entry(d: Diagnostic) -> dict[str, Any]:
         "target": d.target,
         "fix": [[e.span.start, e.span.end, e.text] for e in d.fix],
     }
+    if d.source.path != job.path or d.source.text != job.text:
+        item["source"] = [d.source.path, d.source.text]
+    return item
 
 
-def diagnostic(item: dict[str, Any], source: SourceFile) -> Diagnostic:
+def diagnostic(item: dict[str, Any], job: SourceFile) -> Diagnostic:
+    """The diagnostic :func:`entry` stored, located in ``job`` unless it names its own file.
+
+    Stored data may be damaged: anything of the wrong shape raises ``ValueError`` (or
+    ``TypeError``, ``KeyError``, ``IndexError``), which the cache takes for a miss."""
+    source = SourceFile(*_strings(item["source"], 2)) if "source" in item else job
     span = item["span"]
     return Diagnostic(
-        code=item["code"],
+        code=_string(item["code"]),
         severity=Severity(item["severity"]),
-        message=item["message"],
+        message=_string(item["message"]),
         source=source,
-        span=None if span is None else Span(span[0], span[1]),
-        help=item["help"],
-        related=tuple(Related(Span(a, b), m) for a, b, m in item["related"]),
-        target=item["target"],
-        fix=tuple(Edit(Span(a, b), t) for a, b, t in item["fix"]),
+        span=None if span is None else _checked_span(span[0], span[1], source),
+        help=None if item["help"] is None else _string(item["help"]),
+        related=tuple(Related(_checked_span(a, b, source), _string(m)) for a, b, m in item["related"]),
+        target=None if item["target"] is None else _string(item["target"]),
+        fix=tuple(Edit(_checked_span(a, b, source), _string(t)) for a, b, t in item["fix"]),
     )
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"a string was expected, not {value!r}")
+    return value
+
+
+def _strings(values: list[object], count: int) -> list[str]:
+    if len(values) != count:
+        raise ValueError(f"{count} strings were expected")
+    return [_string(v) for v in values]
+
+
+def _checked_span(start: object, end: object, source: SourceFile) -> Span:
+    if not (isinstance(start, int) and isinstance(end, int) and 0 <= start <= end <= len(source.text)):
+        raise ValueError(f"no span [{start!r}, {end!r}] in {source.path}")
+    return Span(start, end)

@@ -3,9 +3,12 @@
 A re-check of a large tree where nothing changed should cost a directory walk and a
 ``stat`` per file: no file read, no compiler imported. This module keeps the record
 that makes that possible (``index.json`` beside the check cache: absolute path →
-``[mtime_ns, size, inode, inputs fingerprint, cache key]``), and so it imports nothing
-beyond ``os`` and ``json``: ``hclgpu check`` consults it before loading anything else.
-A file is in the record only if its last check reported nothing and read no other file.
+``[mtime_ns, ctime_ns, size, inode, device, inputs fingerprint, cache key]``), and so it
+imports nothing beyond ``os`` and ``json``: ``hclgpu check`` consults it before loading
+anything else. A file is in the record only if its last check reported nothing and read no
+other file. The status recorded is the one the file had when it was read, so a file
+changed while a long check runs is read again next time; the change time catches a
+rewrite that restores the size and modification time, and a change of permissions.
 """
 
 from __future__ import annotations
@@ -22,6 +25,20 @@ write within the same timestamp tick, of the same size, would look unchanged (gi
 "racily clean" problem). Its next check reads it again, and the content cache answers."""
 
 
+Reading = tuple[int, int, int, int, int, int]
+"""A file's status as it was read: mtime_ns, ctime_ns, size, inode, device, and when."""
+
+
+def reading(status: os.stat_result) -> Reading:
+    """The status of a file just opened for reading, stamped with the time."""
+    mtime, ctime, size, inode, device = _signature(status)
+    return (mtime, ctime, size, inode, device, time.time_ns())
+
+
+def _signature(status: os.stat_result) -> tuple[int, int, int, int, int]:
+    return (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino, status.st_dev)
+
+
 def cache_root() -> str:
     """``$XDG_CACHE_HOME/hclgpu/check``, else ``~/.cache/hclgpu/check``."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -34,7 +51,8 @@ def fingerprint(
     """A digest of everything evaluation reads besides the job file (var-files by content)."""
     import hashlib
 
-    digest = hashlib.sha256(repr((variables, allow_fs, env)).encode())
+    home = os.environ.get("HOME", "") if allow_fs else ""  # pathexpand("~") reads it
+    digest = hashlib.sha256(repr((variables, allow_fs, env, home)).encode())
     for name in var_files:
         try:
             with open(name, "rb") as handle:
@@ -99,17 +117,15 @@ class CleanIndex:
         except OSError:
             return False
         known = self._load().get(path if path.startswith("/") else os.path.abspath(path))
-        return known is not None and known[:4] == [status.st_mtime_ns, status.st_size, status.st_ino, inputs]
+        # a damaged record holds anything: only a list of the right shape can match
+        return isinstance(known, list) and known[:6] == [*_signature(status), inputs]
 
-    def remember(self, path: str, inputs: str, key: str) -> None:
-        try:
-            status = os.stat(path)
-        except OSError:
+    def remember(self, path: str, inputs: str, key: str, read: Reading) -> None:
+        """Record ``path`` as clean with the status it had when it was read."""
+        *signature, read_ns = read
+        if read_ns - signature[0] < RACY_NS:
             return
-        if time.time_ns() - status.st_mtime_ns < RACY_NS:
-            return
-        entry: list[object] = [status.st_mtime_ns, status.st_size, status.st_ino, inputs, key]
-        self._load()[os.path.abspath(path)] = entry
+        self._load()[os.path.abspath(path)] = [*signature, inputs, key]
         self._changed = True
 
     def save(self) -> None:
@@ -118,14 +134,24 @@ class CleanIndex:
         if not self._changed or self._entries is None:
             return
         self._entries = {path: entry for path, entry in self._entries.items() if os.path.exists(path)}
+        temporary = os.path.join(self.root, f".index.{os.getpid()}.tmp")
         try:
             os.makedirs(self.root, exist_ok=True)
-            temporary = os.path.join(self.root, f".index.{os.getpid()}.tmp")
             with open(temporary, "w", encoding="utf-8") as handle:
                 json.dump({"version": self.version, **self._entries}, handle)
             os.replace(temporary, os.path.join(self.root, "index.json"))
         except OSError:
             pass
+        finally:  # interrupted or failed: no temporary file is left behind
+            remove_quietly(temporary)
+
+
+def remove_quietly(path: str) -> None:
+    """Remove ``path`` if it is there; a file that cannot be removed only costs space."""
+    try:  # noqa: SIM105 (contextlib is one more import on the warm path)
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def all_clean(paths: list[str], index: CleanIndex, inputs: str) -> int | None:

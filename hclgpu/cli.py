@@ -120,7 +120,7 @@ def run_check(args: argparse.Namespace) -> int:
         if files is not None:  # nothing changed since a clean check: nothing more to load
             _report(args, [], files)
             return EXIT_OK
-    from hclgpu.batch import Options, check_all, check_paths
+    from hclgpu.batch import Options, WorkerDied, check_all, check_paths
     from hclgpu.cache import Cache, inputs_from
     from hclgpu.diagnostics import Sink
     from hclgpu.inputs import collect, job_paths
@@ -129,14 +129,18 @@ def run_check(args: argparse.Namespace) -> int:
     cache = Cache() if caching else None
     inputs = inputs_from(args.var, args.var_file, args.allow_fs)
     options = Options(inputs, args.jobs, cache, progress=args.format == "text")
-    if "-" in args.paths:
-        items = list(collect(args.paths, sink, args.stdin_filename))
-        files = len(items)
-        check_all(items, options, sink)
-    else:
-        paths = job_paths(args.paths, sink)
-        files = len(paths)
-        check_paths(paths, options, sink)
+    try:
+        if "-" in args.paths:
+            items = list(collect(args.paths, sink, args.stdin_filename))
+            files = len(items)
+            check_all(items, options, sink)
+        else:
+            paths = job_paths(args.paths, sink)
+            files = len(paths)
+            check_paths(paths, options, sink)
+    except WorkerDied as error:
+        sys.stderr.write(f"hclgpu: a worker process stopped unexpectedly ({error}); try --jobs 1\n")
+        return EXIT_FATAL
     select = _codes(args.select) or config.select
     extra = _codes(args.ignore)
     diagnostics = [d for d in sink.sorted() if _wanted(d, select, config.ignored_for(d.path) + extra)]

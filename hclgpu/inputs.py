@@ -8,12 +8,13 @@ located in the file (exit 1).
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from hclgpu.clean_index import walk
+from hclgpu.clean_index import Reading, reading, walk
 from hclgpu.diagnostics import Sink
 from hclgpu.source import SourceFile, Span
 
@@ -29,6 +30,8 @@ class Input:
     """The path as reported: relative to the working directory where possible."""
     data: bytes | None
     """The raw bytes, or None when they could not be read."""
+    read: Reading | None = None
+    """The file's status as it was read (None for standard input)."""
 
 
 def display_path(path: Path) -> str:
@@ -71,14 +74,23 @@ def _find_job_files(directory: Path) -> list[Path]:
 
 
 def _read(path: Path, shown: str, sink: Sink) -> Iterator[Input]:
+    """The file's bytes with its status taken from the open file: what the record of clean
+    files stores must describe the bytes checked, not a later version of the file."""
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            source = SourceFile(shown, "")
-            message = f"the file is {size // (1024 * 1024)} MiB; hclgpu reads at most {MAX_MIB} MiB"
-            sink.emit("HG013", message, source)
-            return
-        yield Input(shown, path.read_bytes())
+        # non-blocking: a FIFO named like a job file must not hang the run
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(descriptor, "rb") as handle:
+            status = os.fstat(descriptor)
+            if not stat.S_ISREG(status.st_mode):
+                sink.emit("HG020", f"`{shown}` is not a regular file", SourceFile(shown, ""))
+                return
+            if status.st_size > MAX_BYTES:
+                size = status.st_size // (1024 * 1024)
+                message = f"the file is {size} MiB; hclgpu reads at most {MAX_MIB} MiB"
+                sink.emit("HG013", message, SourceFile(shown, ""))
+                return
+            data = handle.read(MAX_BYTES + 1)
+        yield Input(shown, data, reading(status))
     except OSError as error:
         reason = error.strerror or str(error)
         sink.emit("HG020", f"cannot read `{shown}`: {reason}", SourceFile(shown, ""))

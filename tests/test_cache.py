@@ -346,3 +346,213 @@ def test_a_progress_bar_only_on_a_terminal_with_text_output(
     else:
         assert "checking" not in shown and "\x1b" not in shown
         assert "checking" not in capsys.readouterr().out
+
+
+# ---- answers that must never be stale ------------------------------------------------------
+
+WITH_VARIABLE = """variable "gpus" {
+  type    = number
+  default = 1
+}
+
+job "v" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config {
+        image = "busybox"
+      }
+      resources {
+        device "nvidia/gpu" {
+          count = var.gpus
+        }
+      }
+    }
+  }
+}
+"""
+
+
+def _json_check(
+    arguments: list[str], capsys: pytest.CaptureFixture[str]
+) -> tuple[int, list[dict[str, object]]]:
+    status = main(["check", "--format", "json", *arguments])
+    return status, json.loads(capsys.readouterr().out)["diagnostics"]
+
+
+@pytest.mark.parametrize("caching", [[], ["--no-cache"]])
+def test_a_var_file_finding_is_located_in_the_var_file_and_reported_once(
+    caching: list[str], clean_tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for index in range(3):
+        (clean_tree / f"v{index}.nomad.hcl").write_text(WITH_VARIABLE.replace('"v"', f'"v{index}"'))
+    var_file = tmp_path / "prod.vars.hcl"
+    var_file.write_text('\n\ngpus = "many"\n')
+    arguments = [str(clean_tree / f"v{i}.nomad.hcl") for i in range(3)] + ["--var-file", str(var_file)]
+    for _ in range(2):  # the second run answers from the cache (unless it is off)
+        status, found = _json_check([*arguments, *caching], capsys)
+        assert status == 1
+        assert [(d["path"], d["line"], d["column"], d["code"]) for d in found] == [
+            (str(var_file), 3, 8, "HG112")
+        ]
+
+
+def test_a_file_that_could_not_be_read_is_read_again(
+    clean_tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (clean_tree / "motd.txt").mkdir()  # file() of a directory fails
+    job = clean_tree / "x.nomad.hcl"
+    job.write_text(WITH_FILE)
+    status, found = _json_check([str(job)], capsys)
+    assert status == 1 and [d["code"] for d in found] == ["HG116"]
+    (clean_tree / "motd.txt").rmdir()
+    (clean_tree / "motd.txt").write_text("hello\n")
+    assert _json_check([str(job)], capsys) == (0, [])
+
+
+def test_files_read_by_a_job_are_found_from_any_working_directory(
+    clean_tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    counted = WITH_VARIABLE.replace("var.gpus", 'parseint(trimspace(file("n")), 10)')
+    (clean_tree / "count.nomad.hcl").write_text(counted)
+    (clean_tree / "n").write_text("1\n")
+    (tmp_path / "n").write_text("1\n")  # the same name beside the other working directory
+    monkeypatch.chdir(clean_tree)
+    status, found = _json_check(["count.nomad.hcl"], capsys)
+    assert (status, found) == (0, []), found
+    (clean_tree / "n").write_text("0\n")
+    monkeypatch.chdir(tmp_path)
+    _, found = _json_check([str(clean_tree / "count.nomad.hcl")], capsys)
+    assert [d["code"] for d in found] == ["HG203"]  # zero devices: the file it reads changed
+
+
+def test_a_file_changed_after_it_was_read_is_not_recorded_as_clean(
+    clean_tree: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hclgpu import inputs
+
+    victim = clean_tree / "j00.nomad.hcl"
+    real = inputs.read_input
+
+    def read_then_break(path: str, shown: str, sink: Sink) -> object:
+        item = real(path, shown, sink)
+        if os.path.samefile(path, victim):  # a write lands while the check runs
+            victim.write_text('job "broken" {\n')
+            _age(victim)
+        return item
+
+    monkeypatch.setattr("hclgpu.batch.read_input", read_then_break)
+    assert main(["check", str(clean_tree)]) == 0  # the bytes it read were clean
+    monkeypatch.setattr("hclgpu.batch.read_input", real)
+    status, found = _json_check([str(clean_tree)], capsys)
+    assert status == 1 and [os.path.samefile(str(d["path"]), victim) for d in found] == [True]
+
+
+def test_a_rewrite_keeping_size_and_time_is_noticed(
+    clean_tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(clean_tree)]) == 0
+    victim = clean_tree / "j00.nomad.hcl"
+    before = victim.stat()
+    victim.write_text(victim.read_text().replace('job "', 'jxb "', 1))  # same size, broken
+    os.utime(victim, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert victim.stat().st_size == before.st_size and victim.stat().st_mtime_ns == before.st_mtime_ns
+    status, found = _json_check([str(clean_tree)], capsys)
+    assert status == 1 and found
+
+
+def test_the_home_directory_is_an_input_with_allow_fs(
+    clean_tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    job = clean_tree / "home.nomad.hcl"
+    job.write_text(WITH_VARIABLE.replace("var.gpus", 'length(split("/", pathexpand("~"))) - 3'))
+    _age(job)
+    monkeypatch.setenv("HOME", "/a/b/c")  # count = 4 - 3 = 1
+    assert _json_check([str(job), "--allow-fs"], capsys) == (0, [])
+    monkeypatch.setenv("HOME", "/a/b")  # count = 0
+    _, found = _json_check([str(job), "--allow-fs"], capsys)
+    assert [d["code"] for d in found] == ["HG203"]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda index, path: index.write_text(json.dumps({"version": "0.1.0", path: 5})),
+        lambda index, path: index.write_text(json.dumps({"version": "0.1.0", path: {"a": 1}})),
+        lambda index, path: index.write_text(json.dumps({"version": "0.1.0", path: [None] * 7})),
+    ],
+)
+def test_a_record_of_the_wrong_shape_is_ignored(
+    damage: object, clean_tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", str(clean_tree)]) == 0
+    index = tmp_path / "xdg" / "hclgpu" / "check" / "index.json"
+    damage(index, str(clean_tree / "j00.nomad.hcl"))  # type: ignore[operator]
+    assert _json_check([str(clean_tree)], capsys) == (0, [])
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("span", [5]),
+        ("span", ["a", "b"]),
+        ("span", [0, 10**9]),
+        ("message", 5),
+        ("help", []),
+        ("source", [1]),
+    ],
+)
+def test_an_entry_of_the_wrong_shape_is_a_miss(field: str, value: object, tmp_path: Path) -> None:
+    paths = _corpus(tmp_path, 1)
+    broken = [p for p in paths if "broken" in p.name]
+    expected = _run(broken, None)
+    _run(broken, Cache(tmp_path / "cache"))
+    for entry in (tmp_path / "cache").rglob("*.json"):
+        if entry.name == "index.json":
+            continue
+        record = json.loads(entry.read_text())
+        for item in record["diagnostics"]:
+            item[field] = value
+        entry.write_text(json.dumps(record))
+    damaged = Cache(tmp_path / "cache")
+    assert _run(broken, damaged) == expected
+    assert damaged.hits == 0
+
+
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as handle:
+        return [int(child) for child in handle.read().split()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
+def test_ctrl_c_stops_the_workers_at_once_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    tree = tmp_path / "jobs"
+    tree.mkdir()
+    sample = (ROOT / "samples" / "tensorrt.nomad.hcl").read_text()
+    for index in range(3000):  # several seconds of work for two workers
+        (tree / f"j{index:04d}.nomad.hcl").write_text(sample.replace('job "', f'job "c{index}-', 1))
+    environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    environment.pop("HCLGPU_NO_CACHE", None)
+    command = [sys.executable, "-m", "hclgpu", "check", str(tree), "--jobs", "2"]
+    check = subprocess.Popen(
+        command, env=environment, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    deadline = time.monotonic() + 60
+    while len(_children(check.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(2.5)  # the workers are well into the files
+    os.killpg(check.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
+    interrupted = time.monotonic()
+    _, errors = check.communicate(timeout=60)
+    assert check.returncode == 130, errors
+    assert time.monotonic() - interrupted < 3, "the workers went on with the queued files"
+    assert "Traceback" not in errors
+    assert not list((tmp_path / "xdg").rglob("*.tmp"))
+    time.sleep(0.2)
+    with pytest.raises(ProcessLookupError):  # no worker left running
+        os.killpg(check.pid, 0)

@@ -36,6 +36,7 @@ and ``replace`` never treats ``/.../`` as a regular expression.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from importlib import import_module
@@ -157,8 +158,9 @@ class _WithFiles(Mapping[str, Function]):
 
 
 @lru_cache(maxsize=32)
-def _all_functions(base_dir: Path, allow_fs: bool) -> Mapping[str, Function]:
-    """Build (once per base directory and setting) the full table."""
+def _all_functions(base_dir: Path, allow_fs: bool, cwd: str | None) -> Mapping[str, Function]:
+    """Build (once per base directory, setting and, for a relative base, working directory:
+    the functions resolve the base once) the full table."""
     return _WithFiles(file_functions(base_dir, allow_fs))
 
 
@@ -167,4 +169,5 @@ def all_functions(base_dir: Path, allow_fs: bool) -> Mapping[str, Function]:
 
     The result is cached per ``(base_dir, allow_fs)`` and shared: do not modify it.
     """
-    return _all_functions(Path(base_dir), allow_fs)
+    base = Path(base_dir)
+    return _all_functions(base, allow_fs, None if base.is_absolute() else os.getcwd())

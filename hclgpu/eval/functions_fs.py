@@ -67,9 +67,10 @@ invalidated when one of them changes."""
 
 
 def _touch(path: str, data: bytes | None) -> None:
+    """Log ``path`` (made absolute: the cache checks it from any working directory)."""
     log = TOUCHED.get()
     if log is not None:
-        log.append((path, data))
+        log.append((os.path.abspath(path), data))
 
 
 class _Files:
@@ -135,6 +136,7 @@ class _Files:
             _touch(path, None)
             raise CallError(f"no file exists at {path}", arg=0) from None
         except OSError:
+            _touch(path, None)  # unreadable now, perhaps not later: never cached
             raise CallError(f"failed to read {path}", arg=0) from None
 
     def file(self, original: str) -> str:
