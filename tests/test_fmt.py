@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import stat
 from pathlib import Path
 
@@ -239,3 +240,19 @@ def test_diff_names_an_absolute_path_as_git_does(tmp_path: Path, capsys: pytest.
     assert main(["fmt", "--diff", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"--- a{path}\n+++ b{path}\n")  # a/tmp/..., not a//tmp/...
+
+
+def test_a_symlink_is_kept_and_the_file_it_points_to_formatted(tmp_path: Path) -> None:
+    """The temporary file goes beside the target (so the rename stays on its file system),
+    never beside the link."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "links").mkdir()
+    target = tmp_path / "real" / "a.hcl"
+    target.write_text(UGLY)
+    link = tmp_path / "links" / "a.hcl"
+    link.symlink_to(Path("..") / "real" / "a.hcl")
+    assert main(["fmt", str(link)]) == 0
+    assert link.is_symlink() and os.readlink(link) == os.path.join("..", "real", "a.hcl")
+    assert target.read_text() == PRETTY
+    assert [p.name for p in (tmp_path / "real").iterdir()] == ["a.hcl"]
+    assert [p.name for p in (tmp_path / "links").iterdir()] == ["a.hcl"]

@@ -71,8 +71,9 @@ def unified_diff(path: str, before: str, after: str) -> str:
 def write_atomically(path: str | Path, text: str) -> None:
     """Replace the file's contents in one step: a temporary file in the same directory
     (so the rename cannot cross file systems), given the original's permissions, then
-    ``os.replace``. A crash or a full disk leaves the original untouched."""
-    target = Path(path)
+    ``os.replace``. A crash or a full disk leaves the original untouched. A symbolic link is
+    followed: the file it points to is rewritten and the link stays a link."""
+    target = Path(os.path.realpath(path))
     mode = target.stat().st_mode & 0o7777
     descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
