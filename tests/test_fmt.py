@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
@@ -256,3 +257,34 @@ def test_a_symlink_is_kept_and_the_file_it_points_to_formatted(tmp_path: Path) -
     assert target.read_text() == PRETTY
     assert [p.name for p in (tmp_path / "real").iterdir()] == ["a.hcl"]
     assert [p.name for p in (tmp_path / "links").iterdir()] == ["a.hcl"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give files away")
+def test_the_owner_is_kept(tmp_path: Path) -> None:
+    import pwd
+
+    path = tmp_path / "a.hcl"
+    path.write_text(UGLY)
+    nobody = pwd.getpwnam("nobody")
+    os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    path.chmod(0o640)
+    assert main(["fmt", str(path)]) == 0
+    status = path.stat()
+    assert path.read_text() == PRETTY
+    assert (status.st_uid, status.st_gid) == (nobody.pw_uid, nobody.pw_gid)
+    assert stat.S_IMODE(status.st_mode) == 0o640
+
+
+def test_an_owner_that_cannot_be_kept_does_not_stop_formatting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user who is not root cannot give a file away: the new file is then the user's own."""
+    path = tmp_path / "a.hcl"
+    path.write_text(UGLY)
+
+    def refuse(*args: object) -> None:
+        raise PermissionError(errno.EPERM, os.strerror(errno.EPERM))
+
+    monkeypatch.setattr("hclgpu.printer.fmt.os.chown", refuse)
+    assert main(["fmt", str(path)]) == 0
+    assert path.read_text() == PRETTY
