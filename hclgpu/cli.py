@@ -389,7 +389,8 @@ def run_fmt(args: argparse.Namespace) -> int:
     """Format each input; with --check or --diff, or for standard input, write no file.
 
     Files that do not parse are reported and left byte-identical; exit 1 for those and,
-    with --check, when some file would change."""
+    with --check, when some file would change. A file that cannot be written is reported
+    (HG022, exit 2) after every other file is formatted."""
     from hclgpu.diagnostics import Severity, Sink
     from hclgpu.inputs import collect, decode
     from hclgpu.pipeline import check_source
@@ -402,8 +403,10 @@ def run_fmt(args: argparse.Namespace) -> int:
 
     sink = Sink()
     changed: list[str] = []
+    files = 0
     stdin = "<stdin>"
     for item in collect(args.paths, sink, stdin):
+        files += 1
         source = decode(item, sink)
         if source is None:
             continue
@@ -433,12 +436,12 @@ def run_fmt(args: argparse.Namespace) -> int:
         elif item.path != stdin:
             try:
                 write_atomically(item.path, formatted)
-            except OSError as error:
-                sys.stderr.write(f"hclgpu: cannot write {item.path}: {error.strerror or error}\n")
-                return EXIT_FATAL
+            except OSError as error:  # the file is as it was; the others are still formatted
+                reason = error.strerror or str(error)
+                sink.emit("HG022", f"cannot write the formatted file: {reason}", source)
     diagnostics = sink.sorted()
     if diagnostics:
-        _report(args, diagnostics, len(changed))
+        _report(args, diagnostics, files)
     status = _exit_status(diagnostics, False)
     if status == EXIT_OK and args.check and changed:
         return EXIT_ERRORS

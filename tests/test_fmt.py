@@ -288,3 +288,36 @@ def test_an_owner_that_cannot_be_kept_does_not_stop_formatting(
     monkeypatch.setattr("hclgpu.printer.fmt.os.chown", refuse)
     assert main(["fmt", str(path)]) == 0
     assert path.read_text() == PRETTY
+
+
+def test_a_file_that_cannot_be_written_does_not_stop_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every other file is formatted and every syntax error reported; the failure is located
+    and the run exits 2 at the end."""
+    locked, first, broken, last = (tmp_path / n for n in ("locked.hcl", "a.hcl", "broken.hcl", "z.hcl"))
+    for path in (locked, first, last):
+        path.write_text(UGLY)
+    broken.write_text('job "x" {\n  count = \n')
+    real = os.replace
+
+    def replace(source: str, destination: str | Path) -> None:
+        if Path(destination).name == "locked.hcl":
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        real(source, destination)
+
+    monkeypatch.setattr("hclgpu.printer.fmt.os.replace", replace)
+    assert main(["fmt", "--color", "never", str(locked), str(first), str(broken), str(last)]) == 2
+    err = capsys.readouterr().err
+    assert locked.read_text() == UGLY and first.read_text() == PRETTY and last.read_text() == PRETTY
+    assert f"{locked}: error[HG022]: cannot write the formatted file: Permission denied" in err
+    assert f"{broken}:1:9: error[HG005]" in err
+    assert err.rstrip().endswith("Found 2 errors in 4 files.")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.hcl", "broken.hcl", "locked.hcl", "z.hcl"]
+
+
+def test_the_summary_counts_every_file_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pretty.hcl").write_text(PRETTY)
+    (tmp_path / "broken.hcl").write_text('job "x" {\n  count = \n')
+    assert main(["fmt", "--color", "never", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.rstrip().endswith("Found 1 error in 2 files.")
