@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -228,3 +231,45 @@ def test_every_code_is_explained_in_the_same_shape(capsys: pytest.CaptureFixture
             assert part in out, f"{code.id} has no {part}"
     status, out, _ = run(capsys, "rules")
     assert status == 0 and all(f"{c.id}  {c.name}" in out for c in CODES.values())
+
+
+_URI_CHARACTERS = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*")
+
+
+def assert_uri_reference(uri: str, path: str) -> None:
+    """``uri`` is an RFC 3986 URI reference naming ``path``: only the characters RFC 3986
+    allows, a relative path whose first segment has no colon (it would read as a scheme),
+    a ``file:`` URI for an absolute path, and no query or fragment."""
+    assert _URI_CHARACTERS.fullmatch(uri), uri
+    parts = urllib.parse.urlsplit(uri)
+    assert (parts.query, parts.fragment) == ("", ""), uri
+    if os.path.isabs(path):
+        assert (parts.scheme, parts.netloc) == ("file", ""), uri
+    else:
+        assert parts.scheme == "" and ":" not in uri.split("/")[0], uri
+    assert urllib.parse.unquote(parts.path) == path
+
+
+@pytest.mark.parametrize("name", ["a,b:c%d e#f?.nomad", "new\nline.nomad", "sub/x:y.nomad", "été.nomad"])
+def test_sarif_uris_are_uri_references(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / name).write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    for given, expected in ((name, name), (str(tmp_path / name), str(tmp_path / name))):
+        status, out, _ = run(capsys, "check", "--format", "sarif", given)
+        assert status == 1
+        (result,) = json.loads(out)["runs"][0]["results"]
+        uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        assert_uri_reference(uri, expected)
+
+
+def test_sarif_uri_of_a_relative_path_with_a_colon(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "c:x.nomad").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, "check", "--format", "sarif", "c:x.nomad")
+    (result,) = json.loads(out)["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "c%3Ax.nomad"
