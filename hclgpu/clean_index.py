@@ -61,11 +61,14 @@ def _job_files(directory: str) -> Iterator[tuple[str, str]]:
 
 def walk(directory: str, shown: str) -> list[tuple[str, str]]:
     """The job files below ``directory``, each with its name as reported: relative to
-    ``shown`` by string operations alone."""
+    ``shown`` by string operations alone, and normalized (``.`` holds ``a.nomad``, not
+    ``./a.nomad``: GitHub annotations need the repository-relative path)."""
+    base = os.path.normpath(shown)
+    base = "" if base == os.curdir else base
     found: list[tuple[str, str]] = []
     for root, name in _job_files(directory):
         inner = root[len(directory) :].lstrip(os.sep)
-        prefix = os.path.join(shown, inner) if inner else shown
+        prefix = os.path.join(base, inner) if inner else base
         found.append((os.path.join(root, name), os.path.join(prefix, name)))
     return found
 

@@ -404,8 +404,7 @@ def run_fmt(args: argparse.Namespace) -> int:
     sink = Sink()
     changed: list[str] = []
     files = 0
-    stdin = "<stdin>"
-    for item in collect(args.paths, sink, stdin):
+    for item in collect(args.paths, sink):
         files += 1
         source = decode(item, sink)
         if source is None:
@@ -424,7 +423,7 @@ def run_fmt(args: argparse.Namespace) -> int:
         if item.data is not None and item.data.startswith(b"\xef\xbb\xbf"):
             formatted = "\ufeff" + formatted[1:] if formatted.startswith(" ") else "\ufeff" + formatted
         original = (item.data or b"").decode("utf-8")
-        if item.path == stdin and not (args.check or args.diff):
+        if item.file is None and not (args.check or args.diff):  # standard input
             sys.stdout.write(formatted)
         if formatted == original:
             continue
@@ -433,9 +432,9 @@ def run_fmt(args: argparse.Namespace) -> int:
             sys.stdout.write(unified_diff(item.path, original, formatted))
         elif args.check:
             sys.stdout.write(f"{item.path}\n")
-        elif item.path != stdin:
+        elif item.file is not None:
             try:
-                write_atomically(item.path, formatted)
+                write_atomically(item.file, formatted)
             except OSError as error:  # the file is as it was; the others are still formatted
                 reason = error.strerror or str(error)
                 sink.emit("HG022", f"cannot write the formatted file: {reason}", source)

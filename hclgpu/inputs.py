@@ -26,9 +26,12 @@ MAX_MIB = MAX_BYTES // (1024 * 1024)
 @dataclass(frozen=True, slots=True)
 class Input:
     path: str
-    """The path as reported: relative to the working directory where possible."""
+    """The path as reported: normalized, relative to the working directory where possible."""
     data: bytes | None
     """The raw bytes, or None when they could not be read."""
+    file: str | None = None
+    """The path the bytes were read from, as given (None for standard input): ``fmt``
+    writes here, since the reported ``path`` is normalized (``a/../b`` is ``b``)."""
 
 
 def display_path(path: Path) -> str:
@@ -57,7 +60,7 @@ def job_paths(paths: list[str], sink: Sink) -> list[tuple[str, str]]:
         elif path.exists() and not path.is_file():
             sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
         else:
-            found.append((raw, raw))
+            found.append((raw, os.path.normpath(raw)))
     return found
 
 
@@ -78,7 +81,7 @@ def _read(path: Path, shown: str, sink: Sink) -> Iterator[Input]:
             message = f"the file is {size // (1024 * 1024)} MiB; hclgpu reads at most {MAX_MIB} MiB"
             sink.emit("HG013", message, source)
             return
-        yield Input(shown, path.read_bytes())
+        yield Input(shown, path.read_bytes(), str(path))
     except OSError as error:
         reason = error.strerror or str(error)
         sink.emit("HG020", f"cannot read `{shown}`: {reason}", SourceFile(shown, ""))
@@ -104,7 +107,7 @@ def collect(paths: list[str], sink: Sink, stdin_name: str = "<stdin>") -> Iterat
         elif path.exists() and not path.is_file():
             sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
         else:
-            yield from _read(path, raw, sink)
+            yield from _read(path, os.path.normpath(raw), sink)
 
 
 def decode(item: Input, sink: Sink) -> SourceFile | None:

@@ -273,3 +273,41 @@ def test_sarif_uri_of_a_relative_path_with_a_colon(
     _, out, _ = run(capsys, "check", "--format", "sarif", "c:x.nomad")
     (result,) = json.loads(out)["runs"][0]["results"]
     assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "c%3Ax.nomad"
+
+
+def _shown_paths(capsys: pytest.CaptureFixture[str], output: str, *paths: str) -> list[str]:
+    """The file names a check of ``paths`` reports, in ``output`` format."""
+    status, out, err = run(capsys, "check", "--format", output, "--color", "never", *paths)
+    assert status == 1
+    if output == "text":
+        return [line.split(":")[0] for line in err.splitlines() if "error[" in line]
+    if output == "json":
+        return [d["path"] for d in json.loads(out)["diagnostics"]]
+    if output == "github":
+        return [re.search(r"file=([^,]*)", line)[1] for line in out.splitlines()]  # type: ignore[index]
+    runs = json.loads(out)["runs"][0]["results"]
+    return [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in runs]
+
+
+@pytest.mark.parametrize("output", ["text", "json", "github", "sarif"])
+def test_paths_are_shown_normalized_in_every_format(
+    output: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`check .` names `x.nomad`, not `./x.nomad`, as GitHub's `file=` needs (and ruff prints)."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.nomad").write_text(BAD)
+    (tmp_path / "y.nomad").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    assert _shown_paths(capsys, output, ".") == ["sub/x.nomad", "y.nomad"]
+    assert _shown_paths(capsys, output, "./sub/", "./y.nomad") == ["sub/x.nomad", "y.nomad"]
+    assert _shown_paths(capsys, output, "sub//./x.nomad") == ["sub/x.nomad"]
+
+
+def test_the_stdin_filename_is_shown_as_given(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD.encode())))
+    status, out, _ = run(capsys, "check", "--format", "json", "--stdin-filename", "./jobs//a.hcl", "-")
+    assert status == 1 and json.loads(out)["diagnostics"][0]["path"] == "./jobs//a.hcl"

@@ -321,3 +321,17 @@ def test_the_summary_counts_every_file_given(tmp_path: Path, capsys: pytest.Capt
     (tmp_path / "broken.hcl").write_text('job "x" {\n  count = \n')
     assert main(["fmt", "--color", "never", str(tmp_path)]) == 1
     assert capsys.readouterr().err.rstrip().endswith("Found 1 error in 2 files.")
+
+
+def test_the_file_read_is_the_file_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`link/../x.hcl` is shown as `x.hcl`, but through a linked directory it names another
+    file: the one read is the one formatted."""
+    (tmp_path / "real" / "inner").mkdir(parents=True)
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "link").symlink_to(tmp_path / "real" / "inner")
+    (tmp_path / "real" / "x.hcl").write_text(UGLY)
+    (tmp_path / "work" / "x.hcl").write_text("# not this one\n" + UGLY)
+    monkeypatch.chdir(tmp_path / "work")
+    assert main(["fmt", os.path.join("link", "..", "x.hcl")]) == 0
+    assert (tmp_path / "real" / "x.hcl").read_text() == PRETTY
+    assert (tmp_path / "work" / "x.hcl").read_text() == "# not this one\n" + UGLY
