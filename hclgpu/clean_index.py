@@ -132,9 +132,10 @@ class CleanIndex:
 
 
 def all_clean(paths: list[str], index: CleanIndex, inputs: str) -> int | None:
-    """How many job files ``paths`` name, when every one is in the record and unchanged;
-    None as soon as one is not (or a path is missing, or a directory holds no job file)."""
-    count = 0
+    """How many job files ``paths`` name (a file named twice counted once), when every one
+    is in the record and unchanged; None as soon as one is not (or a path is missing, or a
+    directory holds no job file)."""
+    seen: set[str] = set()
     for raw in paths:
         if os.path.isdir(raw):
             files = _absolute_job_files(raw)
@@ -147,8 +148,8 @@ def all_clean(paths: list[str], index: CleanIndex, inputs: str) -> int | None:
         for path in files:
             if not index.clean(path, inputs):
                 return None
-        count += len(files)
-    return count
+        seen.update(files)
+    return len(seen)
 
 
 def _absolute_job_files(directory: str) -> list[str]:

@@ -47,7 +47,8 @@ def display_path(path: Path) -> str:
 
 def job_paths(paths: list[str], sink: Sink) -> list[tuple[str, str]]:
     """The files ``paths`` name (directories searched), with their reported names, unread:
-    a caller with a cache may not need to read them at all. ``-`` is not allowed here."""
+    a caller with a cache may not need to read them at all. ``-`` is not allowed here.
+    A file named twice (``a.nomad ./a.nomad .``) is listed once, under its first name."""
     found: list[tuple[str, str]] = []
     for raw in paths:
         path = Path(raw)
@@ -61,7 +62,26 @@ def job_paths(paths: list[str], sink: Sink) -> list[tuple[str, str]]:
             sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
         else:
             found.append((raw, os.path.normpath(raw)))
-    return found
+    return _once(found)
+
+
+def _once(paths: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each file once, by absolute path (the check cache's key), in the order given."""
+    seen: set[str] = set()
+    unique: list[tuple[str, str]] = []
+    for path, shown in paths:
+        if _first_time(path, seen):
+            unique.append((path, shown))
+    return unique
+
+
+def _first_time(path: str | Path, seen: set[str]) -> bool:
+    """Whether ``path`` is not in ``seen`` (by absolute path); it is from now on."""
+    key = os.path.abspath(path)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 def read_input(path: str, shown: str, sink: Sink) -> Input | None:
@@ -88,7 +108,9 @@ def _read(path: Path, shown: str, sink: Sink) -> Iterator[Input]:
 
 
 def collect(paths: list[str], sink: Sink, stdin_name: str = "<stdin>") -> Iterator[Input]:
-    """Yield each input named by ``paths``; report unreadable ones to ``sink``."""
+    """Yield each input named by ``paths``, each file once (as :func:`job_paths` lists
+    them); report unreadable ones to ``sink``."""
+    seen: set[str] = set()
     for raw in paths:
         if raw == "-":
             yield Input(stdin_name, sys.stdin.buffer.read(MAX_BYTES + 1))
@@ -103,10 +125,11 @@ def collect(paths: list[str], sink: Sink, stdin_name: str = "<stdin>") -> Iterat
                     SourceFile(raw, ""),
                 )
             for file in files:
-                yield from _read(file, display_path(file), sink)
+                if _first_time(file, seen):
+                    yield from _read(file, display_path(file), sink)
         elif path.exists() and not path.is_file():
             sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
-        else:
+        elif _first_time(raw, seen):
             yield from _read(path, os.path.normpath(raw), sink)
 
 

@@ -311,3 +311,23 @@ def test_the_stdin_filename_is_shown_as_given(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD.encode())))
     status, out, _ = run(capsys, "check", "--format", "json", "--stdin-filename", "./jobs//a.hcl", "-")
     assert status == 1 and json.loads(out)["diagnostics"][0]["path"] == "./jobs//a.hcl"
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_file_named_several_ways_is_checked_once(
+    stdin: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first spelling is kept, in the order given; with `-` the inputs are read as one stream."""
+    import io
+
+    (tmp_path / "bad.nomad").write_text(BAD)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "other.nomad").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(GOOD.encode())))
+    first = str(tmp_path / "bad.nomad")
+    paths = [first, "sub/other.nomad", "bad.nomad", "./bad.nomad", ".", "sub/../bad.nomad"]
+    status, out, _ = run(capsys, "check", "--format", "json", *paths, *(["-"] if stdin else []))
+    report = json.loads(out)
+    assert status == 1 and report["summary"]["files"] == 2 + stdin
+    assert [d["path"] for d in report["diagnostics"]] == [first, "sub/other.nomad"]

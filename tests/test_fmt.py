@@ -323,6 +323,13 @@ def test_the_summary_counts_every_file_given(tmp_path: Path, capsys: pytest.Capt
     assert capsys.readouterr().err.rstrip().endswith("Found 1 error in 2 files.")
 
 
+def test_a_file_named_twice_is_formatted_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ugly.hcl"
+    path.write_text(UGLY)
+    assert main(["fmt", "--diff", str(path), str(tmp_path / "." / "ugly.hcl"), str(tmp_path)]) == 0
+    assert capsys.readouterr().out.count("+++ b/") == 1
+
+
 def test_the_file_read_is_the_file_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`link/../x.hcl` is shown as `x.hcl`, but through a linked directory it names another
     file: the one read is the one formatted."""
