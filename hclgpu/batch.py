@@ -47,19 +47,17 @@ def check_paths(paths: Sequence[tuple[str, str]], options: Options, sink: Sink) 
     fingerprint = options.inputs.fingerprint()
     cache = options.cache
     items: list[Input] = []
-    real_paths: dict[str, str] = {}
     for path, shown in paths:
         if cache is not None and cache.index.clean(path, fingerprint):
             continue
         item = read_input(path, shown, sink)
         if item is not None:
             items.append(item)
-            real_paths[shown] = path
     clean = check_all(items, options, sink, fingerprint)
     if cache is not None:
         for item, key in clean:
-            if item.read is not None:
-                cache.index.remember(real_paths[item.path], fingerprint, key, item.read)
+            if item.file is not None and item.read is not None:
+                cache.index.remember(item.file, fingerprint, key, item.read)
         cache.index.save()
 
 

@@ -79,11 +79,14 @@ def _job_files(directory: str) -> Iterator[tuple[str, str]]:
 
 def walk(directory: str, shown: str) -> list[tuple[str, str]]:
     """The job files below ``directory``, each with its name as reported: relative to
-    ``shown`` by string operations alone."""
+    ``shown`` by string operations alone, and normalized (``.`` holds ``a.nomad``, not
+    ``./a.nomad``: GitHub annotations need the repository-relative path)."""
+    base = os.path.normpath(shown)
+    base = "" if base == os.curdir else base
     found: list[tuple[str, str]] = []
     for root, name in _job_files(directory):
         inner = root[len(directory) :].lstrip(os.sep)
-        prefix = os.path.join(shown, inner) if inner else shown
+        prefix = os.path.join(base, inner) if inner else base
         found.append((os.path.join(root, name), os.path.join(prefix, name)))
     return found
 
@@ -155,9 +158,10 @@ def remove_quietly(path: str) -> None:
 
 
 def all_clean(paths: list[str], index: CleanIndex, inputs: str) -> int | None:
-    """How many job files ``paths`` name, when every one is in the record and unchanged;
-    None as soon as one is not (or a path is missing, or a directory holds no job file)."""
-    count = 0
+    """How many job files ``paths`` name (a file named twice counted once), when every one
+    is in the record and unchanged; None as soon as one is not (or a path is missing, or a
+    directory holds no job file)."""
+    seen: set[str] = set()
     for raw in paths:
         if os.path.isdir(raw):
             files = _absolute_job_files(raw)
@@ -170,8 +174,8 @@ def all_clean(paths: list[str], index: CleanIndex, inputs: str) -> int | None:
         for path in files:
             if not index.clean(path, inputs):
                 return None
-        count += len(files)
-    return count
+        seen.update(files)
+    return len(seen)
 
 
 def _absolute_job_files(directory: str) -> list[str]:

@@ -393,7 +393,8 @@ def run_fmt(args: argparse.Namespace) -> int:
     """Format each input; with --check or --diff, or for standard input, write no file.
 
     Files that do not parse are reported and left byte-identical; exit 1 for those and,
-    with --check, when some file would change."""
+    with --check, when some file would change. A file that cannot be written is reported
+    (HG022, exit 2) after every other file is formatted."""
     from hclgpu.diagnostics import Severity, Sink
     from hclgpu.inputs import collect, decode
     from hclgpu.pipeline import check_source
@@ -406,8 +407,9 @@ def run_fmt(args: argparse.Namespace) -> int:
 
     sink = Sink()
     changed: list[str] = []
-    stdin = "<stdin>"
-    for item in collect(args.paths, sink, stdin):
+    files = 0
+    for item in collect(args.paths, sink):
+        files += 1
         source = decode(item, sink)
         if source is None:
             continue
@@ -425,7 +427,7 @@ def run_fmt(args: argparse.Namespace) -> int:
         if item.data is not None and item.data.startswith(b"\xef\xbb\xbf"):
             formatted = "\ufeff" + formatted[1:] if formatted.startswith(" ") else "\ufeff" + formatted
         original = (item.data or b"").decode("utf-8")
-        if item.path == stdin and not (args.check or args.diff):
+        if item.file is None and not (args.check or args.diff):  # standard input
             sys.stdout.write(formatted)
         if formatted == original:
             continue
@@ -434,15 +436,15 @@ def run_fmt(args: argparse.Namespace) -> int:
             sys.stdout.write(unified_diff(item.path, original, formatted))
         elif args.check:
             sys.stdout.write(f"{item.path}\n")
-        elif item.path != stdin:
+        elif item.file is not None:
             try:
-                write_atomically(item.path, formatted)
-            except OSError as error:
-                sys.stderr.write(f"hclgpu: cannot write {item.path}: {error.strerror or error}\n")
-                return EXIT_FATAL
+                write_atomically(item.file, formatted)
+            except OSError as error:  # the file is as it was; the others are still formatted
+                reason = error.strerror or str(error)
+                sink.emit("HG022", f"cannot write the formatted file: {reason}", source)
     diagnostics = sink.sorted()
     if diagnostics:
-        _report(args, diagnostics, len(changed))
+        _report(args, diagnostics, files)
     status = _exit_status(diagnostics, False)
     if status == EXIT_OK and args.check and changed:
         return EXIT_ERRORS

@@ -27,9 +27,12 @@ MAX_MIB = MAX_BYTES // (1024 * 1024)
 @dataclass(frozen=True, slots=True)
 class Input:
     path: str
-    """The path as reported: relative to the working directory where possible."""
+    """The path as reported: normalized, relative to the working directory where possible."""
     data: bytes | None
     """The raw bytes, or None when they could not be read."""
+    file: str | None = None
+    """The path the bytes were read from, as given (None for standard input): ``fmt``
+    writes here, since the reported ``path`` is normalized (``a/../b`` is ``b``)."""
     read: Reading | None = None
     """The file's status as it was read (None for standard input)."""
 
@@ -47,7 +50,8 @@ def display_path(path: Path) -> str:
 
 def job_paths(paths: list[str], sink: Sink) -> list[tuple[str, str]]:
     """The files ``paths`` name (directories searched), with their reported names, unread:
-    a caller with a cache may not need to read them at all. ``-`` is not allowed here."""
+    a caller with a cache may not need to read them at all. ``-`` is not allowed here.
+    A file named twice (``a.nomad ./a.nomad .``) is listed once, under its first name."""
     found: list[tuple[str, str]] = []
     for raw in paths:
         path = Path(raw)
@@ -60,8 +64,27 @@ def job_paths(paths: list[str], sink: Sink) -> list[tuple[str, str]]:
         elif path.exists() and not path.is_file():
             sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
         else:
-            found.append((raw, raw))
-    return found
+            found.append((raw, os.path.normpath(raw)))
+    return _once(found)
+
+
+def _once(paths: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each file once, by absolute path (the check cache's key), in the order given."""
+    seen: set[str] = set()
+    unique: list[tuple[str, str]] = []
+    for path, shown in paths:
+        if _first_time(path, seen):
+            unique.append((path, shown))
+    return unique
+
+
+def _first_time(path: str | Path, seen: set[str]) -> bool:
+    """Whether ``path`` is not in ``seen`` (by absolute path); it is from now on."""
+    key = os.path.abspath(path)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 def read_input(path: str, shown: str, sink: Sink) -> Input | None:
@@ -90,14 +113,16 @@ def _read(path: Path, shown: str, sink: Sink) -> Iterator[Input]:
                 sink.emit("HG013", message, SourceFile(shown, ""))
                 return
             data = handle.read(MAX_BYTES + 1)
-        yield Input(shown, data, reading(status))
+        yield Input(shown, data, str(path), reading(status))
     except OSError as error:
         reason = error.strerror or str(error)
         sink.emit("HG020", f"cannot read `{shown}`: {reason}", SourceFile(shown, ""))
 
 
 def collect(paths: list[str], sink: Sink, stdin_name: str = "<stdin>") -> Iterator[Input]:
-    """Yield each input named by ``paths``; report unreadable ones to ``sink``."""
+    """Yield each input named by ``paths``, each file once (as :func:`job_paths` lists
+    them); report unreadable ones to ``sink``."""
+    seen: set[str] = set()
     for raw in paths:
         if raw == "-":
             yield Input(stdin_name, sys.stdin.buffer.read(MAX_BYTES + 1))
@@ -112,11 +137,12 @@ def collect(paths: list[str], sink: Sink, stdin_name: str = "<stdin>") -> Iterat
                     SourceFile(raw, ""),
                 )
             for file in files:
-                yield from _read(file, display_path(file), sink)
+                if _first_time(file, seen):
+                    yield from _read(file, display_path(file), sink)
         elif path.exists() and not path.is_file():
             sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
-        else:
-            yield from _read(path, raw, sink)
+        elif _first_time(raw, seen):
+            yield from _read(path, os.path.normpath(raw), sink)
 
 
 def decode(item: Input, sink: Sink) -> SourceFile | None:

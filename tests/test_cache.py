@@ -556,3 +556,29 @@ def test_ctrl_c_stops_the_workers_at_once_and_leaves_nothing_behind(tmp_path: Pa
     time.sleep(0.2)
     with pytest.raises(ProcessLookupError):  # no worker left running
         os.killpg(check.pid, 0)
+
+
+def test_the_record_answers_for_any_spelling_of_the_same_files(
+    clean_tree: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Paths are shown normalized and each file is checked once; the record is keyed by
+    absolute path, so `.`, `./sub` or the absolute path all find the same entries."""
+    assert main(["check", str(clean_tree)]) == 0
+    monkeypatch.chdir(clean_tree)
+    reads = Reads(monkeypatch)
+    capsys.readouterr()
+    for paths, summary in (
+        (["."], "30 files"),
+        (["./sub", "."], "30 files"),
+        (["j00.nomad.hcl", "./j00.nomad.hcl"], "1 file"),
+    ):
+        assert main(["check", *paths]) == 0
+        assert capsys.readouterr().err.splitlines()[-1] == f"All checks passed ({summary})."
+    assert reads.count == 0
+    (clean_tree / "broken.nomad.hcl").write_text(BROKEN)
+    for _ in range(2):  # read and checked, then answered by the content cache
+        assert main(["check", "--format", "json", ".", "./broken.nomad.hcl"]) == 1
+        report = json.loads(capsys.readouterr().out)
+        assert report["summary"]["files"] == 31
+        assert {d["path"] for d in report["diagnostics"]} == {"broken.nomad.hcl"}
+    assert reads.count == 2  # only the new file, once per check

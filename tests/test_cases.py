@@ -22,6 +22,7 @@ WITHOUT_CASE_FILE = {
     "HG013": "test_file_too_large_is_reported",
     "HG020": "test_cli.py::test_empty_directory_and_missing_file_exit_two",
     "HG021": "test_cli.py::test_empty_directory_and_missing_file_exit_two",
+    "HG022": "test_fmt.py::test_a_file_that_cannot_be_written_does_not_stop_the_others",
     "HG901": "test_internal_errors_become_hg901",
 }
 _EXPECT = re.compile(r"# expect: (.*)")

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -228,3 +231,103 @@ def test_every_code_is_explained_in_the_same_shape(capsys: pytest.CaptureFixture
             assert part in out, f"{code.id} has no {part}"
     status, out, _ = run(capsys, "rules")
     assert status == 0 and all(f"{c.id}  {c.name}" in out for c in CODES.values())
+
+
+_URI_CHARACTERS = re.compile(r"(?:[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*")
+
+
+def assert_uri_reference(uri: str, path: str) -> None:
+    """``uri`` is an RFC 3986 URI reference naming ``path``: only the characters RFC 3986
+    allows, a relative path whose first segment has no colon (it would read as a scheme),
+    a ``file:`` URI for an absolute path, and no query or fragment."""
+    assert _URI_CHARACTERS.fullmatch(uri), uri
+    parts = urllib.parse.urlsplit(uri)
+    assert (parts.query, parts.fragment) == ("", ""), uri
+    if os.path.isabs(path):
+        assert (parts.scheme, parts.netloc) == ("file", ""), uri
+    else:
+        assert parts.scheme == "" and ":" not in uri.split("/")[0], uri
+    assert urllib.parse.unquote(parts.path) == path
+
+
+@pytest.mark.parametrize("name", ["a,b:c%d e#f?.nomad", "new\nline.nomad", "sub/x:y.nomad", "été.nomad"])
+def test_sarif_uris_are_uri_references(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / name).write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    for given, expected in ((name, name), (str(tmp_path / name), str(tmp_path / name))):
+        status, out, _ = run(capsys, "check", "--format", "sarif", given)
+        assert status == 1
+        (result,) = json.loads(out)["runs"][0]["results"]
+        uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        assert_uri_reference(uri, expected)
+
+
+def test_sarif_uri_of_a_relative_path_with_a_colon(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "c:x.nomad").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    _, out, _ = run(capsys, "check", "--format", "sarif", "c:x.nomad")
+    (result,) = json.loads(out)["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "c%3Ax.nomad"
+
+
+def _shown_paths(capsys: pytest.CaptureFixture[str], output: str, *paths: str) -> list[str]:
+    """The file names a check of ``paths`` reports, in ``output`` format."""
+    status, out, err = run(capsys, "check", "--format", output, "--color", "never", *paths)
+    assert status == 1
+    if output == "text":
+        return [line.split(":")[0] for line in err.splitlines() if "error[" in line]
+    if output == "json":
+        return [d["path"] for d in json.loads(out)["diagnostics"]]
+    if output == "github":
+        return [re.search(r"file=([^,]*)", line)[1] for line in out.splitlines()]  # type: ignore[index]
+    runs = json.loads(out)["runs"][0]["results"]
+    return [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in runs]
+
+
+@pytest.mark.parametrize("output", ["text", "json", "github", "sarif"])
+def test_paths_are_shown_normalized_in_every_format(
+    output: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`check .` names `x.nomad`, not `./x.nomad`, as GitHub's `file=` needs (and ruff prints)."""
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "x.nomad").write_text(BAD)
+    (tmp_path / "y.nomad").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    assert _shown_paths(capsys, output, ".") == ["sub/x.nomad", "y.nomad"]
+    assert _shown_paths(capsys, output, "./sub/", "./y.nomad") == ["sub/x.nomad", "y.nomad"]
+    assert _shown_paths(capsys, output, "sub//./x.nomad") == ["sub/x.nomad"]
+
+
+def test_the_stdin_filename_is_shown_as_given(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD.encode())))
+    status, out, _ = run(capsys, "check", "--format", "json", "--stdin-filename", "./jobs//a.hcl", "-")
+    assert status == 1 and json.loads(out)["diagnostics"][0]["path"] == "./jobs//a.hcl"
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_file_named_several_ways_is_checked_once(
+    stdin: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first spelling is kept, in the order given; with `-` the inputs are read as one stream."""
+    import io
+
+    (tmp_path / "bad.nomad").write_text(BAD)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "other.nomad").write_text(BAD)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(GOOD.encode())))
+    first = str(tmp_path / "bad.nomad")
+    paths = [first, "sub/other.nomad", "bad.nomad", "./bad.nomad", ".", "sub/../bad.nomad"]
+    status, out, _ = run(capsys, "check", "--format", "json", *paths, *(["-"] if stdin else []))
+    report = json.loads(out)
+    assert status == 1 and report["summary"]["files"] == 2 + stdin
+    assert [d["path"] for d in report["diagnostics"]] == [first, "sub/other.nomad"]

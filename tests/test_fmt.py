@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 import stat
 from pathlib import Path
 
@@ -239,3 +241,104 @@ def test_diff_names_an_absolute_path_as_git_does(tmp_path: Path, capsys: pytest.
     assert main(["fmt", "--diff", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"--- a{path}\n+++ b{path}\n")  # a/tmp/..., not a//tmp/...
+
+
+def test_a_symlink_is_kept_and_the_file_it_points_to_formatted(tmp_path: Path) -> None:
+    """The temporary file goes beside the target (so the rename stays on its file system),
+    never beside the link."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "links").mkdir()
+    target = tmp_path / "real" / "a.hcl"
+    target.write_text(UGLY)
+    link = tmp_path / "links" / "a.hcl"
+    link.symlink_to(Path("..") / "real" / "a.hcl")
+    assert main(["fmt", str(link)]) == 0
+    assert link.is_symlink() and os.readlink(link) == os.path.join("..", "real", "a.hcl")
+    assert target.read_text() == PRETTY
+    assert [p.name for p in (tmp_path / "real").iterdir()] == ["a.hcl"]
+    assert [p.name for p in (tmp_path / "links").iterdir()] == ["a.hcl"]
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give files away")
+def test_the_owner_is_kept(tmp_path: Path) -> None:
+    import pwd
+
+    path = tmp_path / "a.hcl"
+    path.write_text(UGLY)
+    nobody = pwd.getpwnam("nobody")
+    os.chown(path, nobody.pw_uid, nobody.pw_gid)
+    path.chmod(0o640)
+    assert main(["fmt", str(path)]) == 0
+    status = path.stat()
+    assert path.read_text() == PRETTY
+    assert (status.st_uid, status.st_gid) == (nobody.pw_uid, nobody.pw_gid)
+    assert stat.S_IMODE(status.st_mode) == 0o640
+
+
+def test_an_owner_that_cannot_be_kept_does_not_stop_formatting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user who is not root cannot give a file away: the new file is then the user's own."""
+    path = tmp_path / "a.hcl"
+    path.write_text(UGLY)
+
+    def refuse(*args: object) -> None:
+        raise PermissionError(errno.EPERM, os.strerror(errno.EPERM))
+
+    monkeypatch.setattr("hclgpu.printer.fmt.os.chown", refuse)
+    assert main(["fmt", str(path)]) == 0
+    assert path.read_text() == PRETTY
+
+
+def test_a_file_that_cannot_be_written_does_not_stop_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every other file is formatted and every syntax error reported; the failure is located
+    and the run exits 2 at the end."""
+    locked, first, broken, last = (tmp_path / n for n in ("locked.hcl", "a.hcl", "broken.hcl", "z.hcl"))
+    for path in (locked, first, last):
+        path.write_text(UGLY)
+    broken.write_text('job "x" {\n  count = \n')
+    real = os.replace
+
+    def replace(source: str, destination: str | Path) -> None:
+        if Path(destination).name == "locked.hcl":
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        real(source, destination)
+
+    monkeypatch.setattr("hclgpu.printer.fmt.os.replace", replace)
+    assert main(["fmt", "--color", "never", str(locked), str(first), str(broken), str(last)]) == 2
+    err = capsys.readouterr().err
+    assert locked.read_text() == UGLY and first.read_text() == PRETTY and last.read_text() == PRETTY
+    assert f"{locked}: error[HG022]: cannot write the formatted file: Permission denied" in err
+    assert f"{broken}:1:9: error[HG005]" in err
+    assert err.rstrip().endswith("Found 2 errors in 4 files.")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.hcl", "broken.hcl", "locked.hcl", "z.hcl"]
+
+
+def test_the_summary_counts_every_file_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pretty.hcl").write_text(PRETTY)
+    (tmp_path / "broken.hcl").write_text('job "x" {\n  count = \n')
+    assert main(["fmt", "--color", "never", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.rstrip().endswith("Found 1 error in 2 files.")
+
+
+def test_a_file_named_twice_is_formatted_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ugly.hcl"
+    path.write_text(UGLY)
+    assert main(["fmt", "--diff", str(path), str(tmp_path / "." / "ugly.hcl"), str(tmp_path)]) == 0
+    assert capsys.readouterr().out.count("+++ b/") == 1
+
+
+def test_the_file_read_is_the_file_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`link/../x.hcl` is shown as `x.hcl`, but through a linked directory it names another
+    file: the one read is the one formatted."""
+    (tmp_path / "real" / "inner").mkdir(parents=True)
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "link").symlink_to(tmp_path / "real" / "inner")
+    (tmp_path / "real" / "x.hcl").write_text(UGLY)
+    (tmp_path / "work" / "x.hcl").write_text("# not this one\n" + UGLY)
+    monkeypatch.chdir(tmp_path / "work")
+    assert main(["fmt", os.path.join("link", "..", "x.hcl")]) == 0
+    assert (tmp_path / "real" / "x.hcl").read_text() == PRETTY
+    assert (tmp_path / "work" / "x.hcl").read_text() == "# not this one\n" + UGLY

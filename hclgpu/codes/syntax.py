@@ -240,6 +240,22 @@ Fix: point hclgpu at the directory that holds the job files.""",
         fatal=True,
     ),
     Code(
+        "HG022",
+        "unwritable-file",
+        E,
+        "`hclgpu fmt` cannot write the formatted file",
+        """What: the file was formatted, but replacing it failed: its directory is not
+writable, the disk is full, or the file is on a read-only file system.
+
+Why: the file is left exactly as it was; the other files are still formatted,
+and the run exits with status 2.
+
+Example: `hclgpu fmt jobs/` where `jobs/legacy/` belongs to another user.
+
+Fix: make the file's directory writable, or format the file as its owner.""",
+        fatal=True,
+    ),
+    Code(
         "HG901",
         "internal-error",
         E,

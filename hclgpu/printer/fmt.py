@@ -7,6 +7,7 @@ everything here works on text so it can be tested and reused without the file sy
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import tempfile
@@ -70,16 +71,27 @@ def unified_diff(path: str, before: str, after: str) -> str:
 
 def write_atomically(path: str | Path, text: str) -> None:
     """Replace the file's contents in one step: a temporary file in the same directory
-    (so the rename cannot cross file systems), given the original's permissions, then
-    ``os.replace``. A crash or a full disk leaves the original untouched."""
-    target = Path(path)
-    mode = target.stat().st_mode & 0o7777
+    (so the rename cannot cross file systems), given the original's owner and permissions,
+    then ``os.replace``. A crash or a full disk leaves the original untouched. A symbolic
+    link is followed: the file it points to is rewritten and the link stays a link."""
+    target = Path(os.path.realpath(path))
+    status = target.stat()
     descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
-        os.chmod(temporary, mode)
+        _keep_owner(temporary, status)
+        os.chmod(temporary, status.st_mode & 0o7777)  # after chown, which may clear set-id bits
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _keep_owner(path: str, status: os.stat_result) -> None:
+    """Give ``path`` the original's owner and group where allowed: only root can give a
+    file away, so for anyone else the new file stays theirs, as an editor's would."""
+    if not hasattr(os, "chown"):
+        return
+    with contextlib.suppress(PermissionError):
+        os.chown(path, status.st_uid, status.st_gid)

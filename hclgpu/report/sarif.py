@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Sequence
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
+from urllib.parse import quote
 
 from hclgpu import __version__
 from hclgpu.codes import CODES
@@ -34,9 +36,20 @@ def _rule(code: str) -> dict[str, Any]:
     }
 
 
+def artifact_uri(path: str) -> str:
+    """The path as an RFC 3986 URI reference: ``file:`` for an absolute path, else a relative
+    reference with every character outside ``/`` and the unreserved ones percent-encoded
+    (``#`` and ``?`` would start a fragment or a query, and a colon in the first segment would
+    read as a scheme). Bytes are encoded as the file system spells them."""
+    if path == "<stdin>":
+        return "stdin"
+    if os.path.isabs(path):
+        return Path(path).as_uri()
+    return quote(os.fsencode(PurePath(path).as_posix()), safe="/")
+
+
 def _location(diagnostic: Diagnostic, span: Any, message: str | None = None) -> dict[str, Any]:
-    uri = PurePath(diagnostic.path).as_posix() if diagnostic.path != "<stdin>" else "stdin"
-    physical: dict[str, Any] = {"artifactLocation": {"uri": uri}}
+    physical: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(diagnostic.path)}}
     where = region(diagnostic.source, span)
     if where is not None:
         physical["region"] = {
