@@ -286,3 +286,20 @@ def test_a_directory_where_a_bundle_goes_is_an_error_and_nothing_changes(
     assert status == 2 and out == ""
     assert f"cannot write {out_dir / 'g' / 't' / 'config.json'}: Is a directory" in err
     assert tree(out_dir) == ["g", "g/t", "g/t/config.json"]
+
+
+def coinciding_groups(job_file: Path) -> None:
+    """The job with groups `a_b`, `a-b` and `A.B` (one DNS label, or near it, for all)."""
+    group = JOB[JOB.index('  group "g"') : JOB.rindex("}")]
+    groups = "".join(group.replace('group "g"', f'group "{name}"') for name in ("a_b", "a-b", "A.B"))
+    job_file.write_text(JOB[: JOB.index('  group "g"')] + groups + "}\n")
+
+
+def test_kubernetes_groups_whose_names_coincide_write_a_file_each(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    coinciding_groups(job_file)
+    out_dir = tmp_path / "k8s"
+    status, _, err = run(capsys, "render", str(job_file), "--target", "kubernetes", "--out", str(out_dir))
+    assert status == 0, err
+    assert tree(out_dir) == sorted(f"deployment-infer-a-b{suffix}.yaml" for suffix in ("", "-2", "-3"))
