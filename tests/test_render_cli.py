@@ -303,3 +303,23 @@ def test_kubernetes_groups_whose_names_coincide_write_a_file_each(
     status, _, err = run(capsys, "render", str(job_file), "--target", "kubernetes", "--out", str(out_dir))
     assert status == 0, err
     assert tree(out_dir) == sorted(f"deployment-infer-a-b{suffix}.yaml" for suffix in ("", "-2", "-3"))
+
+
+def test_container_targets_keep_every_task_of_coinciding_groups(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import yaml
+
+    coinciding_groups(job_file)
+    argv = ["render", str(job_file), "--out"]
+    assert run(capsys, *argv, str(tmp_path / "oci"), "--target", "oci")[0] == 0
+    assert [p for p in tree(tmp_path / "oci") if p.endswith("config.json")] == [
+        "a-b/t-2/config.json",
+        "a-b/t-3/config.json",
+        "a-b/t/config.json",
+    ]
+    assert run(capsys, *argv, str(tmp_path / "docker"), "--target", "docker")[0] == 0
+    assert tree(tmp_path / "docker") == ["a-b-t.sh", "a.b-t.sh", "a_b-t.sh"]
+    assert run(capsys, *argv, str(tmp_path / "compose"), "--target", "compose")[0] == 0
+    compose = yaml.safe_load((tmp_path / "compose" / "compose.yaml").read_text())
+    assert sorted(compose["services"]) == ["a-b-t", "a.b-t", "a_b-t"]
