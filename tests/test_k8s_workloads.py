@@ -253,6 +253,115 @@ def test_a_valid_name_is_not_reported() -> None:
     assert not out.lines("HG302", "label")
 
 
+SERVED = """
+    network {
+      port "http" { to = 8080 }
+    }
+    service {
+      name = "web"
+      port = "http"
+    }
+"""
+
+
+def with_block(task: str, block: str) -> str:
+    """``task`` (one task block) with ``block`` added at its end."""
+    body = textwrap.dedent(task).rstrip()
+    return body[: -len("}")] + textwrap.indent(textwrap.dedent(block), "  ") + "}\n"
+
+
+TEMPLATED = with_block(APP, 'template {\n  data        = "x"\n  destination = "local/x"\n}\n')
+
+
+def groups(*names: str, header: str = "", body: str = SERVED, task: str = TEMPLATED) -> str:
+    """job "web" with one group per name, each with ``body`` and ``task``."""
+    parts = [
+        f'  group "{name}" {{\n'
+        + textwrap.indent(textwrap.dedent(body), "    ")
+        + textwrap.indent(textwrap.dedent(task), "    ")
+        + "  }\n"
+        for name in names
+    ]
+    return f'job "web" {{\n{header}' + "".join(parts) + "}\n"
+
+
+def named(out: Lowered, kind: str) -> list[str]:
+    return [o["metadata"]["name"] for o in out.objects if o["kind"] == kind]
+
+
+def test_groups_whose_names_coincide_get_distinct_objects_tied_together() -> None:
+    out = lower(groups("a_b", "a-b", "A.B"))
+    names = ["web-a-b", "web-a-b-2", "web-a-b-3"]
+    assert named(out, "Deployment") == names
+    assert named(out, "Service") == names
+    assert named(out, "ConfigMap") == [f"{n}-templates" for n in names]
+    deployments = [o for o in out.objects if o["kind"] == "Deployment"]
+    services = [o for o in out.objects if o["kind"] == "Service"]
+    for name, deployment, service in zip(names, deployments, services, strict=True):
+        selector = deployment["spec"]["selector"]["matchLabels"]
+        pod = deployment["spec"]["template"]
+        assert selector["app.kubernetes.io/instance"] == name
+        assert deployment["metadata"]["labels"]["app.kubernetes.io/instance"] == name
+        assert pod["metadata"]["labels"].items() >= selector.items()
+        assert service["spec"]["selector"] == selector
+        assert pod["spec"]["volumes"] == [{"name": "templates", "configMap": {"name": f"{name}-templates"}}]
+    assert out.lines("HG302", "is named `web-a-b-2`") == [out.line('group "a-b"')]
+    assert out.lines("HG302", "is named `web-a-b-3`") == [out.line('group "A.B"')]
+    [message] = [d.message for d in out.diagnostics if "is named `web-a-b-3`" in d.message]
+    assert 'group "a_b"' in message, "the message says whose name it would have been"
+
+
+def test_services_of_coinciding_groups_stay_distinct_when_renamed_for_dns_1035() -> None:
+    long = "a_" + "b" * 58
+    out = lower(groups(long, long.replace("_", "-")).replace('job "web"', 'job "1web"'))
+    first, second = named(out, "Service")
+    assert first == ("svc-1web-" + long.replace("_", "-"))[:63]
+    assert second == ("svc-1web-" + long.replace("_", "-"))[:61] + "-2"
+
+
+def test_a_suffixed_name_skips_the_name_of_a_later_group() -> None:
+    out = lower(groups("a-b", "a_b", "a-b-2"))
+    assert named(out, "Deployment") == ["web-a-b", "web-a-b-3", "web-a-b-2"]
+    assert not out.lines("HG302", "is named `web-a-b-2`")
+
+
+def test_a_suffixed_cron_job_name_keeps_its_length_limit() -> None:
+    header = '  type = "batch"\n  periodic {\n    crons = ["0 2 * * *"]\n  }\n'
+    out = lower(groups("x" * 60, "X" * 60, body="", task=APP, header=header))
+    first, second = named(out, "CronJob")
+    assert first == ("web-" + "x" * 60)[:52]
+    assert second == ("web-" + "x" * 60)[:50] + "-2"
+
+
+def test_device_claim_templates_of_coinciding_groups_are_distinct() -> None:
+    task = with_block(APP, 'resources {\n  device "nvidia/gpu" {}\n}\n')
+    out = lower(groups("a_b", "a-b", body="", task=task), k8s_devices="dra")
+    templates = named(out, "ResourceClaimTemplate")
+    assert len(set(templates)) == 2, templates
+    pods = [o["spec"]["template"]["spec"] for o in out.objects if o["kind"] == "Deployment"]
+    assert [p["resourceClaims"][0]["resourceClaimTemplateName"] for p in pods] == templates
+
+
+def test_naming_work_grows_with_the_groups_not_their_square(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hclgpu.backends.kubernetes import objects
+
+    calls = 0
+    real = objects.dns_label
+
+    def counted(*args: Any) -> str:
+        nonlocal calls
+        calls += 1
+        return real(*args)
+
+    monkeypatch.setattr(objects, "dns_label", counted)
+    counts = []
+    for count in (40, 80):
+        calls = 0
+        lower(groups(*(f"g_{n}" for n in range(count)), body="", task=APP))
+        counts.append(calls)
+    assert counts[1] < 3 * counts[0], counts
+
+
 def test_job_and_group_meta_become_annotations() -> None:
     long_key = "k" * 70
     header = '  meta {\n    a = "1"\n    c = "5"\n  }\n'

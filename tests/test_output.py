@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -34,23 +35,34 @@ def render(out: Path, *extra: str) -> int:
     return main(["render", str(SAMPLE), "--target", "oci", "--out", str(out), *extra])
 
 
-class Failing:
-    """Wraps a function so that its ``fail_at``-th call (0-based) raises ENOSPC."""
+def no_space() -> BaseException:
+    return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    def __init__(self, real: Callable[..., Any], fail_at: int) -> None:
-        self.real, self.fail_at, self.calls = real, fail_at, 0
+
+class Failing:
+    """Wraps a function so that its ``fail_at``-th call (0-based) raises ``error()`` (ENOSPC)."""
+
+    def __init__(
+        self, real: Callable[..., Any], fail_at: int, error: Callable[[], BaseException] = no_space
+    ) -> None:
+        self.real, self.fail_at, self.error, self.calls = real, fail_at, error, 0
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self.calls += 1
         if self.calls - 1 == self.fail_at:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            raise self.error()
         return self.real(*args, **kwargs)
 
 
+STEPS = {"replace": os, "fdopen": os, "chmod": os, "mkstemp": tempfile}
+"""The calls a write consists of, by the module the writer calls them from."""
+
+
 def count_calls(monkeypatch: pytest.MonkeyPatch, name: str, out: Path) -> int:
-    """How many times one rendering into ``out`` calls ``os.<name>`` inside the writer."""
-    probe = Failing(getattr(os, name), fail_at=-1)
-    monkeypatch.setattr(output.os, name, probe)
+    """How many times one rendering into ``out`` makes the call ``name`` inside the writer."""
+    module = STEPS[name]
+    probe = Failing(getattr(module, name), fail_at=-1)
+    monkeypatch.setattr(module, name, probe)
     assert render(out) == 0
     monkeypatch.undo()
     return probe.calls
@@ -69,7 +81,7 @@ def earlier(tmp_path: Path) -> Path:
     return out
 
 
-@pytest.mark.parametrize("function", ["replace", "fdopen", "chmod"])
+@pytest.mark.parametrize("function", sorted(STEPS))
 def test_a_failure_at_any_step_leaves_an_earlier_rendering_untouched(
     function: str,
     earlier: Path,
@@ -80,12 +92,48 @@ def test_a_failure_at_any_step_leaves_an_earlier_rendering_untouched(
     before = snapshot(earlier)
     steps = count_calls(monkeypatch, function, tmp_path / "probe")
     assert steps >= 2, "the sample must render several files for this test to mean anything"
+    module = STEPS[function]
     for fail_at in range(steps):
-        monkeypatch.setattr(output.os, function, Failing(getattr(os, function), fail_at))
+        monkeypatch.setattr(module, function, Failing(getattr(module, function), fail_at))
         assert render(earlier) == 2
         monkeypatch.undo()
-        assert snapshot(earlier) == before, f"os.{function} failing at call {fail_at}"
-        assert "No space left on device" in capsys.readouterr().err
+        assert snapshot(earlier) == before, f"{function} failing at call {fail_at}"
+        [line] = [x for x in capsys.readouterr().err.splitlines() if x.startswith("hclgpu: cannot write")]
+        assert "No space left on device" in line
+        assert "config.json" in line, "the message names the file"
+
+
+@pytest.mark.parametrize("function", sorted(STEPS))
+def test_an_interrupt_at_any_step_leaves_an_earlier_rendering_untouched(
+    function: str, earlier: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = snapshot(earlier)
+    module = STEPS[function]
+    steps = count_calls(monkeypatch, function, tmp_path / "probe")
+    for fail_at in range(steps):
+        interrupt = KeyboardInterrupt(f"at {fail_at}")
+        failing = Failing(getattr(module, function), fail_at, lambda raised=interrupt: raised)
+        monkeypatch.setattr(module, function, failing)
+        with pytest.raises(KeyboardInterrupt) as raised:
+            output.write_files(earlier, rendered_files())
+        monkeypatch.undo()
+        assert raised.value is interrupt, "the interrupt itself goes on, not a WriteFailed"
+        assert snapshot(earlier) == before, f"{function} interrupted at call {fail_at}"
+
+
+def rendered_files() -> list[tuple[str, str]]:
+    """The artifacts `render` would write for the sample (as fresh text)."""
+    from hclgpu.backends import render_target
+    from hclgpu.backends.target import Lowering
+    from hclgpu.diagnostics import Sink
+    from hclgpu.pipeline import compile_source
+    from hclgpu.source import SourceFile
+
+    source = SourceFile(str(SAMPLE), SAMPLE.read_text())
+    result = compile_source(source)
+    assert result.job is not None
+    artifacts = render_target(result.job, "oci", Lowering("oci", source, Sink()))
+    return [(a.name, a.text) for a in artifacts]
 
 
 def test_a_failure_midway_into_a_new_directory_leaves_nothing(
@@ -97,7 +145,7 @@ def test_a_failure_midway_into_a_new_directory_leaves_nothing(
         assert render(tmp_path / "new" / "out") == 2
         monkeypatch.undo()
         assert not (tmp_path / "new").exists()
-    assert "cannot write into" in capsys.readouterr().err
+    assert "cannot write" in capsys.readouterr().err
 
 
 def test_success_replaces_files_keeping_their_permissions_and_leaves_no_temporaries(earlier: Path) -> None:
@@ -123,7 +171,7 @@ def test_new_files_get_the_permissions_open_would_give(tmp_path: Path) -> None:
 
 
 def test_text_that_cannot_be_encoded_writes_nothing(tmp_path: Path) -> None:
-    with pytest.raises(output.WriteFailed, match="cannot write into"):
+    with pytest.raises(output.WriteFailed, match=r"cannot write .*b\.txt"):
         output.write_files(tmp_path / "d", [("a.txt", "fine"), ("b.txt", "lone surrogate \ud800")])
     assert not (tmp_path / "d").exists()
 
@@ -134,5 +182,64 @@ def test_an_unwritable_directory_is_reported_with_exit_2(
     blocker = tmp_path / "file"
     blocker.write_text("not a directory\n")
     assert render(blocker / "out") == 2
-    assert "cannot write into" in capsys.readouterr().err
+    assert "cannot write" in capsys.readouterr().err
     assert blocker.read_text() == "not a directory\n"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["{tmp}/abs/x.json", "", "../x.json", "a/../../x.json", "./x.json", "a//x.json", "a/", "a/./x", "a\0b"],
+)
+def test_a_name_leading_elsewhere_is_refused_before_anything_is_written(tmp_path: Path, name: str) -> None:
+    name = name.replace("{tmp}", str(tmp_path))
+    with pytest.raises(output.WriteFailed) as raised:
+        output.write_files(tmp_path / "d" / "e", [("fine.txt", "x"), (name, "y")])
+    assert repr(name) in str(raised.value)
+    assert snapshot(tmp_path) == {}
+
+
+def test_two_files_of_one_name_are_refused_and_the_existing_one_kept(tmp_path: Path) -> None:
+    (tmp_path / "x.txt").write_text("original\n")
+    before = snapshot(tmp_path)
+    with pytest.raises(output.WriteFailed, match=r"x\.txt"):
+        output.write_files(tmp_path, [("x.txt", "first"), ("y.txt", "y"), ("x.txt", "second")])
+    assert snapshot(tmp_path) == before
+
+
+def test_a_backup_never_replaces_a_file_of_the_users(tmp_path: Path) -> None:
+    (tmp_path / "x.txt").write_text("old\n")
+    for name in (f".x.txt.{os.getpid()}.bak", ".x.txt.bak"):
+        (tmp_path / name).write_text("mine\n")
+    output.write_files(tmp_path, [("x.txt", "new\n")])
+    assert (tmp_path / "x.txt").read_text() == "new\n"
+    assert (tmp_path / f".x.txt.{os.getpid()}.bak").read_text() == "mine\n"
+    assert (tmp_path / ".x.txt.bak").read_text() == "mine\n"
+    assert len(list(tmp_path.iterdir())) == 3
+
+
+def test_a_directory_where_a_file_goes_is_an_error_and_nothing_changes(tmp_path: Path) -> None:
+    (tmp_path / "b.txt").write_text("old b\n")
+    (tmp_path / "a.txt" / "inside").mkdir(parents=True)
+    before = snapshot(tmp_path)
+    with pytest.raises(output.WriteFailed, match=r"a\.txt"):
+        output.write_files(tmp_path, [("b.txt", "new b"), ("a.txt", "a")])
+    assert snapshot(tmp_path) == before
+
+
+def test_a_name_of_245_bytes_is_written(tmp_path: Path) -> None:
+    name = "é" * 100 + "n" * 41 + ".txt"
+    assert len(name.encode()) == 245
+    output.write_files(tmp_path, [(name, "x")])
+    (tmp_path / name).write_text("y")
+    output.write_files(tmp_path, [(name, "z")])  # replacing it needs a backup name too
+    assert [p.name for p in tmp_path.iterdir()] == [name]
+    assert (tmp_path / name).read_text() == "z"
+
+
+def test_a_failure_names_the_file_the_system_call_was_about(tmp_path: Path) -> None:
+    blocker = tmp_path / "a"
+    blocker.write_text("a file\n")
+    with pytest.raises(output.WriteFailed) as raised:
+        output.write_files(tmp_path, [("a/b/c.txt", "x")])
+    message = str(raised.value)
+    assert "a/b/c.txt" in message and str(blocker / "b") in message and "Not a directory" in message

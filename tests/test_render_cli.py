@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -220,3 +221,105 @@ def test_oci_bundles_docker_lines_and_compose_files(
     assert status == 0 and words[:2] == ["docker", "run"] and "--gpus" in words
     status, out, _ = run(capsys, "render", str(job_file), "--target", "compose", "--out", str(tmp_path / "c"))
     assert status == 0 and (tmp_path / "c" / "compose.yaml").exists()
+
+
+def tree(directory: Path) -> list[str]:
+    return sorted(str(p.relative_to(directory)) for p in directory.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    ("job_id", "written"),
+    [
+        ("../../evil", ".._.._evil.json"),
+        ("/tmp/x/absx", "_tmp_x_absx.json"),
+        ("team/infer", "team_infer.json"),
+        ("back\\\\slash", "back_slash.json"),
+        ("tab\\there\\u0001\\u007f\\u0085", "tab_here___.json"),
+        ("..", "...json"),
+    ],
+)
+def test_a_job_id_is_one_file_name_inside_the_out_directory(
+    job_id: str, written: str, job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    job_file.write_text(JOB.replace('job "infer"', f'job "{job_id}"'))
+    out_dir = tmp_path / "x" / "y"
+    status, _, err = run(capsys, "render", str(job_file), "--target", "nomad", "--out", str(out_dir))
+    assert status == 0, err
+    assert tree(tmp_path) == ["infer.nomad.hcl", "x", "x/y", f"x/y/{written}"]
+    assert device((out_dir / written).read_text())["Count"] == 1
+
+
+def test_a_long_job_id_is_cut_to_a_file_name_that_stays_distinct(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_dir = tmp_path / "out"
+    for job_id in ("é" * 200, "é" * 199 + "e", "x" * 400):
+        job_file.write_text(JOB.replace('job "infer"', f'job "{job_id}"'))
+        assert run(capsys, "render", str(job_file), "--target", "nomad", "--out", str(out_dir))[0] == 0
+    names = [p.name for p in out_dir.iterdir()]
+    assert len(names) == 3
+    for name in names:
+        assert len(name.encode()) <= 200 and re.fullmatch(r"(é+|x+)-[0-9a-f]{8}\.json", name), name
+
+
+def test_docker_scripts_of_long_names_are_cut_and_stay_distinct(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    group = JOB[JOB.index('  group "g"') : JOB.rindex("}")]
+    groups = "".join(group.replace('group "g"', f'group "{"g" * 300}{n}"') for n in range(2))
+    job_file.write_text(JOB[: JOB.index('  group "g"')] + groups + "}\n")
+    out_dir = tmp_path / "docker"
+    status, _, err = run(capsys, "render", str(job_file), "--target", "docker", "--out", str(out_dir))
+    assert status == 0, err
+    names = sorted(p.name for p in out_dir.iterdir())
+    assert len(names) == 2
+    for name in names:
+        assert len(name.encode()) <= 200 and re.fullmatch(r"g+-[0-9a-f]{8}\.sh", name), name
+
+
+def test_a_directory_where_a_bundle_goes_is_an_error_and_nothing_changes(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_dir = tmp_path / "d1"
+    (out_dir / "g" / "t" / "config.json").mkdir(parents=True)
+    status, out, err = run(capsys, "render", str(job_file), "--target", "oci", "--out", str(out_dir))
+    assert status == 2 and out == ""
+    assert f"cannot write {out_dir / 'g' / 't' / 'config.json'}: Is a directory" in err
+    assert tree(out_dir) == ["g", "g/t", "g/t/config.json"]
+
+
+def coinciding_groups(job_file: Path) -> None:
+    """The job with groups `a_b`, `a-b` and `A.B` (one DNS label, or near it, for all)."""
+    group = JOB[JOB.index('  group "g"') : JOB.rindex("}")]
+    groups = "".join(group.replace('group "g"', f'group "{name}"') for name in ("a_b", "a-b", "A.B"))
+    job_file.write_text(JOB[: JOB.index('  group "g"')] + groups + "}\n")
+
+
+def test_kubernetes_groups_whose_names_coincide_write_a_file_each(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    coinciding_groups(job_file)
+    out_dir = tmp_path / "k8s"
+    status, _, err = run(capsys, "render", str(job_file), "--target", "kubernetes", "--out", str(out_dir))
+    assert status == 0, err
+    assert tree(out_dir) == sorted(f"deployment-infer-a-b{suffix}.yaml" for suffix in ("", "-2", "-3"))
+
+
+def test_container_targets_keep_every_task_of_coinciding_groups(
+    job_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import yaml
+
+    coinciding_groups(job_file)
+    argv = ["render", str(job_file), "--out"]
+    assert run(capsys, *argv, str(tmp_path / "oci"), "--target", "oci")[0] == 0
+    assert [p for p in tree(tmp_path / "oci") if p.endswith("config.json")] == [
+        "a-b/t-2/config.json",
+        "a-b/t-3/config.json",
+        "a-b/t/config.json",
+    ]
+    assert run(capsys, *argv, str(tmp_path / "docker"), "--target", "docker")[0] == 0
+    assert tree(tmp_path / "docker") == ["a-b-t.sh", "a.b-t.sh", "a_b-t.sh"]
+    assert run(capsys, *argv, str(tmp_path / "compose"), "--target", "compose")[0] == 0
+    compose = yaml.safe_load((tmp_path / "compose" / "compose.yaml").read_text())
+    assert sorted(compose["services"]) == ["a-b-t", "a.b-t", "a_b-t"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hclgpu.backends.target import Artifact, Lowering
+from hclgpu.backends.target import Artifact, Lowering, file_name
 from hclgpu.gc_pause import paused_gc
 from hclgpu.ir import models as m
 
@@ -19,7 +19,7 @@ def _render(job: m.Job, target: str, ctx: Lowering) -> list[Artifact]:
     if target == "nomad":
         from hclgpu.backends import nomad
 
-        return [Artifact(f"{job.id}.json", nomad.render(job))]
+        return [Artifact(file_name(job.id or "job", ".json"), nomad.render(job))]
     if target == "kubernetes":
         from hclgpu.backends import kubernetes
 

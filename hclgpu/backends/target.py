@@ -7,6 +7,8 @@ those values; every artifact is parsed back before it is written.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -49,6 +51,27 @@ class Artifact:
 
     name: str
     text: str
+
+
+MAX_FILE_NAME = 200
+"""Bytes of UTF-8 in an artifact's file name: well under the 255 file systems allow, so that
+a longer name is cut by hclgpu, keeping it distinct, rather than refused by the system."""
+
+_NOT_IN_FILE_NAME = re.compile(r"[/\\\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Path separators (both systems'), control characters and lone surrogates (no encoding)."""
+
+
+def file_name(stem: str, extension: str) -> str:
+    """``stem + extension`` as one file name inside --out, whatever the job calls things:
+    separators and control characters become ``_``; a name over :data:`MAX_FILE_NAME`
+    bytes is cut and ends in a hash of the whole stem, so distinct stems stay distinct."""
+    safe = _NOT_IN_FILE_NAME.sub("_", stem) or "_"
+    if len((safe + extension).encode()) <= MAX_FILE_NAME:
+        return safe + extension
+    digest = hashlib.sha256(stem.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    room = MAX_FILE_NAME - len(f"-{digest}{extension}".encode())
+    cut = safe.encode()[:room].decode("utf-8", "ignore")
+    return f"{cut}-{digest}{extension}"
 
 
 @dataclass(slots=True)

@@ -7,7 +7,8 @@ template (templates/docker/run.sh.j2) lay the words out, and parses the line bac
 :func:`shlex.split`: it must give the argv again, or the template is refused. That is the
 shell's version of the YAML parse-back of the other targets.
 
-Each artifact, ``<group>-<task>.sh``, is exactly one command line (no shebang): printed
+Each artifact, ``<group>-<task>.sh`` (a long name cut, see
+:func:`~hclgpu.backends.target.file_name`), is exactly one command line (no shebang): printed
 together they are the commands one per line, in start order, ready to paste; a file alone
 runs with ``sh <file>``.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import shlex
 
-from hclgpu.backends.target import Artifact, Lowering
+from hclgpu.backends.target import Artifact, Lowering, file_name
 from hclgpu.ir import models as m
 
 TEMPLATE = "run.sh.j2"
@@ -27,8 +28,9 @@ def render(job: m.Job, ctx: Lowering) -> list[Artifact]:
     from hclgpu.backends.docker.argv import run_argv
     from hclgpu.backends.docker.job import lower_job
 
+    user_dir, source = ctx.options.templates, ctx.source.path
     return [
-        Artifact(f"{c.service}.sh", render_line(run_argv(c, ctx), ctx.options.templates, ctx.source.path))
+        Artifact(file_name(c.service, ".sh"), render_line(run_argv(c, ctx), user_dir, source))
         for c in lower_job(job, ctx)
     ]
 

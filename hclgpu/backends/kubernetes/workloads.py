@@ -21,8 +21,10 @@ from hclgpu.backends.kubernetes.objects import (
     Kind,
     Obj,
     container_port_name,
+    group_name,
     job_name,
     label_value,
+    naming,
     object_name,
     pod_labels,
     selector_labels,
@@ -87,8 +89,9 @@ def lower_job(job: m.Job, ctx: Lowering) -> list[dict[str, Any]]:
     kind = workload_kind(job)
     _report_job(job, kind, ctx)
     objects: list[Obj] = []
-    for group in job.task_groups or []:
-        objects += _lower_group(job, group, kind, ctx)
+    with naming(job):
+        for group in job.task_groups or []:
+            objects += _lower_group(job, group, kind, ctx)
     namespace = _namespace(job, ctx)
     if namespace:
         for obj in objects:
@@ -158,10 +161,7 @@ def _report_kind(job: m.Job, kind: Kind, ctx: Lowering) -> None:
 
 def _lower_group(job: m.Job, group: m.TaskGroup, kind: Kind, ctx: Lowering) -> list[Obj]:
     """ConfigMap, claim templates, workload, Service; nothing when no task is a container."""
-    name = object_name(job, group)
-    wanted = f"{job_name(job)}-{group.name}"
-    if name != wanted:
-        approximated(ctx, f'group "{group.name}" is named `{name}` (metadata.name, a DNS-1123 label)', group)
+    _report_name(job, group, ctx)
     devices = _devices(job, group, ctx)
     pod = pod_template(job, group, ctx, devices)
     if not pod["spec"]["containers"]:
@@ -181,14 +181,27 @@ def _lower_group(job: m.Job, group: m.TaskGroup, kind: Kind, ctx: Lowering) -> l
     return objects
 
 
+def _report_name(job: m.Job, group: m.TaskGroup, ctx: Lowering) -> None:
+    """HG302 when the group's objects are not named ``<job>-<group>``, saying why."""
+    named = group_name(job, group)
+    where = f'group "{group.name}" is named `{named.name}`'
+    if named.owner is not None:
+        message = f'{where} (metadata.name, unique in the job: `{named.base}` is group "{named.owner}")'
+        approximated(ctx, message, group)
+    elif named.name != f"{job_name(job)}-{group.name}":
+        approximated(ctx, f"{where} (metadata.name, a DNS-1123 label)", group)
+
+
 def _devices(job: m.Job, group: m.TaskGroup, ctx: Lowering) -> dict[str, DeviceLowering]:
-    """The device lowering of each container task that asks for devices, by task name."""
+    """The device lowering of each container task that asks for devices, by task name; the
+    claim templates of a renamed group carry its suffix too."""
     tasks = [t for t in group.tasks or [] if translatable(t) and t.resources and t.resources.devices]
     if not tasks:
         return {}
     from hclgpu.backends.kubernetes.devices import lower_devices
 
-    return {t.name: lower_devices(job_name(job), group.name or "", t, ctx) for t in tasks}
+    named = f"{group.name or ''}{group_name(job, group).suffix}"
+    return {t.name: lower_devices(job_name(job), named, t, ctx) for t in tasks}
 
 
 def _report_group(job: m.Job, group: m.TaskGroup, kind: Kind, ctx: Lowering) -> None:
@@ -367,9 +380,10 @@ def _services(group: m.TaskGroup) -> list[m.Service]:
 
 def group_service(job: m.Job, group: m.TaskGroup, ctx: Lowering) -> Obj | None:
     """One ClusterIP Service with the ports of the group's services (None when none has a port)."""
-    name = object_name(job, group)
-    if not name[0].isalpha():
-        renamed = dns_label(f"svc-{name}")
+    named = group_name(job, group)
+    name = named.name
+    if not name[0].isalpha():  # the suffix stays whole: it is what tells the Services apart
+        renamed = dns_label(f"svc-{named.base}", 63 - len(named.suffix)) + named.suffix
         approximated(ctx, f'the Service of group "{group.name}" is `{renamed}` (a DNS-1035 label)', group)
         name = renamed
     ports: list[Obj] = []

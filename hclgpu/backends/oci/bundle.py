@@ -55,6 +55,7 @@ def lower_job(job: m.Job, ctx: Lowering) -> list[tuple[str, Obj]]:
     name = job.name or job.id or "job"
     report_leftovers(ctx, job, _JOB_FIELDS, f'job "{name}"')
     out: list[tuple[str, Obj]] = []
+    taken: set[str] = set()
     for group in job.task_groups or []:
         _report_group(group, ctx)
         for task in group.tasks or []:
@@ -67,18 +68,18 @@ def lower_job(job: m.Job, ctx: Lowering) -> list[tuple[str, Obj]]:
                     help="run the program from a container image",
                 )
                 continue
-            path = f"{dns_label(group.name or 'group')}/{dns_label(task.name)}"
-            taken = {p for p, _ in out}
-            unique = path if f"{path}/config.json" not in taken else _suffixed(path, taken)
-            out.append((f"{unique}/config.json", lower_task(TaskScope(job, group, task, ctx))))
+            path = _unique(f"{dns_label(group.name or 'group')}/{dns_label(task.name)}", taken)
+            out.append((f"{path}/config.json", lower_task(TaskScope(job, group, task, ctx))))
     return out
 
 
-def _suffixed(path: str, taken: set[str]) -> str:
-    index = 2
-    while f"{path}-{index}/config.json" in taken:
-        index += 1
-    return f"{path}-{index}"
+def _unique(path: str, taken: set[str]) -> str:
+    """``path``, or ``path-2``...: tasks whose names coincide as DNS labels get a bundle each."""
+    unique, index = path, 2
+    while unique in taken:
+        unique, index = f"{path}-{index}", index + 1
+    taken.add(unique)
+    return unique
 
 
 def _report_group(group: m.TaskGroup, ctx: Lowering) -> None:
