@@ -74,6 +74,16 @@ def file_name(stem: str, extension: str) -> str:
     return f"{cut}-{digest}{extension}"
 
 
+def unique_name(name: str, taken: set[str]) -> str:
+    """``name``, or ``name-2``, ``name-3``...: the first one not in ``taken``, which it joins.
+    Names that coincide once made valid for a target (`a_b` and `A.B`) stay apart."""
+    unique, index = name, 2
+    while unique in taken:
+        unique, index = f"{name}-{index}", index + 1
+    taken.add(unique)
+    return unique
+
+
 @dataclass(slots=True)
 class Lowering:
     """The state of one translation: where to report, and what the user asked for."""

@@ -32,7 +32,7 @@ from hclgpu.backends.containers_common import (
 from hclgpu.backends.docker.checks import Check, lower_health
 from hclgpu.backends.docker.options import HANDLED_CONFIG, lower_options, runtime_references
 from hclgpu.backends.docker.resources import lower_resources
-from hclgpu.backends.target import Lowering
+from hclgpu.backends.target import Lowering, unique_name
 from hclgpu.ir import models as m
 
 LABEL_PREFIX = "io.hclgpu."
@@ -249,18 +249,9 @@ def container_names(
     the job; HG302 when the one this target writes differs from the Nomad names."""
     wanted_service = f"{group.name}-{task.name}"
     wanted_name = f"{job.name or job.id}-{wanted_service}"
-    service = _unique(engine_name(wanted_service), taken)
+    service = unique_name(engine_name(wanted_service), taken)
     name = engine_name(f"{job.name or job.id}") + "-" + service
     shown, wanted = (service, wanted_service) if ctx.target == "compose" else (name, wanted_name)
     if shown != wanted:
         approximated(ctx, f'task "{task.name}" is `{shown}` ({field(ctx, "name")})', task)
     return name, service
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    """``name``, or ``name-2``...: `a_b` and `A_B` are both `a_b`."""
-    unique, n = name, 2
-    while unique in taken:
-        unique, n = f"{name}-{n}", n + 1
-    taken.add(unique)
-    return unique

@@ -21,7 +21,7 @@ from hclgpu.backends.oci.devices import cdi_annotation, lower_devices
 from hclgpu.backends.oci.process import lower_process
 from hclgpu.backends.oci.reporting import HINTS, approximated, is_set, report_leftovers, unsupported
 from hclgpu.backends.oci.scope import TaskScope
-from hclgpu.backends.target import Lowering
+from hclgpu.backends.target import Lowering, unique_name
 from hclgpu.ir import models as m
 
 Obj = dict[str, Any]
@@ -68,18 +68,9 @@ def lower_job(job: m.Job, ctx: Lowering) -> list[tuple[str, Obj]]:
                     help="run the program from a container image",
                 )
                 continue
-            path = _unique(f"{dns_label(group.name or 'group')}/{dns_label(task.name)}", taken)
+            path = unique_name(f"{dns_label(group.name or 'group')}/{dns_label(task.name)}", taken)
             out.append((f"{path}/config.json", lower_task(TaskScope(job, group, task, ctx))))
     return out
-
-
-def _unique(path: str, taken: set[str]) -> str:
-    """``path``, or ``path-2``...: tasks whose names coincide as DNS labels get a bundle each."""
-    unique, index = path, 2
-    while unique in taken:
-        unique, index = f"{path}-{index}", index + 1
-    taken.add(unique)
-    return unique
 
 
 def _report_group(group: m.TaskGroup, ctx: Lowering) -> None:
