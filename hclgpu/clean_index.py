@@ -119,7 +119,7 @@ class CleanIndex:
             status = os.stat(path)
         except OSError:
             return False
-        known = self._load().get(path if path.startswith("/") else os.path.abspath(path))
+        known = self._load().get(os.path.abspath(path))  # normalized, as remember() stores it
         # a damaged record holds anything: only a list of the right shape can match
         return isinstance(known, list) and known[:6] == [*_signature(status), inputs]
 

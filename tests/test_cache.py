@@ -582,3 +582,13 @@ def test_the_record_answers_for_any_spelling_of_the_same_files(
         assert report["summary"]["files"] == 31
         assert {d["path"] for d in report["diagnostics"]} == {"broken.nomad.hcl"}
     assert reads.count == 2  # only the new file, once per check
+
+
+def test_the_record_answers_for_a_directory_named_in_a_roundabout_way(
+    clean_tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["check", str(clean_tree)]) == 0
+    (clean_tree / "new.nomad.hcl").write_text(CLEAN)  # so that the fast answer cannot be given
+    reads = Reads(monkeypatch)
+    assert main(["check", f"{clean_tree}/./sub/.."]) == 0
+    assert reads.count == 1  # the recorded files were found under their normalized names
