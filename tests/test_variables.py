@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -184,3 +185,19 @@ def test_json_var_files_are_recognised_by_content(tmp_path: Path) -> None:
     assert error_codes('variable "x" { default = 0 }', files=[path]) == ["HG001"]
     path.write_text('{"x": 1, "x": 2}')
     assert error_codes('variable "x" { default = 0 }', files=[path]) == ["HG001"]
+
+
+@pytest.mark.parametrize("where", ["args", "env"])
+def test_a_failing_expression_on_the_command_line_points_into_its_own_text(where: str) -> None:
+    """The span of an error in `--var l=var.l` refers to that value's text, and the
+    report can quote it."""
+    inputs: dict[str, Any] = {"args": ["x=var.l"]} if where == "args" else {"env": {"NOMAD_VAR_x": "var.l"}}
+    result = compile_job('variable "x" { type = list(string) }', **inputs)
+    (diagnostic,) = result.diagnostics
+    assert diagnostic.code == "HG117" and diagnostic.span is not None
+    assert diagnostic.source.text[diagnostic.span.start : diagnostic.span.end] == "var.l"
+    from hclgpu.report import write_report
+
+    out = io.StringIO()
+    write_report("text", result.diagnostics, 1, out, color=False)
+    assert "var.l" in out.getvalue()

@@ -100,8 +100,8 @@ class Values:
             wrapper, expr = parsed
             try:
                 value = Evaluator(wrapper, {}, constants_only=True).eval(expr, {})
-            except Failure as failure:
-                failure.emit(self.sink, source)
+            except Failure as failure:  # its span is in the `v = ...` wrapper the text was parsed in
+                failure.emit(self.sink, wrapper)
                 variable.assignments.append(Assignment(UNSET, origin, source))
                 return
         self._assign(variable, value, Assignment(value, origin, source, None))
