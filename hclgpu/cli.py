@@ -396,8 +396,7 @@ def run_fmt(args: argparse.Namespace) -> int:
     with --check, when some file would change. A file that cannot be written is reported
     (HG022, exit 2) after every other file is formatted."""
     from hclgpu.diagnostics import Severity, Sink
-    from hclgpu.inputs import collect, decode
-    from hclgpu.pipeline import check_source
+    from hclgpu.inputs import collect
     from hclgpu.printer.fmt import (
         UnsafeFormat,
         format_document,
@@ -410,13 +409,12 @@ def run_fmt(args: argparse.Namespace) -> int:
     files = 0
     for item in collect(args.paths, sink):
         files += 1
-        source = decode(item, sink)
-        if source is None:
+        result = _check_one(item, sink)  # parse only; HG901 rather than a traceback on a bug
+        if result is None or result.tree is None:
             continue
-        result = check_source(source)
-        sink.extend(result.diagnostics)
-        if result.tree is None or any(d.severity is Severity.ERROR for d in result.diagnostics):
+        if any(d.severity is Severity.ERROR for d in result.diagnostics):
             continue
+        source = result.source
         text = source.text
         try:
             formatted = format_document(result.tree, text, item.path)

@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 
 from hclgpu.cli import main
+from hclgpu.diagnostics import Diagnostic
+from hclgpu.eval.program import EvalOptions
+from hclgpu.eval.variables import VariableInputs
 from hclgpu.inputs import MAX_BYTES
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
@@ -140,3 +143,115 @@ def test_a_slow_regexp_in_a_constraint_checks_quickly() -> None:
 }
 """
     assert _codes(text) == []
+
+
+# --- numbers ------------------------------------------------------------------------------
+
+BIG = "9" * 5000
+"""More digits than hclgpu holds (and than Python converts to and from text by default)."""
+
+
+def _located(diagnostics: list[Diagnostic]) -> list[tuple[str, int, int]]:
+    found = []
+    for d in diagnostics:
+        assert d.span is not None, f"{d.code} {d.message} has no location"
+        position = d.source.position(d.span.start)
+        found.append((d.code, position.line, position.column))
+    return found
+
+
+def _meta(value: str) -> str:
+    return 'job "j" {\n  meta = { a = ' + value + " }\n}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (_meta(BIG), ("HG014", 2, 16)),
+        (_meta("1e999999"), ("HG014", 2, 16)),
+        (_meta("1" + "0" * 4400 + ".5"), ("HG014", 2, 16)),
+        (_meta("local.a." + BIG), ("HG014", 2, 24)),  # a legacy index `a.0`
+        ('{"job": {"j": {"meta": {"a": ' + BIG + "}}}}", ("HG014", 1, 30)),
+        ('{"job": {"j": {"meta": {"a": 1e999999}}}}', ("HG014", 1, 30)),
+        (_meta("9" * 4000 + " * " + "9" * 4000), ("HG117", 2, 16)),
+        (_meta('parseint("' + "f" * 5000 + '", 16)'), ("HG116", 2, 16)),
+        (_meta('jsondecode("' + BIG + '")'), ("HG116", 2, 27)),
+        (_meta('timeadd("2020-01-01T00:00:00Z", "' + BIG + 'h")'), ("HG116", 2, 48)),
+        ('job "j" {\n  group "g" {\n    count = "' + BIG + '"\n  }\n}\n', ("HG106", 3, 13)),
+    ],
+    ids=["integer", "exponent", "fraction", "index", "json", "json-exponent", "product", "parseint",
+         "jsondecode", "duration", "numeric-string"],
+)  # fmt: skip
+def test_a_number_too_large_to_hold_is_one_located_error(text: str, expected: tuple[str, int, int]) -> None:
+    assert _located(compile_source(SourceFile("n.nomad.hcl", text)).diagnostics) == [expected]
+
+
+def test_a_whole_number_beyond_float64_is_exact_as_cty_prints_it() -> None:
+    """cty keeps `1e400` as a big number (Go prints 1 and 400 zeros), never an infinity."""
+    text = 'job "j" {\n  meta = { a = jsonencode(1e400), b = 2e400 / 2e399, c = "${1e400 + 0}" }\n}\n'
+    result = compile_source(SourceFile("n.nomad.hcl", text))
+    assert result.job is not None and result.job.meta is not None
+    assert result.job.meta == {"a": "1" + "0" * 400, "b": "10", "c": "1" + "0" * 400}
+    assert _located(compile_source(SourceFile("n.nomad.hcl", _meta("1" + "0" * 4299))).diagnostics) == []
+
+
+VARIABLES = 'variable "n" {\n  type    = number\n  default = 1\n}\nvariable "l" {\n  type = list(number)\n}\n'
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "file", "expected"),
+    [
+        (["n=" + BIG, "l=[]"], {}, None, ("HG112", 1, 1)),
+        (["l=[]"], {"NOMAD_VAR_n": BIG}, None, ("HG112", 1, 1)),
+        (["n=1", "l=[" + BIG + "]"], {}, None, ("HG014", 1, 6)),
+        (["l=[]"], {}, ("vars.hcl", "n = " + BIG + "\n"), ("HG014", 1, 5)),
+        (["l=[]"], {}, ("vars.json", '{"n": ' + BIG + "}"), ("HG014", 1, 7)),
+        (["l=[]"], {}, ("vars.json", '{"n": 1e999999}'), ("HG014", 1, 7)),
+    ],
+    ids=["--var", "NOMAD_VAR_", "--var-expression", "var-file", "json-var-file", "json-exponent"],
+)
+def test_a_number_too_large_from_outside_the_job_is_located_in_its_own_text(
+    tmp_path: Path,
+    args: list[str],
+    env: dict[str, str],
+    file: tuple[str, str] | None,
+    expected: tuple[str, int, int],
+) -> None:
+    files = []
+    if file is not None:
+        (tmp_path / file[0]).write_text(file[1])
+        files.append(tmp_path / file[0])
+    options = EvalOptions(VariableInputs(args=args, env=env, files=files))
+    result = compile_source(SourceFile("n.nomad.hcl", VARIABLES + _meta("var.n")), options)
+    assert _located(result.diagnostics) == [expected]
+
+
+@pytest.mark.parametrize("operator", ["<", "version", "semver"])
+def test_a_huge_number_in_a_constraint_is_checked_like_nomad_reads_it(operator: str) -> None:
+    """Nomad's strconv refuses 5000 digits: a string to `<`, a constraint that does not parse
+    to `version` and `semver`."""
+    text = (
+        'job "j" {\n  group "g" {\n    task "t" {\n      driver = "docker"\n'
+        '      config {\n        image = "x"\n      }\n      resources {\n'
+        '        device "nvidia/gpu" {\n          constraint {\n'
+        '            attribute = "${device.attr.memory}"\n'
+        f'            operator  = "{operator}"\n            value     = ">= 1.{BIG}"\n'
+        "          }\n        }\n      }\n    }\n  }\n}\n"
+    )
+    codes = _codes(text)
+    assert not [c for c in codes if c.startswith("HG9")]
+    assert codes == ([] if operator == "<" else ["HG223"])
+
+
+@pytest.mark.parametrize(
+    "command", [["fmt", "--check"], ["dump", "ast"], ["check"], ["render", "--target", "nomad"]]
+)
+def test_every_command_reports_a_huge_number_without_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    path = tmp_path / "n.nomad.hcl"
+    path.write_text(_meta(BIG))
+    assert main([*command, str(path)]) == 1
+    captured = capsys.readouterr()
+    assert "n.nomad.hcl:2:16: error[HG014]" in captured.err
+    assert "Traceback" not in captured.out + captured.err

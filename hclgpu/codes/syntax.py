@@ -210,6 +210,25 @@ Example: passing a log file or a disk image as a job file.
 Fix: pass the job file itself.""",
     ),
     Code(
+        "HG014",
+        "number-too-large",
+        E,
+        "A number literal is larger than hclgpu holds",
+        """What: a number in the job file, a var file or a `--var` value has more than
+4300 digits, or an exponent that makes it that large (`1e999999`).
+
+Why: Nomad's parser keeps such a number, but no field takes it: counts, ports and
+resources are 64-bit, and a `meta` value of thousands of digits is not what anyone
+meant. hclgpu computes with numbers of at most 4300 digits, so it reports the literal
+instead of guessing. A result past that bound (a multiplication, `parseint`) is an
+evaluation error at the expression (HG117, HG116).
+
+Example:
+    meta = { build = 1e999999 }
+
+Fix: quote it if it is text (`"1e999999"`); otherwise use a number that fits.""",
+    ),
+    Code(
         "HG020",
         "unreadable-file",
         E,

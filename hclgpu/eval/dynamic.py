@@ -184,7 +184,8 @@ def _block_as_data(block: ast.Block, scope: Scope, evaluator: Evaluator) -> Valu
 def normalise(value: Value) -> Value:
     """Schemaless data as Go's JSON encoder prints it: map keys sorted, numbers tidy.
 
-    An integer beyond int64 reaches Go as a float64, and is printed as one.
+    An integer beyond int64 reaches Go as a float64, and is printed as one; beyond
+    float64's range it would be an infinity, which Go's encoder refuses, so it is an error.
     """
     if isinstance(value, dict):
         return {key: normalise(value[key]) for key in sorted(value)}
@@ -195,5 +196,8 @@ def normalise(value: Value) -> Value:
     if isinstance(value, float):
         return number(value)
     if isinstance(value, int) and not -(2**63) <= value < 2**63:
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            raise EvalError("the number is too large: Nomad passes it on as a 64-bit float") from None
     return value

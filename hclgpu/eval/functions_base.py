@@ -29,6 +29,7 @@ from typing import Any, Literal, TypeAlias
 
 from hclgpu.eval.functions_decimal import text
 from hclgpu.eval.values import EvalError, Value, equal, number, to_string
+from hclgpu.numbers import NumberOutOfRange, parse_decimal
 
 __all__ = [
     "WHOLE_NUMBER",
@@ -264,9 +265,10 @@ def to_num(value: Value) -> int | float:
         return value
     if isinstance(value, str):
         if _NUMBER_TEXT.fullmatch(value):
-            if any(c in value for c in ".eE"):
-                return number(float(value))
-            return int(value)
+            try:
+                return number(parse_decimal(value))
+            except NumberOutOfRange as error:
+                raise ConversionError(str(error)) from None
         if _INFINITY_TEXT.fullmatch(value):
             return -math.inf if value.startswith("-") else math.inf
         raise ConversionError("a number is required")

@@ -14,6 +14,7 @@ from typing import Any
 from hclgpu.eval.functions_base import ArgError, CallError, Function, Param, define, go_quote, go_quote_rune
 from hclgpu.eval.functions_decimal import number_text
 from hclgpu.eval.values import Value, number
+from hclgpu.numbers import parse_decimal
 
 __all__ = ["TABLE", "json_marshal", "json_string"]
 
@@ -123,6 +124,13 @@ def _json_constant(name: str) -> Any:
     raise ValueError(f"invalid character {go_quote_rune(name[0])} looking for beginning of value")
 
 
+def json_number(text: str) -> int | float:
+    """A JSON number as cty reads it (exact, ``1e400`` whole); past hclgpu's bound a
+    :class:`~hclgpu.numbers.NumberOutOfRange` (a ``ValueError``) instead of Python's
+    own limit on converting digits."""
+    return number(parse_decimal(text))
+
+
 def _jsondecode(text: str) -> Value:
     """Parse JSON into values: objects become dicts, arrays lists, numbers normalised."""
     import json
@@ -131,7 +139,8 @@ def _jsondecode(text: str) -> Value:
         return json.loads(
             text,
             object_pairs_hook=_object_pairs,
-            parse_float=lambda s: number(float(s)),
+            parse_float=json_number,
+            parse_int=json_number,
             parse_constant=_json_constant,
         )
     except _DuplicateKey as exc:

@@ -22,6 +22,7 @@ from hclgpu.eval.functions_base import (
     whole,
 )
 from hclgpu.eval.values import Value, number
+from hclgpu.numbers import MAX_DIGITS, NumberOutOfRange, fits
 
 if TYPE_CHECKING:
     from decimal import Decimal
@@ -137,16 +138,18 @@ def _parseint(text: Value, base: int | float) -> int:
     if not 2 <= radix <= 62:
         raise ArgError(1, "base must be a whole number between 2 and 62 inclusive")
     sign, digits = (-1, text[1:]) if text.startswith("-") else (1, text.removeprefix("+"))
-    result = 0
-    for char in digits:
-        digit = _digit_value(char, radix)
-        if not 0 <= digit < radix:
-            digits = ""
-            break
-        result = result * radix + digit
-    if not digits:
+    values = [_digit_value(char, radix) for char in digits]
+    if not digits or not all(0 <= digit < radix for digit in values):
         raise ArgError(0, f"cannot parse {go_quote(text)} as a base {radix} integer")
-    return sign * result
+    if len(digits.lstrip("0")) * math.log10(radix) > MAX_DIGITS + 1:  # checked before the quadratic loop
+        raise CallError(str(NumberOutOfRange()))
+    result = 0
+    for digit in values:
+        result = result * radix + digit
+    result *= sign
+    if not fits(result):
+        raise CallError(str(NumberOutOfRange()))
+    return result
 
 
 def _decimal(value: int | float) -> Decimal:

@@ -244,6 +244,8 @@ def _duration_part(rest: str, text: str, invalid: ValueError) -> tuple[int, str]
     if not (rest[0] == "." or "0" <= rest[0] <= "9"):
         raise invalid
     end = _leading_digits(rest)
+    if end > 19 and len(rest[:end].lstrip("0")) > 19:  # past int64 at any value; never int() it
+        raise invalid
     whole_part, rest, before_point = int(rest[:end] or 0), rest[end:], end > 0
     if whole_part > 2**63 - 1:
         raise invalid

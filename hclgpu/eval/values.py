@@ -30,6 +30,8 @@ import math
 import re
 from typing import Any, TypeAlias
 
+from hclgpu.numbers import NumberOutOfRange, fits, parse_decimal
+
 Value: TypeAlias = Any
 """A cty value as Python data (see the module docstring)."""
 
@@ -69,12 +71,18 @@ _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
 
 
 def number(value: int | float) -> int | float:
-    """Normalise a number: integral floats of a sane size become ints (cty has one number type)."""
+    """Normalise a number: integral floats of a sane size become ints (cty has one number type).
+
+    An integer result past hclgpu's bound is an error here, where it is computed, rather
+    than a failure wherever it is later printed.
+    """
     if isinstance(value, float):
         if math.isnan(value):
             raise EvalError("the result is not a number (NaN)")
         if value.is_integer() and abs(value) < 2**63:
             return int(value)
+    elif not fits(value):
+        raise EvalError(str(NumberOutOfRange()))
     return value
 
 
@@ -127,7 +135,10 @@ def to_number(value: Value) -> int | float:
         return value
     if isinstance(value, str):
         if _NUMBER.fullmatch(value):
-            return number(float(value)) if any(c in value for c in ".eE") else int(value)
+            try:
+                return number(parse_decimal(value))
+            except NumberOutOfRange as error:
+                raise EvalError(str(error)) from None
         raise EvalError(f"a number is required, but {value!r} is not a number")
     if value is None:
         raise EvalError("a null value cannot be used as a number")

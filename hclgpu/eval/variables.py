@@ -11,6 +11,7 @@ variable left without a value is an error even when nothing uses it.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ from hclgpu.eval.dynamic import normalise
 from hclgpu.eval.expr import Evaluator, Failure
 from hclgpu.eval.types import NUMBER, STRING, convert
 from hclgpu.eval.values import UNSET, EvalError, Value
+from hclgpu.numbers import NumberOutOfRange, parse_decimal
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 
@@ -104,7 +106,7 @@ class Values:
                 failure.emit(self.sink, wrapper)
                 variable.assignments.append(Assignment(UNSET, origin, source))
                 return
-        self._assign(variable, value, Assignment(value, origin, source, None))
+        self._assign(variable, value, Assignment(value, origin, source, Span(0, len(text))))
 
     def _assign(self, variable: Variable, value: Value, assignment: Assignment) -> None:
         if variable.type is not None:
@@ -165,7 +167,16 @@ class Values:
 
     def _from_json_file(self, source: SourceFile) -> None:
         try:
-            data = json.loads(source.text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+            data = json.loads(
+                source.text,
+                object_pairs_hook=_unique_keys,
+                parse_constant=_no_constant,
+                parse_int=parse_decimal,
+                parse_float=parse_decimal,
+            )
+        except NumberOutOfRange as error:
+            self.sink.emit("HG014", str(error), source, _number_span(source.text, error.text))
+            return
         except ValueError as error:
             self.sink.emit("HG001", f"the variable file is not valid JSON: {error}", source, None)
             return
@@ -190,9 +201,20 @@ def _unique_keys(pairs: list[tuple[str, Value]]) -> dict[str, Value]:
     return result
 
 
+def _number_span(text: str, number: str) -> Span | None:
+    """Where a number the JSON parser refused is: its first occurrence as a whole number."""
+    found = re.search(r"(?<![\w.+-])" + re.escape(number) + r"(?![\w.])", text)
+    return Span(found.start(), found.end()) if found else None
+
+
 def _no_constant(name: str) -> Value:
     """NaN and Infinity are not JSON, though Python's parser takes them."""
     raise ValueError(f"{name} is not a JSON value")
+
+
+_PRECISE_ERRORS = frozenset(("HG007", "HG014"))
+"""Syntax errors in a value given as text that are reported as they are: an escape no
+string can hold, a number too large."""
 
 
 def parse_expression(source: SourceFile, sink: Sink) -> tuple[SourceFile, ast.Expr] | None:
@@ -208,7 +230,12 @@ def parse_expression(source: SourceFile, sink: Sink) -> tuple[SourceFile, ast.Ex
     tree = parse(wrapper, local)
     items = tree.body.items if tree is not None else []
     if local.has_errors or len(items) != 1 or not isinstance(items[0], ast.Attribute):
-        sink.emit("HG112", f"`{source.text}` is not a valid HCL expression", source, None)
+        precise = [d for d in local if d.code in _PRECISE_ERRORS]
+        if precise:  # located in the value, which says more than "not a valid expression"
+            sink.extend(precise)
+            return None
+        shown = source.text if len(source.text) <= 80 else source.text[:77] + "..."
+        sink.emit("HG112", f"`{shown}` is not a valid HCL expression", source, None)
         return None
     return wrapper, items[0].value
 

@@ -34,6 +34,7 @@ from hclgpu.diagnostics import Related, Sink
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.ir.schema import schema_of
+from hclgpu.numbers import NumberOutOfRange, parse_decimal
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 
@@ -52,7 +53,7 @@ def parse_json_job(source: SourceFile, sink: Sink) -> ast.File | None:
     try:
         root = _Scanner(source.text).document()
     except JsonError as error:
-        sink.emit("HG001", error.message, source, error.span, help=error.help)
+        sink.emit(error.code, error.message, source, error.span, help=error.help)
         return None
     except RecursionError:
         sink.emit("HG012", "the file is nested too deeply to process", source, None)
@@ -116,13 +117,14 @@ JValue: TypeAlias = JString | JNumber | JConst | JArray | JObject
 
 
 class JsonError(Exception):
-    """Invalid JSON, located."""
+    """Invalid JSON, located; a syntax error (HG001) unless ``code`` says otherwise."""
 
-    def __init__(self, message: str, span: Span, help: str | None = None) -> None:
+    def __init__(self, message: str, span: Span, help: str | None = None, code: str = "HG001") -> None:
         super().__init__(message)
         self.message = message
         self.span = span
         self.help = help
+        self.code = code
 
 
 # ---- the scanner -------------------------------------------------------------------------
@@ -208,7 +210,10 @@ class _Scanner:
     def _number(self, match: re.Match[str]) -> JNumber:
         text = match.group()
         self.pos = match.end()
-        value: int | float = float(text) if any(c in text for c in ".eE") else int(text)
+        try:
+            value = parse_decimal(text)
+        except NumberOutOfRange as error:
+            raise JsonError(str(error), Span(match.start(), match.end()), code="HG014") from None
         return JNumber(value, Span(match.start(), match.end()))
 
     def _object(self) -> JObject:

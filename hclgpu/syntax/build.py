@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from hclgpu.numbers import parse_decimal
 from hclgpu.source import Span
 from hclgpu.syntax import ast
 from hclgpu.syntax.lexer import Token
@@ -127,9 +128,7 @@ def unary(c: Children) -> Any:
 
 def number(c: Children) -> ast.Literal:
     token = c[0]
-    text = token.value
-    value: int | float = float(text) if ("." in text or "e" in text or "E" in text) else int(text)
-    return ast.Literal(value, Span(token.start, token.end))
+    return ast.Literal(parse_decimal(token.value), Span(token.start, token.end))
 
 
 _KEYWORD_LITERALS: dict[str, bool | None] = {"true": True, "false": False, "null": None}

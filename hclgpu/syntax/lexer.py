@@ -21,9 +21,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from hclgpu.numbers import NumberOutOfRange, parse_decimal
 from hclgpu.source import Span
 
 MAX_DEPTH = 256
+_PLAIN_NUMBER = 300
+"""A number token at most this long and without an exponent is always in range."""
 
 
 class Token:
@@ -187,6 +190,21 @@ def _check_escapes(raw: str, offset: int) -> None:
             )
 
 
+def _check_number(text: str, pos: int) -> None:
+    """A number literal hclgpu cannot hold is one located error, not a crash or an infinity."""
+    try:
+        parse_decimal(text)
+    except NumberOutOfRange as error:
+        end = pos + len(text)
+        raise LexError(
+            "HG014",
+            str(error),
+            Span(pos, end),
+            help='quote it if it is text rather than a number: `"..."`',
+            resume=end,
+        ) from None
+
+
 class Lexer:
     """Turns one text into tokens; comments are collected on the side."""
 
@@ -318,6 +336,8 @@ class Lexer:
                     end = digits.end()
                     value = digits.group()
                     moved = True
+                if len(value) > _PLAIN_NUMBER or "e" in value or "E" in value:
+                    _check_number(value, pos)
             elif group == "escstring" and any(frame[0] == '"' for frame in stack):
                 # `"${x == \"a\"}"`: a string written with escaped quotes inside a template.
                 type = "STRING"

@@ -93,6 +93,8 @@ def go_parse_int(text: str) -> int | None:
     digits = text[1:] if text[:1] in ("+", "-") else text
     if not digits or not (digits.isascii() and digits.isdigit()):
         return None
+    if len(digits) > 19 and len(digits.lstrip("0")) > 19:  # past int64 at any value; never int() it
+        return None
     value = int(text)
     return value if _INT64_MIN <= value <= _INT64_MAX else None
 

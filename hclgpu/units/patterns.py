@@ -1092,7 +1092,7 @@ def _new_version(text: str, pattern: str = _VERSION_PATTERN) -> _Version:
     raw_segments = match.group(1).split(".")
     segments = []
     for raw in raw_segments:
-        value = int(raw)
+        value = int(raw) if len(raw.lstrip("0")) <= 19 else _INT64_MAX + 1  # no int() of 5000 digits
         if value > _INT64_MAX:
             raise VersionError(f'error parsing version: strconv.ParseInt: parsing "{raw}": {_RANGE}')
         segments.append(value)

@@ -1,0 +1,6 @@
+# expect: HG014@4:16
+job "build" {
+  meta = {
+    build_id = 1e999999
+  }
+}
