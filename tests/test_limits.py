@@ -255,3 +255,99 @@ def test_every_command_reports_a_huge_number_without_a_traceback(
     captured = capsys.readouterr()
     assert "n.nomad.hcl:2:16: error[HG014]" in captured.err
     assert "Traceback" not in captured.out + captured.err
+
+
+# --- escapes that name no character -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (_meta('"\\U00110000"'), ("HG007", 2, 17)),
+        (_meta('"\\uD800"'), ("HG007", 2, 17)),
+        (_meta('"\\uD83D\\uDE00"'), ("HG007", 2, 17)),  # HCL decodes each escape alone
+        (_meta('"${1}\\uDFFF"'), ("HG007", 2, 21)),
+        (_meta('"${"a" == \\"\\uD800\\"}"'), ("HG007", 2, 28)),  # a string with escaped quotes
+        (_meta('"${"a" == \\"\\q\\"}"'), ("HG007", 2, 28)),
+        ('job "\\uD800" {\n}\n', ("HG007", 1, 6)),
+    ],
+    ids=["above-10ffff", "surrogate", "surrogate-pair", "template", "escaped-quotes", "bad-escape", "label"],
+)
+def test_an_escape_utf8_cannot_encode_is_one_located_error(text: str, expected: tuple[str, int, int]) -> None:
+    """hclsyntax: "Invalid escape sequence: Cannot encode character U+D800 in UTF-8"."""
+    assert _located(compile_source(SourceFile("u.nomad.hcl", text)).diagnostics) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "file", "expected"),
+    [
+        (['l=["\\U00110000"]'], {}, None, ("HG007", 1, 7)),
+        ([], {"NOMAD_VAR_l": '["\\uD800"]'}, None, ("HG007", 1, 7)),
+        ([], {}, ("vars.hcl", 'l = ["\\uD800"]\n'), ("HG007", 1, 7)),
+    ],
+    ids=["--var", "NOMAD_VAR_", "var-file"],
+)
+def test_an_escape_utf8_cannot_encode_from_outside_the_job_is_located(
+    tmp_path: Path,
+    args: list[str],
+    env: dict[str, str],
+    file: tuple[str, str] | None,
+    expected: tuple[str, int, int],
+) -> None:
+    files = []
+    if file is not None:
+        (tmp_path / file[0]).write_text(file[1])
+        files.append(tmp_path / file[0])
+    declaration = 'variable "l" {\n  type    = list(string)\n  default = []\n}\n'
+    options = EvalOptions(VariableInputs(args=args, env=env, files=files))
+    result = compile_source(SourceFile("u.nomad.hcl", declaration + _meta("jsonencode(var.l)")), options)
+    assert _located(result.diagnostics) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("job", "var_file", "expected"),
+    [
+        ('{"job": {"\\ud800": {"meta": {"a": "\\udfff"}}}}', None, {"a": "\ufffd"}),
+        (_meta('jsondecode("\\"\\\\ud800\\"")'), None, {"a": "\ufffd"}),
+        (_meta("var.s"), '{"s": "\\ud800"}', {"a": "\ufffd"}),
+    ],
+    ids=["json-syntax", "jsondecode", "json-var-file"],
+)
+def test_a_lone_surrogate_in_json_becomes_u_fffd_as_in_go(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    job: str,
+    var_file: str | None,
+    expected: dict[str, str],
+) -> None:
+    """Go's JSON decoder replaces a lone surrogate; every output can then be written."""
+    path = tmp_path / "u.nomad.hcl"
+    path.write_text('variable "s" {\n  default = ""\n}\n' + job if var_file else job)
+    args = []
+    if var_file is not None:
+        (tmp_path / "vars.json").write_text(var_file)
+        args = ["--var-file", str(tmp_path / "vars.json")]
+    options = EvalOptions(VariableInputs(files=[tmp_path / "vars.json"] if var_file else []))
+    result = compile_source(SourceFile(str(path), path.read_text()), options)
+    assert result.job is not None and result.job.meta == expected
+    for command in (["render", "--target", "nomad"], ["dump", "ir"], ["check", "--format", "sarif"]):
+        assert main([*command, *args, str(path)]) == 0
+        assert "Traceback" not in capsys.readouterr().err
+
+
+def test_yamldecode_refuses_a_surrogate_escape_as_libyaml_does() -> None:
+    codes = _codes(_meta('yamldecode("\\"\\\\ud800\\"")'))
+    assert codes == ["HG116"]
+
+
+@pytest.mark.parametrize("where", ["args", "env"])
+def test_command_line_bytes_that_are_not_utf8_become_u_fffd(where: str) -> None:
+    """Python keeps such bytes of argv and the environment as surrogates; Go prints U+FFFD."""
+    declaration = 'variable "s" {\n  type = string\n}\n'
+    inputs = (
+        VariableInputs(args=["s=a\udcffb"])
+        if where == "args"
+        else VariableInputs(env={"NOMAD_VAR_s": "a\udcffb"})
+    )
+    result = compile_source(SourceFile("u.nomad.hcl", declaration + _meta("var.s")), EvalOptions(inputs))
+    assert result.job is not None and result.job.meta == {"a": "a\ufffdb"}

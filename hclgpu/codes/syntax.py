@@ -109,7 +109,9 @@ Fix: remove the character, or put the text in quotes.""",
         E,
         "A backslash escape in a quoted string is not one HCL2 knows",
         """What: HCL2 knows `\\n`, `\\r`, `\\t`, `\\"`, `\\\\`, `\\uNNNN` and
-`\\UNNNNNNNN`; any other character after a backslash is an error.
+`\\UNNNNNNNN`; any other character after a backslash is an error, and so is a
+`\\u`/`\\U` escape naming no character UTF-8 can encode: a surrogate (`\\uD800`
+to `\\uDFFF`, even two forming a UTF-16 pair) or a code point above U+10FFFF.
 
 Why: Nomad refuses the file ("The symbol ... is not a valid escape sequence").
 

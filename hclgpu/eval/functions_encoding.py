@@ -9,11 +9,12 @@ Python's ``csv`` module about stray quotes.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hclgpu.eval.functions_base import ArgError, CallError, Function, Param, define, go_quote, go_quote_rune
 from hclgpu.eval.functions_decimal import number_text
-from hclgpu.eval.values import Value, number
+from hclgpu.eval.values import Value, number, without_surrogates
 from hclgpu.numbers import parse_decimal
 
 __all__ = ["TABLE", "json_marshal", "json_string"]
@@ -131,12 +132,16 @@ def json_number(text: str) -> int | float:
     return number(parse_decimal(text))
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""How JSON text spells a surrogate: a pair is one character, a lone one U+FFFD in Go."""
+
+
 def _jsondecode(text: str) -> Value:
     """Parse JSON into values: objects become dicts, arrays lists, numbers normalised."""
     import json
 
     try:
-        return json.loads(
+        value = json.loads(
             text,
             object_pairs_hook=_object_pairs,
             parse_float=json_number,
@@ -149,6 +154,7 @@ def _jsondecode(text: str) -> Value:
         raise CallError(_go_json_error(exc), arg=0) from None
     except (ValueError, RecursionError) as exc:
         raise CallError(str(exc), arg=0) from None
+    return without_surrogates(value) if _SURROGATE_ESCAPE.search(text) else value
 
 
 def _go_json_error(exc: Any) -> str:

@@ -420,6 +420,9 @@ class _YamlError(Exception):
     """A decoding error, already in go-cty-yaml's words."""
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _at(event: Any, message: str) -> _YamlError:
     """go-cty-yaml's ``parseEventErrorf``: the event's (zero-based) line and column."""
     mark = event.start_mark
@@ -583,6 +586,8 @@ class _Decoder:
 
     def scalar(self, event: Any) -> Value:
         """A scalar resolved with go-cty-yaml's rules."""
+        if _SURROGATE.search(event.value):  # PyYAML decodes a `\ud800` escape that libyaml refuses
+            raise _at(event, "found invalid Unicode character escape code")
         try:
             return _resolve(event.tag or "", event.value, event.style in ("'", '"'))
         except ValueError as exc:

@@ -86,6 +86,38 @@ def number(value: int | float) -> int | float:
     return value
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _fix_text(text: str) -> str:
+    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+
+
+def without_surrogates(value: Value) -> Value:
+    """Decoded data as Go decodes it: a lone surrogate becomes U+FFFD, in strings and keys.
+
+    Python's JSON parser keeps ``"\\ud800"`` as a lone surrogate and its command line
+    keeps bytes that are not UTF-8 as surrogates; Go's decoders write U+FFFD for both,
+    and no UTF-8 output could hold a surrogate. Lists and dicts are fixed in place (the
+    caller has just decoded them), walked with a stack rather than recursion.
+    """
+    if isinstance(value, str):
+        return _fix_text(value)
+    stack = [value] if isinstance(value, (list, dict)) else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict) and any(_SURROGATE.search(key) for key in node):
+            pairs = list(node.items())
+            node.clear()
+            node.update((_fix_text(key), item) for key, item in pairs)
+        for key, item in list(node.items()) if isinstance(node, dict) else enumerate(node):
+            if isinstance(item, str):
+                node[key] = _fix_text(item)
+            elif isinstance(item, (list, dict)):
+                stack.append(item)
+    return value
+
+
 def type_name(value: Value) -> str:
     """The cty type name used in messages ("string", "number", "list of string", ...)."""
     if value is None:

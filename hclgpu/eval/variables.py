@@ -21,7 +21,7 @@ from hclgpu.eval.declarations import Assignment, Declarations, Variable
 from hclgpu.eval.dynamic import normalise
 from hclgpu.eval.expr import Evaluator, Failure
 from hclgpu.eval.types import NUMBER, STRING, convert
-from hclgpu.eval.values import UNSET, EvalError, Value
+from hclgpu.eval.values import UNSET, EvalError, Value, without_surrogates
 from hclgpu.numbers import NumberOutOfRange, parse_decimal
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
@@ -91,6 +91,7 @@ class Values:
             self._assign_text(variable, text, "cmd", f"<value for var.{name} from arguments>")
 
     def _assign_text(self, variable: Variable, text: str, origin: str, label: str) -> None:
+        text = without_surrogates(text)  # bytes that were not UTF-8, as Go's encoders print them
         source = SourceFile(label, text)
         if variable.type in (None, STRING, NUMBER):
             value: Value = text
@@ -180,6 +181,7 @@ class Values:
         except ValueError as error:
             self.sink.emit("HG001", f"the variable file is not valid JSON: {error}", source, None)
             return
+        data = without_surrogates(data)  # `"\ud800"` is U+FFFD in Go's decoder
         if not isinstance(data, dict):
             self.sink.emit("HG121", "a JSON variable file must hold one object", source, None)
             return

@@ -177,8 +177,10 @@ def _unknown_directive(text: str, pos: int) -> LexError:
 
 
 def _check_escapes(raw: str, offset: int) -> None:
+    """Every backslash in ``raw`` (found at ``offset``) starts an escape HCL decodes."""
     for match in _ESCAPE.finditer(raw):
-        if match.group() == "\\":
+        text = match.group()
+        if text == "\\":
             at = offset + match.start()
             shown = raw[match.start() : match.start() + 2]
             raise LexError(
@@ -188,6 +190,29 @@ def _check_escapes(raw: str, offset: int) -> None:
                 help='write `\\\\` for a backslash; HCL knows \\n \\r \\t \\" \\\\ \\uNNNN \\UNNNNNNNN',
                 resume=at + len(shown),
             )
+        if text[1] in "uU":
+            _check_code_point(text, offset + match.start())
+
+
+def _check_code_point(escape: str, at: int) -> None:
+    """``\\uD800`` or ``\\U00110000`` names no character UTF-8 can hold; HCL refuses it
+    ("Cannot encode character U+D800 in UTF-8"), and no output could be written with it."""
+    code = int(escape[2:], 16)
+    if not (0xD800 <= code <= 0xDFFF or code > 0x10FFFF):
+        return
+    why = (
+        "a surrogate is half of a UTF-16 pair, not a character; write the character's own code "
+        "point as `\\UNNNNNNNN`"
+        if code <= 0xDFFF
+        else "Unicode ends at U+10FFFF"
+    )
+    raise LexError(
+        "HG007",
+        f"`{escape}` is not a valid escape sequence: U+{code:04X} cannot be encoded in UTF-8",
+        Span(at, at + len(escape)),
+        help=why,
+        resume=at + len(escape),
+    )
 
 
 def _check_number(text: str, pos: int) -> None:
@@ -341,6 +366,8 @@ class Lexer:
             elif group == "escstring" and any(frame[0] == '"' for frame in stack):
                 # `"${x == \"a\"}"`: a string written with escaped quotes inside a template.
                 type = "STRING"
+                if "\\" in value[2:-2]:
+                    _check_escapes(value[2:-2], pos + 2)
                 value = decode_string(value[2:-2])
             elif group == "quote":
                 type = "QUOTE_OPEN"
