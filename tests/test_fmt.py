@@ -342,3 +342,32 @@ def test_the_file_read_is_the_file_written(tmp_path: Path, monkeypatch: pytest.M
     assert main(["fmt", os.path.join("link", "..", "x.hcl")]) == 0
     assert (tmp_path / "real" / "x.hcl").read_text() == PRETTY
     assert (tmp_path / "work" / "x.hcl").read_text() == "# not this one\n" + UGLY
+
+
+DEEP = {
+    "blocks-150": "a {\n" * 150 + "}\n" * 150,
+    "blocks-255": "a {\n" * 255 + "}\n" * 255,
+    "brackets-255": "a = " + "[" * 255 + "]" * 255 + "\n",
+    "template-ifs-255": 'a = "' + "%{if true}" * 255 + "x" + "%{endif}" * 255 + '"\n',
+    "sum-5000": "a = " + "+".join(["1"] * 5000) + "\n",
+    "sum-100000": "a = " + "+".join(["1"] * 100_000) + "\n",
+    "nots-5000": "a = " + "!" * 5000 + "true\n",
+    "negations-5000": "a = " + "-" * 5000 + "1\n",
+    "conditionals-5000": "a = " + "true ? " * 5000 + "1" + " : 2" * 5000 + "\n",
+}
+"""Deep but accepted by the parser; each is indented one level in a `job` block, so the
+formatter changes it and compares the trees."""
+
+
+@pytest.mark.parametrize("text", DEEP.values(), ids=DEEP.keys())
+def test_every_input_within_the_nesting_limits_is_formatted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    """`check` accepts these (256 levels; long operator chains), so `fmt` must too: the
+    comparison of the formatted tree with the original may not recurse per level."""
+    path = tmp_path / "deep.hcl"
+    path.write_text('job "j" {\n' + text + "}\n")
+    assert main(["check", "--no-cache", str(path)]) in (0, 1)
+    capsys.readouterr()
+    assert main(["fmt", str(path)]) == 0, capsys.readouterr().err
+    assert main(["fmt", "--check", str(path)]) == 0

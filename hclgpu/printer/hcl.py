@@ -258,16 +258,29 @@ def same_tree(left: ast.File, right: ast.File) -> bool:
 
 
 def _same(left: object, right: object) -> bool:
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, list) and isinstance(right, list):
-        return len(left) == len(right) and all(_same(a, b) for a, b in zip(left, right, strict=True))
-    if dataclasses.is_dataclass(left) and not isinstance(left, type):
-        return all(
-            _same(getattr(left, f.name), getattr(right, f.name))
-            for f in dataclasses.fields(left)
-            if f.name not in _IGNORED
-        )
+    """Structural equality of two syntax trees, with a stack of pairs rather than recursion:
+    a chain of 100000 operators is one node deep per operator, far past Python's stack."""
+    pending: list[tuple[object, object]] = [(left, right)]
+    while pending:
+        a, b = pending.pop()
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, list) and isinstance(b, list):
+            if len(a) != len(b):
+                return False
+            pending.extend(zip(a, b, strict=True))
+        elif dataclasses.is_dataclass(a) and not isinstance(a, type):
+            pending.extend(
+                (getattr(a, f.name), getattr(b, f.name))
+                for f in dataclasses.fields(a)
+                if f.name not in _IGNORED
+            )
+        elif not _same_leaf(a, b):
+            return False
+    return True
+
+
+def _same_leaf(left: object, right: object) -> bool:
     if isinstance(left, float) and isinstance(right, float) and left != left and right != right:
         return True  # NaN
     return left == right
