@@ -4,6 +4,7 @@ regular expressions built to be slow)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tracemalloc
@@ -351,3 +352,87 @@ def test_command_line_bytes_that_are_not_utf8_become_u_fffd(where: str) -> None:
     )
     result = compile_source(SourceFile("u.nomad.hcl", declaration + _meta("var.s")), EvalOptions(inputs))
     assert result.job is not None and result.job.meta == {"a": "a\ufffdb"}
+
+
+# --- function results ---------------------------------------------------------------------
+
+_BOMB = "".join(
+    f"{name}: &{name} [{', '.join(['*' + previous] * 9 if previous else ['1'] * 9)}]\\n"
+    for previous, name in zip(["", *"abcdefgh"], "abcdefghi", strict=True)
+)
+UNBOUNDED = {
+    "format-width": 'format("%999999999d", 1)',
+    "format-huge-width": 'format("%' + "9" * 5000 + 'd", 1)',
+    "format-precision": 'format("%.1000000000e", 1)',
+    "format-string-width": 'format("%999999999s", "x")',
+    "format-many-verbs": 'format("' + "%9999999d" * 100 + '", ' + ", ".join(["1"] * 100) + ")",
+    "formatlist": 'formatlist("%9000000s", range(10))',
+    "indent": 'indent(1e9, "a\\nb")',
+    "setproduct": "setproduct(range(50), range(50), range(50), range(50))",
+    "join": 'join(format("%9000000s", ""), ["a", "b", "c"])',
+    "replace": 'replace(format("%9000000s", ""), " ", "ab")',
+    "regex_replace": 'regex_replace(format("%1000s", ""), " ", format("%20000s", ""))',
+    "flatten-shared": "flatten(local.shared)",
+    "jsonencode-shared": "jsonencode(local.shared)",
+    "yamlencode-shared": "yamlencode(local.shared)",
+    "format-v-shared": 'format("%v", local.shared)',
+    "yamldecode-aliases": 'yamldecode("' + _BOMB + '")',
+    "bcrypt-cost": 'bcrypt("x", 31)',
+}
+"""Calls whose result (or work) is the product of their arguments or a number given."""
+
+
+def test_every_unbounded_function_fails_quickly_naming_itself() -> None:
+    """In a child process with a deadline, so an unbounded function fails the test instead
+    of hanging it. Each call is one HG116 at the call, naming the function, within seconds."""
+    shared = "  e = [for i in range(100): []]\n  f = [for i in range(1000): local.e]\n"
+    shared += "  shared = [for i in range(1000): local.f]\n"  # 10^8 values written out, 10^6 built
+    program = (
+        "import json, time\n"
+        "from hclgpu.pipeline import compile_source\n"
+        "from hclgpu.source import SourceFile\n"
+        f"cases = {UNBOUNDED!r}\n"
+        "found = {}\n"
+        "for name, call in cases.items():\n"
+        "    text = 'locals {\\n' + "
+        + repr(shared)
+        + " + '}\\njob \"j\" {\\n  meta = { a = ' + call + ' }\\n}\\n'\n"
+        "    started = time.monotonic()\n"
+        "    result = compile_source(SourceFile('f.nomad.hcl', text))\n"
+        "    found[name] = [[d.code, d.message, d.span is not None] for d in result.diagnostics]\n"
+        "    found[name].append(time.monotonic() - started)\n"
+        "print(json.dumps(found))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=True
+    )
+    found = json.loads(done.stdout)
+    for name, call in UNBOUNDED.items():
+        *diagnostics, seconds = found[name]
+        function = call.split("(", 1)[0]
+        assert [code for code, _, _ in diagnostics] == ["HG116"], (name, diagnostics)
+        _, message, located = diagnostics[0]
+        assert located and f'function "{function}"' in message, (name, message)
+        assert seconds < 5, (name, seconds)
+
+
+def test_a_result_at_the_budget_is_still_computed() -> None:
+    from hclgpu.eval.functions_base import MAX_RESULT_TEXT
+
+    text = 'job "j" {\n  meta = { a = format("%' + str(MAX_RESULT_TEXT) + 's", "x") }\n}\n'
+    result = compile_source(SourceFile("f.nomad.hcl", text))
+    assert result.job is not None and result.job.meta is not None
+    assert len(result.job.meta["a"]) == MAX_RESULT_TEXT
+    text = 'job "j" {\n  meta = { a = format("%' + str(MAX_RESULT_TEXT + 1) + 's", "x") }\n}\n'
+    assert _codes(text) == ["HG116"]
+
+
+@pytest.mark.parametrize("call", ["jsondecode", "yamldecode"])
+@pytest.mark.parametrize("depth", [200, 5000])
+def test_decoding_deeply_nested_text_is_a_value_or_one_located_error(call: str, depth: int) -> None:
+    text = 'job "j" {\n  meta = { a = jsonencode(' + call + '("' + "[" * depth + "]" * depth + '")) }\n}\n'
+    found = [
+        (code, line)
+        for code, line, _ in _located(compile_source(SourceFile("f.nomad.hcl", text)).diagnostics)
+    ]
+    assert found == ([] if depth == 200 else [("HG116", 2)])

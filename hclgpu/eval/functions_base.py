@@ -32,6 +32,8 @@ from hclgpu.eval.values import EvalError, Value, equal, number, to_string
 from hclgpu.numbers import NumberOutOfRange, parse_decimal
 
 __all__ = [
+    "MAX_RESULT_TEXT",
+    "MAX_RESULT_VALUES",
     "WHOLE_NUMBER",
     "ArgError",
     "CallError",
@@ -39,10 +41,14 @@ __all__ = [
     "Function",
     "FunctionError",
     "Param",
+    "ResultTooLarge",
+    "check_result",
     "define",
     "friendly_type",
     "go_quote",
     "nfc",
+    "require_text",
+    "require_values",
     "set_of",
     "to_int",
     "to_num",
@@ -89,6 +95,63 @@ class CallError(Exception):
         self.message = message
         self.arg = arg
         self.code = code
+
+
+# --- the result budget --------------------------------------------------------------
+
+MAX_RESULT_TEXT = 16 * 1024 * 1024
+"""The most characters a function's result holds in all its strings (the input limit)."""
+MAX_RESULT_VALUES = 1_000_000
+"""The most values a function's result holds, counting the elements of every level."""
+
+
+class ResultTooLarge(CallError):
+    """A result past the budget. Raised before the work where its size is known in advance
+    (``format`` widths, ``indent``, ``setproduct``), otherwise once it is built."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            f"the result would exceed hclgpu's limit for a function result: "
+            f"{MAX_RESULT_TEXT // 2**20} MiB of text, {MAX_RESULT_VALUES:,} values"
+        )
+
+
+def require_text(length: int) -> None:
+    """Refuse to build a string of ``length`` characters past the budget."""
+    if length > MAX_RESULT_TEXT:
+        raise ResultTooLarge
+
+
+def require_values(count: int) -> None:
+    """Refuse to build a collection of ``count`` values past the budget."""
+    if count > MAX_RESULT_VALUES:
+        raise ResultTooLarge
+
+
+def check_result(value: Value) -> None:
+    """Measure a result against the budget, stopping as soon as it is exceeded.
+
+    The walk counts shared parts each time they appear (a YAML alias, a list built from
+    one value repeated), since every later step sees them expanded.
+    """
+    if isinstance(value, str):
+        require_text(len(value))
+        return
+    values = text = 0
+    stack = [value] if isinstance(value, (list, dict)) else []
+    while stack:
+        item = stack.pop()
+        values += 1
+        if isinstance(item, str):
+            text += len(item)
+        elif isinstance(item, (list, dict)):
+            if values + len(stack) + len(item) > MAX_RESULT_VALUES:  # each element is a value
+                raise ResultTooLarge
+            if isinstance(item, dict):
+                text += sum(len(key) for key in item)
+            stack.extend(item.values() if isinstance(item, dict) else item)
+        if text > MAX_RESULT_TEXT:
+            raise ResultTooLarge
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +224,9 @@ def _invoke(function: Function, body: Callable[..., Value], args: Sequence[Value
         raise FunctionError(problem, summary=problem.split(":", 1)[0])
     converted = [_convert_arg(function, index, value) for index, value in enumerate(args)]
     try:
-        return nfc(body(*converted))
+        result = body(*converted)
+        check_result(result)  # before nfc, which would copy an oversized result
+        return nfc(result)
     except FunctionError:
         raise
     except ArgError as exc:

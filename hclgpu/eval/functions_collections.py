@@ -9,6 +9,8 @@ lookup, ``index(collection, key)``, not Terraform's search for a value.
 
 from __future__ import annotations
 
+import math
+
 from hclgpu.eval.functions_base import (
     ArgError,
     CallError,
@@ -17,6 +19,7 @@ from hclgpu.eval.functions_base import (
     Param,
     define,
     friendly_type,
+    require_values,
     set_of,
     sorted_dict,
     to_int,
@@ -28,6 +31,8 @@ from hclgpu.eval.values import Value, equal
 __all__ = ["TABLE"]
 
 _COLLECTION = "collection must be a list, a map or a tuple"
+_END = object()
+"""Marks an exhausted iterator in :func:`_flatten`."""
 
 
 def _length(collection: Value) -> int:
@@ -145,9 +150,17 @@ def _flatten(items: Value) -> list[Value]:
     if not isinstance(items, list):
         raise CallError("can only flatten lists, sets and tuples", arg=0)
     result: list[Value] = []
-    for item in items:
+    visited = 0  # lists visited too: one list shared many times is walked each time
+    stack = [iter(items)]
+    while stack:
+        item = next(stack[-1], _END)
+        if item is _END:
+            stack.pop()
+            continue
+        visited += 1
+        require_values(visited)
         if isinstance(item, list):
-            result.extend(_flatten(item))
+            stack.append(iter(item))
         else:
             result.append(item)
     return result
@@ -224,6 +237,8 @@ def _setproduct(*sets: Value) -> list[list[Value]]:
             columns.append(unify(items))
         except ConversionError:
             raise ArgError(index, "all elements must be of the same type") from None
+    rows = math.prod(len(column) for column in columns)
+    require_values(rows * (len(columns) + 1))  # each row and its elements, before building any
     product: list[list[Value]] = [[]]
     for column in columns:
         product = [[*row, item] for row in product for item in column]

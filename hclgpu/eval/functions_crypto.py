@@ -184,8 +184,21 @@ def bcrypt_hash(password: bytes, salt: bytes, cost: int, use_system: bool = True
     return setting + _bcrypt_b64encode(_bcrypt_pure(password, salt, cost))
 
 
+MAX_BCRYPT_COST = 14
+"""The highest cost hclgpu computes: about a second with the system's crypt(3). Each step
+doubles the time (cost 31 takes days), and the hash is random-salted, so no check or
+output of hclgpu depends on its value."""
+MAX_BCRYPT_COST_IN_PYTHON = 10
+"""The same where the system's crypt(3) has no bcrypt and hclgpu hashes in Python (cost
+10, the default, already takes seconds there)."""
+
+
 def _bcrypt(value: str, *cost: int | float) -> str:
-    """x/crypto's ``GenerateFromPassword`` with a random salt; cost defaults to 10."""
+    """x/crypto's ``GenerateFromPassword`` with a random salt; cost defaults to 10.
+
+    Nomad accepts costs up to 31; hclgpu computes at most :data:`MAX_BCRYPT_COST` and
+    reports a higher one as a failed call rather than spend hours on a random value.
+    """
     import os
 
     rounds = 10
@@ -200,6 +213,12 @@ def _bcrypt(value: str, *cost: int | float) -> str:
         raise CallError(
             f"error occured generating password crypto/bcrypt: cost {rounds} is outside allowed "
             "inclusive range 4..31"
+        )
+    limit = MAX_BCRYPT_COST if _libcrypt() is not None else MAX_BCRYPT_COST_IN_PYTHON
+    if rounds > limit:
+        raise CallError(
+            f"hclgpu computes bcrypt hashes with a cost of at most {limit}: each step doubles "
+            f"the time, and cost {rounds} would take {2 ** (rounds - limit)} times as long as that"
         )
     return bcrypt_hash(password, os.urandom(16), rounds if rounds >= 4 else 10)
 

@@ -12,7 +12,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hclgpu.eval.functions_base import ArgError, CallError, Function, Param, define, go_quote, go_quote_rune
+from hclgpu.eval.functions_base import (
+    ArgError,
+    CallError,
+    Function,
+    Param,
+    check_result,
+    define,
+    go_quote,
+    go_quote_rune,
+)
 from hclgpu.eval.functions_decimal import number_text
 from hclgpu.eval.values import Value, number, without_surrogates
 from hclgpu.numbers import parse_decimal
@@ -340,6 +349,7 @@ def _csvdecode(text: str) -> list[dict[str, str]]:
 
 def _jsonencode(value: Value) -> str:
     """cty's ``jsonencode`` (a null argument encodes as ``null``)."""
+    check_result(value)  # the text is at least as large, shared parts written out each time
     try:
         return json_marshal(value)
     except RecursionError:

@@ -16,8 +16,10 @@ from hclgpu.eval.functions_base import (
     ArgError,
     CallError,
     ConversionError,
+    check_result,
     go_quote,
     go_quote_rune,
+    require_text,
     to_num,
     to_str,
 )
@@ -44,6 +46,8 @@ class _Verb:
     flags: str
     width: int | None
     prec: int | None
+    go_refuses: bool = False
+    """The width or precision is past what Go's fmt parses (see :func:`_go_too_large`)."""
 
     def where(self) -> str:
         """The ``"%5d" at 3`` part of cty's messages."""
@@ -74,10 +78,13 @@ def format_list(fmt: str, *args: Value) -> list[str]:
     if length == 0:
         return []
     results = []
+    size = 0
     for iteration in range(max(length, 1)):
         row = [arg[iteration] if isinstance(arg, list) else arg for arg in args]
         try:
             results.append(_format(fmt, row))
+            size += len(results[-1])
+            require_text(size)
         except FormatError as exc:
             if not args:
                 raise CallError(str(exc)) from None
@@ -93,18 +100,22 @@ def _byte_offset(fmt: str, index: int) -> int:
 def _format(fmt: str, args: list[Value]) -> str:
     """Scan ``fmt`` and format each verb in turn."""
     out: list[str] = []
-    i, n, next_arg = 0, len(fmt), 1
+    i, n, next_arg, size = 0, len(fmt), 1, 0
     while i < n:
         char = fmt[i]
         if char != "%":
             out.append(char)
             i += 1
+            size += 1
         elif fmt.startswith("%%", i):
             out.append("%")
             i += 2
+            size += 1
         else:
             verb, i = _scan_verb(fmt, i, next_arg)
             out.append(_append(verb, args))
+            size += len(out[-1])
+            require_text(size)  # many wide verbs: stop at the budget, not after all of them
             next_arg = verb.arg_num + 1
     return "".join(out)
 
@@ -130,18 +141,41 @@ def _scan_verb(fmt: str, start: int, next_arg: int) -> tuple[_Verb, int]:
         end = _digits(fmt, i + 1)
         if fmt[end : end + 1] != "]":
             _unexpected(fmt, end)
-        arg_num, i = int(fmt[i + 1 : end]), end + 1
+        arg_num, i = _size(fmt[i + 1 : end]), end + 1
     width = prec = None
+    refused = False
     if fmt[i : i + 1] and fmt[i] in "123456789":
         end = _digits(fmt, i)
-        width, i = int(fmt[i:end]), end
+        width, refused, i = _size(fmt[i:end]), _go_too_large(fmt[i:end]), end
     if fmt.startswith(".", i):
         end = _digits(fmt, i + 1)
-        prec, i = int(fmt[i + 1 : end] or 0), end
+        digits = fmt[i + 1 : end]
+        prec, i = _size(digits or "0"), end
+        refused = refused or _go_too_large(digits)
     _unexpected_unless_letter(fmt, i)
     raw = fmt[start : i + 1]
-    verb = _Verb(raw, _byte_offset(fmt, start), arg_num, fmt[i], flags, width, prec)
+    verb = _Verb(raw, _byte_offset(fmt, start), arg_num, fmt[i], flags, width, prec, refused)
     return verb, i + 1
+
+
+_HUGE = 10**12
+"""Stands for any number of more than twelve digits: past every limit that applies."""
+
+
+def _size(digits: str) -> int:
+    """A run of digits as a number, without converting thousands of them."""
+    return int(digits) if len(digits) <= 12 else _HUGE
+
+
+def _go_too_large(digits: str) -> bool:
+    """Go's ``fmt`` stops reading a width or precision once it passes 10**6 with another
+    digit to come (``parsenum``); it then prints ``%!(NOVERB)`` instead of the number."""
+    value = 0
+    for digit in digits:
+        if value > 1_000_000:
+            return True
+        value = value * 10 + ord(digit) - 48
+    return False
 
 
 def _unexpected_unless_letter(fmt: str, i: int) -> None:
@@ -186,6 +220,7 @@ def _pad(verb: _Verb, formatted: str) -> str:
     """cty's ``formatPadWidth``: pad to the width in grapheme clusters."""
     if verb.width is None:
         return formatted
+    require_text(verb.width)
     missing = verb.width - len(graphemes(formatted))
     if missing <= 0:
         return formatted
@@ -200,6 +235,7 @@ def _as_is(verb: _Verb, value: Value) -> str:
             return _pad(verb, value)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return _pad(verb, text(value, "g"))
+    check_result(value)  # its JSON is at least as large, shared parts written out each time
     return _pad(verb, json_marshal(value))
 
 
@@ -224,6 +260,11 @@ def _number(verb: _Verb, value: Value) -> str:
         number = to_num(value)
     except ConversionError as exc:
         raise FormatError(f"unsupported value for {verb.where()}: {exc}") from None
+    if verb.go_refuses:  # cty hands numbers to Go's fmt, which prints garbage for this verb
+        raise FormatError(
+            f"unsupported width or precision in {verb.where()}: Go's fmt reads neither past "
+            "about ten million and prints %!(NOVERB) instead"
+        )
     if verb.mode in "eEfgG":
         return format_float(number, verb.mode, verb.flags, verb.width, verb.prec)
     if isinstance(number, float) and not number.is_integer():

@@ -22,6 +22,7 @@ from hclgpu.eval.functions_base import (
     Function,
     Param,
     define,
+    require_text,
     whole,
 )
 from hclgpu.eval.functions_format import format_list, format_values
@@ -102,6 +103,7 @@ def _indent(spaces: int | float, value: str) -> str:
     count = whole(spaces)
     if count < 0:
         raise CallError("panic in function implementation: strings: negative Repeat count")
+    require_text(len(value) + count * value.count("\n"))
     return value.replace("\n", "\n" + " " * count)
 
 
@@ -149,6 +151,7 @@ def _join(separator: str, *lists: list[Value]) -> str:
                     message = f"element {element_index} is null"
                 raise ArgError(list_index + 1, message + "; cannot concatenate null values")
             items.append(item)
+    require_text(sum(map(len, items)) + len(separator) * max(len(items) - 1, 0))
     return separator.join(items)
 
 
@@ -172,6 +175,8 @@ def _split(separator: str, value: str) -> list[str]:
 
 def _replace(value: str, substring: str, replacement: str) -> str:
     """Plain substring replacement (Nomad's ``replace`` has no regex form)."""
+    if len(replacement) > len(substring):
+        require_text(len(value) + value.count(substring) * (len(replacement) - len(substring)))
     return value.replace(substring, replacement)
 
 
@@ -356,12 +361,15 @@ def _regex_replace(value: str, pattern: str, replacement: str) -> str:
     except _Re2Error as exc:
         raise CallError(str(exc), arg=1) from None
     out: list[str] = []
-    position, previous_end = 0, -1
+    position, previous_end, size = 0, -1, len(value)
     for match in compiled.finditer(value):
         if match.start() == match.end() == previous_end:
             continue
         out.append(value[position : match.start()])
-        out.append(_expand(replacement, match))
+        expanded = _expand(replacement, match)
+        size += len(expanded) - (match.end() - match.start())
+        require_text(size)  # as it grows: the number of matches is not known in advance
+        out.append(expanded)
         position = previous_end = match.end()
     out.append(value[position:])
     return "".join(out)

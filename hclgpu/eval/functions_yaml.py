@@ -19,7 +19,16 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from hclgpu.eval.functions_base import CallError, Function, Param, define, go_quote, to_num
+from hclgpu.eval.functions_base import (
+    MAX_RESULT_VALUES,
+    CallError,
+    Function,
+    Param,
+    check_result,
+    define,
+    go_quote,
+    to_num,
+)
 from hclgpu.eval.functions_decimal import number_text
 from hclgpu.eval.values import Value
 
@@ -382,6 +391,7 @@ def yaml_marshal(value: Value) -> str:
 
 def _yamlencode(value: Value) -> str:
     """The YAML document for a value."""
+    check_result(value)  # the text is at least as large, shared parts written out each time
     try:
         return yaml_marshal(value)
     except RecursionError:
@@ -548,6 +558,11 @@ class _Decoder:
         self.events = events
         self.anchors: dict[str, Value] = {}
         self.pending: set[str] = set()
+        self.expanded = 0
+        """Values decoded so far, an alias counting all the values of its anchor: the size
+        of the result once written out, which aliases of aliases make exponential."""
+        self.sizes: dict[str, int] = {}
+        """The expanded size of each anchor's value."""
 
     def next(self) -> Any:
         """The next parser event."""
@@ -559,6 +574,8 @@ class _Decoder:
 
         if isinstance(event, yaml.AliasEvent):
             return self.alias(event)
+        start = self.expanded
+        self.count(event, 1)
         if isinstance(event, yaml.ScalarEvent):
             result = self.scalar(event)
         elif isinstance(event, yaml.SequenceStartEvent):
@@ -572,7 +589,20 @@ class _Decoder:
         if event.anchor:
             self.pending.discard(event.anchor)
             self.anchors[event.anchor] = result
+            self.sizes[event.anchor] = self.expanded - start
         return result
+
+    def count(self, event: Any, values: int) -> None:
+        """Add to the expanded size; past hclgpu's budget for a result, stop (go-yaml stops
+        such "excessive aliasing" too; go-cty-yaml shares the values and leaves the
+        expansion to whatever uses them)."""
+        self.expanded += values
+        if self.expanded > MAX_RESULT_VALUES:
+            raise _at(
+                event,
+                f"the document expands to more than {MAX_RESULT_VALUES:,} values through its "
+                "aliases, past hclgpu's limit for a function result",
+            )
 
     def alias(self, event: Any) -> Value:
         """The value of an earlier anchor."""
@@ -582,6 +612,7 @@ class _Decoder:
             )
         if event.anchor not in self.anchors:
             raise _at(event, f"reference to undefined anchor {go_quote(event.anchor)}")
+        self.count(event, self.sizes[event.anchor])
         return self.anchors[event.anchor]
 
     def scalar(self, event: Any) -> Value:
