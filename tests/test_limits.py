@@ -177,11 +177,12 @@ def _meta(value: str) -> str:
         (_meta("9" * 4000 + " * " + "9" * 4000), ("HG117", 2, 16)),
         (_meta('parseint("' + "f" * 5000 + '", 16)'), ("HG116", 2, 16)),
         (_meta('jsondecode("' + BIG + '")'), ("HG116", 2, 27)),
+        (_meta('yamldecode("1e999999")'), ("HG116", 2, 27)),
         (_meta('timeadd("2020-01-01T00:00:00Z", "' + BIG + 'h")'), ("HG116", 2, 48)),
         ('job "j" {\n  group "g" {\n    count = "' + BIG + '"\n  }\n}\n', ("HG106", 3, 13)),
     ],
     ids=["integer", "exponent", "fraction", "index", "json", "json-exponent", "product", "parseint",
-         "jsondecode", "duration", "numeric-string"],
+         "jsondecode", "yamldecode", "duration", "numeric-string"],
 )  # fmt: skip
 def test_a_number_too_large_to_hold_is_one_located_error(text: str, expected: tuple[str, int, int]) -> None:
     assert _located(compile_source(SourceFile("n.nomad.hcl", text)).diagnostics) == [expected]
@@ -436,3 +437,9 @@ def test_decoding_deeply_nested_text_is_a_value_or_one_located_error(call: str, 
         for code, line, _ in _located(compile_source(SourceFile("f.nomad.hcl", text)).diagnostics)
     ]
     assert found == ([] if depth == 200 else [("HG116", 2)])
+
+
+def test_yamldecode_says_a_number_is_too_large_rather_than_unparsable() -> None:
+    """go-cty-yaml reads `1e999999` as a number; the failure is hclgpu's bound, and says so."""
+    (diagnostic,) = compile_source(SourceFile("n.nomad.hcl", _meta('yamldecode("a: 1e999999")'))).diagnostics
+    assert "`1e999999` is too large" in diagnostic.message

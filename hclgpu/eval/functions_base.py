@@ -333,7 +333,7 @@ def to_num(value: Value) -> int | float:
             try:
                 return number(parse_decimal(value))
             except NumberOutOfRange as error:
-                raise ConversionError(str(error)) from None
+                raise ConversionError(str(error)) from error
         if _INFINITY_TEXT.fullmatch(value):
             return -math.inf if value.startswith("-") else math.inf
         raise ConversionError("a number is required")

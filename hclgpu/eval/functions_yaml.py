@@ -22,6 +22,7 @@ from typing import Any
 from hclgpu.eval.functions_base import (
     MAX_RESULT_VALUES,
     CallError,
+    ConversionError,
     Function,
     Param,
     check_result,
@@ -31,6 +32,7 @@ from hclgpu.eval.functions_base import (
 )
 from hclgpu.eval.functions_decimal import number_text
 from hclgpu.eval.values import Value
+from hclgpu.numbers import NumberOutOfRange
 
 __all__ = ["TABLE", "yaml_marshal"]
 
@@ -461,9 +463,14 @@ def _timestamp(text: str) -> str | None:
 
 
 def _parse_number(text: str) -> int | float | None:
-    """``cty.ParseNumberVal`` (decimal only), or None."""
+    """``cty.ParseNumberVal`` (decimal only), or None; a ``ValueError`` for a number cty
+    reads but hclgpu cannot hold, so the message says so rather than "cannot parse"."""
     try:
         return to_num(text)
+    except ConversionError as exc:
+        if isinstance(exc.__cause__, NumberOutOfRange):
+            raise ValueError(str(exc)) from None
+        return None
     except Exception:
         return None
 
