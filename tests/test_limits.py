@@ -209,8 +209,17 @@ VARIABLES = 'variable "n" {\n  type    = number\n  default = 1\n}\nvariable "l" 
         (["l=[]"], {}, ("vars.hcl", "n = " + BIG + "\n"), ("HG014", 1, 5)),
         (["l=[]"], {}, ("vars.json", '{"n": ' + BIG + "}"), ("HG014", 1, 7)),
         (["l=[]"], {}, ("vars.json", '{"n": 1e999999}'), ("HG014", 1, 7)),
+        (["l=[]"], {}, ("vars.json", '{"n": 1e999}'), ("HG112", 1, 2)),  # past float64
     ],
-    ids=["--var", "NOMAD_VAR_", "--var-expression", "var-file", "json-var-file", "json-exponent"],
+    ids=[
+        "--var",
+        "NOMAD_VAR_",
+        "--var-expression",
+        "var-file",
+        "json-var-file",
+        "json-exponent",
+        "json-float64",
+    ],
 )
 def test_a_number_too_large_from_outside_the_job_is_located_in_its_own_text(
     tmp_path: Path,

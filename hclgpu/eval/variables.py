@@ -190,7 +190,13 @@ class Values:
             if variable is None:
                 self._undefined(f"`{name}` is set but the job declares no such variable", source, None)
                 continue
-            self._assign(variable, normalise(value), Assignment(value, "varfile", source, None))
+            try:
+                value = normalise(value)
+            except EvalError as error:  # a number past float64, which Nomad reads as one
+                where = _key_span(source.text, name)
+                self.sink.emit("HG112", f"the value for `{name}` is invalid: {error.message}", source, where)
+                continue
+            self._assign(variable, value, Assignment(value, "varfile", source, None))
 
 
 def _unique_keys(pairs: list[tuple[str, Value]]) -> dict[str, Value]:
@@ -207,6 +213,12 @@ def _number_span(text: str, number: str) -> Span | None:
     """Where a number the JSON parser refused is: its first occurrence as a whole number."""
     found = re.search(r"(?<![\w.+-])" + re.escape(number) + r"(?![\w.])", text)
     return Span(found.start(), found.end()) if found else None
+
+
+def _key_span(text: str, name: str) -> Span | None:
+    """Where a property of a JSON var file is named (its first occurrence)."""
+    found = re.search(re.escape(json.dumps(name)) + r"\s*:", text)
+    return Span(found.start(), found.start() + len(json.dumps(name))) if found else None
 
 
 def _no_constant(name: str) -> Value:
