@@ -357,19 +357,18 @@ def run_plan(args: argparse.Namespace) -> int:
 
 def run_fingerprint(args: argparse.Namespace) -> int:
     import socket
-    from pathlib import Path
 
     from hclgpu.plan import fingerprint as fp
 
     name = args.name or socket.gethostname()
     try:
         if args.source:
-            text = Path(args.source).read_text(encoding="utf-8")
+            text = _read_side_file(args.source)
             is_xml = text.lstrip().startswith("<")
             inventory = fp.fingerprint_xml(text, name) if is_xml else fp.fingerprint_csv(text, name)
         else:
             inventory = fp.fingerprint_csv(fp.run_nvidia_smi(), name)
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+    except (OSError, ValueError) as error:
         sys.stderr.write(f"hclgpu fingerprint: {error}\n")
         return EXIT_FATAL
     data = inventory.model_dump(mode="json", by_alias=True)
@@ -480,19 +479,21 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Warnings go to stderr so that stdout stays a clean job file for redirection."""
+    from hclgpu.files import NotUtf8
     from hclgpu.importers import importer_for
     from hclgpu.importers.common import ImportFailure, ImportOptions
 
     options = ImportOptions(cpu_mhz_per_core=args.cpu_mhz_per_core)
     try:
-        text = sys.stdin.read() if args.file == "-" else _read_text(args.file)
-        imported = importer_for(args.source_format)(text, options)
+        text = _import_text(args.file)
+    except NotUtf8 as error:
+        sys.stderr.write(f"{args.file}:{error.line}:{error.column}: error: HG010: {error}\n")
+        return EXIT_ERRORS
     except OSError as error:
         sys.stderr.write(f"hclgpu: cannot read {args.file}: {error.strerror or error}\n")
         return EXIT_FATAL
-    except UnicodeDecodeError as error:
-        sys.stderr.write(f"{args.file}: error: not UTF-8 text ({error.reason} at byte {error.start})\n")
-        return EXIT_ERRORS
+    try:
+        imported = importer_for(args.source_format)(text, options)
     except ImportFailure as error:
         where = f"{args.file}:{error.line}:{error.column or 1}" if error.line else args.file
         sys.stderr.write(f"{where}: error: {error}\n")
@@ -509,6 +510,14 @@ def run_import(args: argparse.Namespace) -> int:
         return EXIT_OK
     directory, name = os.path.split(os.path.abspath(args.output))
     return _write_out(directory, [(name, imported.hcl)])
+
+
+def _import_text(path: str) -> str:
+    """The file to import, or standard input for ``-``: at most 16 MiB of UTF-8 text (OSError
+    when it cannot be read, :class:`~hclgpu.files.NotUtf8` when it is not text)."""
+    from hclgpu.files import decode_utf8, read_bytes, read_stream
+
+    return decode_utf8(read_stream(sys.stdin.buffer) if path == "-" else read_bytes(path)[0])
 
 
 def _report_import(path: str, text: str, dropped: Sequence[Dropped]) -> None:
@@ -534,9 +543,17 @@ def run_lsp(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _read_text(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+def _read_side_file(path: str) -> str:
+    """The UTF-8 text of a file named on the command line, read as every side file is (a
+    regular file of at most 16 MiB); OSError and ValueError messages name the file."""
+    from hclgpu.files import NotUtf8, read_text
+
+    try:
+        return read_text(path)
+    except NotUtf8 as error:
+        raise ValueError(f"{path}:{error.line}:{error.column}: not UTF-8 text ({error})") from None
+    except OSError as error:
+        raise OSError(f"cannot read {path}: {error.strerror or error}") from None
 
 
 _COMMANDS = {

@@ -4,6 +4,8 @@ regular expressions built to be slow)."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 import tracemalloc
@@ -16,6 +18,7 @@ from hclgpu.inputs import MAX_BYTES
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
 from hclgpu.units.patterns import re2_search
+from tests.conftest import ROOT
 
 
 def _codes(text: str) -> list[str]:
@@ -140,3 +143,132 @@ def test_a_slow_regexp_in_a_constraint_checks_quickly() -> None:
 }
 """
     assert _codes(text) == []
+
+
+# --------------------------------------------------------------------------- side files
+
+SAMPLE = str(ROOT / "samples" / "tensorrt.nomad.hcl")
+NODES = str(ROOT / "samples" / "nodes" / "v100.yaml")
+
+SIDE_FILES = {
+    "var-file": ["check", "--no-cache", SAMPLE, "--var-file", "FILE"],
+    "plan-nodes": ["plan", SAMPLE, "--nodes", "FILE"],
+    "render-nodes": ["render", SAMPLE, "--target", "oci", "--nodes", "FILE", "--node", "n"],
+    "fingerprint": ["fingerprint", "--from", "FILE", "--name", "n"],
+    "cdi-spec": ["render", SAMPLE, "--target", "oci", "--oci-devices", "cdi", "--cdi-spec", "FILE"],
+    "import": ["import", "FILE", "--from", "compose"],
+}
+"""Every command that reads a file besides the job file, with FILE where it goes."""
+
+
+def _hclgpu(argv: list[str], stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """``hclgpu argv`` in a child process with a deadline and 2 GiB of address space, so an
+    unbounded read fails the test instead of hanging it or exhausting the machine."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    return subprocess.run(
+        [sys.executable, "-m", "hclgpu", *argv], input=stdin, capture_output=True, timeout=30,
+        preexec_fn=limit, cwd=ROOT, stdin=None if stdin is not None else subprocess.DEVNULL,
+    )  # fmt: skip
+
+
+def _side_file(kind: str, tmp_path: Path) -> str:
+    if kind == "fifo":
+        path = tmp_path / "fifo"
+        os.mkfifo(path)  # nobody writes to it: reading it would wait for ever
+        return str(path)
+    if kind == "17mib":
+        path = tmp_path / "big.yaml"
+        with path.open("wb") as handle:
+            handle.truncate(17 * 1024 * 1024)
+        return str(path)
+    return "/dev/zero"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "17mib", "/dev/zero"])
+@pytest.mark.parametrize("command", list(SIDE_FILES))
+def test_side_files_that_never_end_or_are_too_large_are_refused_at_once(
+    command: str, kind: str, tmp_path: Path
+) -> None:
+    file = _side_file(kind, tmp_path)
+    done = _hclgpu([file if arg == "FILE" else arg for arg in SIDE_FILES[command]])
+    err = done.stderr.decode()
+    assert "Traceback" not in err and "HG901" not in err, err
+    why = "16 MiB" if kind == "17mib" else "not a regular file"
+    assert why in err, err
+    # an unusable CDI spec is a warning at the device blocks; everything else stops the command
+    assert done.returncode in ((0, 1) if command == "cdi-spec" else (1, 2)), err
+
+
+def test_standard_input_to_import_is_read_up_to_16_mib() -> None:
+    done = _hclgpu(["import", "-", "--from", "compose"], stdin=b"#" * (17 * 1024 * 1024))
+    err = done.stderr.decode()
+    assert done.returncode == 2 and "larger than 16 MiB" in err and "Traceback" not in err, err
+    assert done.stdout == b""
+
+
+def test_the_file_reader_refuses_devices_fifos_directories_and_large_files(tmp_path: Path) -> None:
+    import io
+
+    from hclgpu.files import MAX_BYTES, Unreadable, read_bytes, read_stream
+
+    with pytest.raises(Unreadable, match="a FIFO") as fifo:
+        read_bytes(_side_file("fifo", tmp_path))
+    assert fifo.value.code == "HG020"
+    with pytest.raises(Unreadable, match="a device"):
+        read_bytes("/dev/zero")
+    with pytest.raises(IsADirectoryError):
+        read_bytes(tmp_path)
+    with pytest.raises(Unreadable, match="the file is 17 MiB; hclgpu reads at most 16 MiB") as big:
+        read_bytes(_side_file("17mib", tmp_path))
+    assert big.value.code == "HG013"
+    with pytest.raises(Unreadable, match="larger than 16 MiB"):
+        read_stream(io.BytesIO(b"x" * (MAX_BYTES + 1)))
+    assert read_stream(io.BytesIO(b"x" * MAX_BYTES)) == b"x" * MAX_BYTES
+
+
+def test_text_that_is_not_utf8_is_located() -> None:
+    from hclgpu.files import NotUtf8, decode_utf8
+
+    with pytest.raises(NotUtf8, match="invalid UTF-8: byte 0xff at byte offset 5") as error:
+        decode_utf8("é\nab".encode() + b"\xffc")
+    assert (error.value.line, error.value.column, error.value.position) == (2, 3, 4)
+
+
+@pytest.mark.parametrize("stdin", [False, True], ids=["file", "stdin"])
+@pytest.mark.parametrize(
+    ("source_format", "data", "where"),
+    [
+        ("compose", b"services:\n  web:\n    image: caf\xe9\n", "3:15"),
+        ("kubernetes", b"kind: Pod\nmetadata: {name: caf\xe9}\n", "2:21"),
+        ("nomad-json", b'{"ID": "caf\xe9"}', "1:12"),
+    ],
+    ids=["compose", "kubernetes", "nomad-json"],
+)
+def test_importing_bytes_that_are_not_utf8_is_a_located_error(
+    source_format: str, data: bytes, where: str, stdin: bool, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    import io
+
+    path = tmp_path / "in.yaml"
+    path.write_bytes(data)
+    if stdin:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    name = "-" if stdin else str(path)
+    assert main(["import", name, "--from", source_format]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and f"{name}:{where}: error: HG010: invalid UTF-8: byte 0xe9 at byte offset" in err, err
+
+
+def test_a_var_file_that_is_not_utf8_is_located_in_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    values = tmp_path / "values.hcl"
+    values.write_bytes(b'image = "caf\xe9"\n')
+    assert main(["check", "--format", "json", SAMPLE, "--var-file", str(values)]) == 1
+    (found,) = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert (found["path"], found["code"], found["line"], found["column"]) == (str(values), "HG010", 1, 13)

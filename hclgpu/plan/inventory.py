@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from hclgpu.files import NotUtf8, read_text
 from hclgpu.plan.model import DeviceGroup, Instance, Inventory, Node
 
 __all__ = ["FORMATS", "InventoryError", "convert", "detect_format", "inventory_schema", "load_inventory"]
@@ -58,13 +59,13 @@ def load_inventory(path: Path, format: str | None = None) -> tuple[Inventory, li
     if format is not None and format not in FORMATS:
         raise InventoryError(f"unknown inventory format {format!r} (expected one of {', '.join(FORMATS)})")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)  # a regular file of at most 16 MiB: never /dev/zero or a FIFO
     except FileNotFoundError:
         raise InventoryError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise InventoryError(f"{path}: is a directory, not an inventory file") from None
-    except UnicodeDecodeError:
-        raise InventoryError(f"{path}: not UTF-8 text") from None
+    except NotUtf8 as error:
+        raise InventoryError(f"{path}:{error.line}:{error.column}: not UTF-8 text ({error})") from None
     except OSError as error:
         raise InventoryError(f"{path}: cannot read ({error.strerror or error})") from None
     data = _parse_text(text, path)

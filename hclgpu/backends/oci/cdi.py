@@ -94,11 +94,14 @@ def _load(path: str) -> Obj | str:
     """The spec as data (YAML, hence also JSON), or why it cannot be read."""
     import yaml
 
+    from hclgpu.files import NotUtf8, read_text
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
-    except (OSError, UnicodeDecodeError) as error:
-        return f"cannot be read ({error.__class__.__name__}: {error})"
+        data = yaml.safe_load(read_text(path))  # a regular file of at most 16 MiB
+    except NotUtf8 as error:
+        return f"is not UTF-8 text at line {error.line}, column {error.column} ({error})"
+    except OSError as error:
+        return f"cannot be read ({error.__class__.__name__}: {error.strerror or error})"
     except yaml.YAMLError as error:
         return f"is neither JSON nor YAML ({str(error).splitlines()[0]})"
     return data if isinstance(data, dict) else "is not a mapping"
