@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tracemalloc
@@ -272,3 +273,108 @@ def test_a_var_file_that_is_not_utf8_is_located_in_it(
     assert main(["check", "--format", "json", SAMPLE, "--var-file", str(values)]) == 1
     (found,) = json.loads(capsys.readouterr().out)["diagnostics"]
     assert (found["path"], found["code"], found["line"], found["column"]) == (str(values), "HG010", 1, 13)
+
+
+# --------------------------------------------------------------------------- structured side files
+
+BOMB = "".join(
+    f"{name}: &{name} [{', '.join([f'*{previous}'] * 9)}]\n"
+    for previous, name in zip("abcdefg", "bcdefgh", strict=True)
+)
+BOMB = 'a: &a ["x", "x", "x", "x", "x", "x", "x", "x", "x"]\n' + BOMB
+"""Eight levels of nine aliases: a few hundred bytes that expand to 43 million strings."""
+DIGITS = "9" * 5000
+"""More digits than Python converts to an int (4300) by default."""
+
+INVENTORIES = {
+    "json-brackets": ("[" * 100_000 + "]" * 100_000, "1:257", "nested more than 256 levels deep"),
+    "json-300-levels": ('{"nodes": ' + "[" * 300 + "]" * 300 + "}", "1:266", "nested more than 256 levels"),
+    "yaml-flow-300": ("nodes: " + "[" * 300 + "]" * 300, "1:263", "nested more than 256 levels deep"),
+    "yaml-block-300": ("".join(" " * i + "-\n" for i in range(300)), "257:257", "nested more than 256"),
+    "yaml-block-3000": ("".join(" " * i + "-\n" for i in range(3000)), "1000:", "nesting depth"),
+    "json-integer": ('{"version": 1, "nodes": [{"name": "n", "cpu": ' + DIGITS + "}]}", "1:47", "4300"),
+    "yaml-integer": ("version: 1\nnodes:\n- name: n\n  cpu: " + DIGITS + "\n", "4:8", "4300 digits"),
+    "yaml-bomb": (BOMB + "version: 1\nnodes:\n- name: n\n  attributes: {x: *h}\n", "6:", "YAML aliases"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "where", "words"), INVENTORIES.values(), ids=INVENTORIES)
+def test_inventories_beyond_the_limits_are_located_errors(
+    text: str, where: str, words: str, tmp_path: Path
+) -> None:
+    from hclgpu.plan.inventory import InventoryError, load_inventory
+
+    path = tmp_path / "nodes.yaml"
+    path.write_text(text)
+    with pytest.raises(InventoryError, match=re.escape(words)) as error:
+        load_inventory(path)
+    message = str(error.value)
+    line, column = where.split(":")
+    located = rf"{re.escape(str(path))}(:{line}:{column or '[0-9]+'}:|: .* line {line}, column)"
+    assert re.match(located, message), message
+
+
+IMPORTS = {
+    "compose-integer": ("compose", "services:\n  web:\n    image: x\n    cpus: " + DIGITS + "\n", "4:11"),
+    "compose-deep": ("compose", "services: " + "[" * 300 + "]" * 300 + "\n", "1:266"),
+    "kubernetes-integer": ("kubernetes", "kind: Pod\nspec:\n  replicas: " + DIGITS + "\n", "3:13"),
+    "kubernetes-deep-json": ("kubernetes", "[" * 100_000 + "]" * 100_000, "1:"),
+    "kubernetes-bomb": ("kubernetes", BOMB + "kind: Pod\nspec:\n  containers: [{name: c, args: *h}]\n", "6:"),
+    "nomad-json-integer": ("nomad-json", '{"Job": {"ID": "j", "Priority": ' + DIGITS + "}}", "1:33"),
+    "nomad-json-deep": ("nomad-json", '{"Job": {"ID": "j", "Meta": ' + "[" * 300 + "]" * 300 + "}}", "1:283"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("source_format", "text", "where"), IMPORTS.values(), ids=IMPORTS)
+def test_imports_beyond_the_limits_are_located_errors(
+    source_format: str, text: str, where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "in.yaml"
+    path.write_text(text)
+    assert main(["import", str(path), "--from", source_format]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"{path}:{where}") and ": error: " in err, err
+    assert "HG901" not in err and ("4300 digits" in err or "nest" in err or "YAML aliases" in err), err
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[" * 100_000 + "]" * 100_000, '{"cdiVersion": "0.6.0", "devices": [], "x": ' + DIGITS + "}", BOMB],
+    ids=["deep", "integer", "bomb"],
+)  # fmt: skip
+def test_a_cdi_spec_beyond_the_limits_is_not_applied(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "nvidia.yaml"
+    spec.write_text(text)
+    argv = ["render", SAMPLE, "--target", "oci", "--oci-devices", "cdi", "--cdi-spec", str(spec)]
+    assert main([*argv, "--out", str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert "HG301" in err and "its edits are not applied" in err and " at line " in err, err
+
+
+@pytest.mark.parametrize("yaml_1_2", [False, True], ids=["yaml-1.1", "yaml-1.2"])
+def test_yaml_documents_are_read_within_the_limits(yaml_1_2: bool) -> None:
+    from hclgpu.documents import DocumentError, load_yaml
+
+    assert load_yaml("a: &a [1, 2]\nb: [*a, *a]\n", yaml_1_2) == [{"a": [1, 2], "b": [[1, 2], [1, 2]]}]
+    assert load_yaml("n: " + "9" * 4300, yaml_1_2) == [{"n": int("9" * 4300)}]
+    for text, words, column in [
+        ("a: &a [*a]", "a YAML alias refers to a value that contains it", 4),
+        ("n: 0x" + "f" * 4000, "an integer of more than 4300 digits is out of range", 4),
+        ("n: -" + "9" * 4301, "an integer of more than 4300 digits is out of range", 4),
+        (BOMB + "x: *h\n", "YAML aliases expand this value", 4),
+    ]:
+        with pytest.raises(DocumentError, match=re.escape(words)) as error:
+            load_yaml(text, yaml_1_2)
+        assert error.value.column == column
+
+
+def test_json_documents_are_read_within_the_limits() -> None:
+    from hclgpu.documents import DocumentError, load_json
+
+    assert load_json('{"n": -' + "9" * 4300 + "}") == {"n": -int("9" * 4300)}
+    assert load_json('["[[[[", "' + "[" * 300 + '"]') == ["[[[[", "[" * 300]  # brackets in strings
+    with pytest.raises(DocumentError, match="an integer of more than 4300") as error:
+        load_json('{\n  "n": ' + DIGITS + "}")
+    assert (error.value.line, error.value.column) == (2, 8)

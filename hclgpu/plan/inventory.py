@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from hclgpu.documents import DocumentError, load_json, load_yaml_document
 from hclgpu.files import NotUtf8, read_text
 from hclgpu.plan.model import DeviceGroup, Instance, Inventory, Node
 
@@ -80,11 +81,14 @@ def _parse_text(text: str, path: Path) -> Any:
     if not text.strip():
         raise InventoryError(f"{path}: empty file")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        pass
-    try:
-        return yaml.safe_load(text)
+        try:
+            return load_json(text)
+        except json.JSONDecodeError:
+            pass
+        return load_yaml_document(text)
+    except DocumentError as error:  # too deep, an integer out of range, an alias bomb
+        where = f"{path}:{error.line}:{error.column}" if error.line else str(path)
+        raise InventoryError(f"{where}: {error}") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
