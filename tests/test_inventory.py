@@ -17,7 +17,7 @@ from hclgpu.plan.inventory import (
     load_inventory,
     nomad_attribute_string,
 )
-from hclgpu.plan.model import DeviceGroup, Instance, Inventory, Node
+from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
 
 ROOT = Path(__file__).resolve().parent.parent
 NODES = ROOT / "samples" / "nodes"
@@ -426,3 +426,36 @@ def test_missing_and_binary_files(tmp_path: Path) -> None:
         load_inventory(tmp_path)
     with pytest.raises(InventoryError, match="unknown inventory format"):
         load_inventory(tmp_path / "absent.yaml", "terraform")
+
+
+def _kube_node(capacity: dict[str, str]) -> dict[str, object]:
+    return {"kind": "Node", "metadata": {"name": "k1"}, "status": {"capacity": capacity}}
+
+
+def _instances(count: int) -> list[dict[str, object]]:
+    return [{"id": f"GPU-{i}", "healthy": True} for i in range(count)]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        _kube_node({"nvidia.com/gpu": "100000000"}),
+        _kube_node({"nvidia.com/gpu": "600", "amd.com/gpu": "600"}),
+        {"version": 1, "nodes": [{"name": "k1", "devices": [
+            {"vendor": "nvidia", "type": "gpu", "model": "x", "instances": _instances(1025)}]}]},
+        _nomad_node(Name="k1", NodeResources={"Devices": [
+            {"Vendor": "nvidia", "Type": "gpu", "Name": "x",
+             "Instances": [{"ID": f"GPU-{i}"} for i in range(1025)]}]}),
+    ],
+    ids=["kubernetes", "kubernetes-two-kinds", "hclgpu", "nomad"],
+)  # fmt: skip
+def test_a_node_has_at_most_1024_device_instances(data: object) -> None:
+    """A Kubernetes count is expanded into one instance per device: 100 million must not be."""
+    with pytest.raises(InventoryError, match=r"node k1: \d+ device instances; hclgpu models at most 1024"):
+        convert(data)
+    assert MAX_DEVICE_INSTANCES == 1024  # the README's documented limit
+
+
+def test_a_kubernetes_quantity_beyond_int64_is_an_error() -> None:
+    with pytest.raises(InventoryError, match=re.escape("status.capacity: `nvidia.com/gpu` is out of range")):
+        convert(_kube_node({"nvidia.com/gpu": "9" * 5000}))

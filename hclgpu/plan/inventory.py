@@ -31,7 +31,7 @@ from pydantic import ValidationError
 
 from hclgpu.documents import DocumentError, load_json, load_yaml_document
 from hclgpu.files import NotUtf8, read_text
-from hclgpu.plan.model import DeviceGroup, Instance, Inventory, Node
+from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
 
 __all__ = ["FORMATS", "InventoryError", "convert", "detect_format", "inventory_schema", "load_inventory"]
 
@@ -148,11 +148,7 @@ def _from_hclgpu(data: Any) -> Inventory:
         inventory = Inventory.model_validate(data)
     except ValidationError as error:
         raise InventoryError(_validation_message(error)) from None
-    names = [node.name for node in inventory.nodes]
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise InventoryError(f"duplicate node name(s): {', '.join(duplicates)}")
-    return inventory
+    return _checked(inventory.nodes)
 
 
 def _validation_message(error: ValidationError) -> str:
@@ -439,6 +435,7 @@ def _kube_group(
     A device plugin withdraws unhealthy devices from `allocatable` but not from `capacity`,
     so the difference is the only health signal a Node object carries.
     """
+    _check_instances(node, count)  # before one instance each is built
     healthy = max(0, min(healthy, count))
     if healthy < count:
         notes.append(
@@ -462,6 +459,8 @@ def _driver_version(labels: dict[str, str]) -> str | None:
 
 
 _QUANTITY = re.compile(r"^\d+$")
+_INT64_DIGITS = 19
+"""Kubernetes keeps quantities in 64 bits: a longer number is not one a cluster wrote."""
 
 
 def _quantities(value: Any, where: str) -> dict[str, int]:
@@ -469,6 +468,8 @@ def _quantities(value: Any, where: str) -> dict[str, int]:
     result: dict[str, int] = {}
     for key, raw in _string_map(value, where).items():
         if _QUANTITY.match(raw):
+            if len(raw.lstrip("0")) > _INT64_DIGITS:
+                raise InventoryError(f"{where}: `{key}` is out of range ({len(raw)} digits)")
             result[key] = int(raw)
     return result
 
@@ -477,11 +478,22 @@ def _quantities(value: Any, where: str) -> dict[str, int]:
 
 
 def _checked(nodes: list[Node]) -> Inventory:
+    """The nodes as an inventory, once their names are unique and no node has more device
+    instances than :data:`~hclgpu.plan.model.MAX_DEVICE_INSTANCES`."""
     names = [node.name for node in nodes]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
         raise InventoryError(f"duplicate node name(s): {', '.join(duplicates)}")
+    for node in nodes:
+        _check_instances(node.name, sum(len(group.instances) for group in node.devices))
     return Inventory(version=1, nodes=nodes)
+
+
+def _check_instances(node: str, count: int) -> None:
+    if count > MAX_DEVICE_INSTANCES:
+        raise InventoryError(
+            f"node {node}: {count} device instances; hclgpu models at most {MAX_DEVICE_INSTANCES} per node"
+        )
 
 
 def _text(value: Any, where: str) -> str:
