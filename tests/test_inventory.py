@@ -177,6 +177,21 @@ def test_fingerprint_csv_errors(text: str) -> None:
         fp.fingerprint_csv(text, "n")
 
 
+def test_a_csv_field_longer_than_the_csv_module_reads_is_a_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hclgpu.cli import main
+
+    text = "uuid, name\n" + '"' + "a" * 200_000 + '",1\n'
+    with pytest.raises(ValueError, match="nvidia-smi CSV line 2: field larger than field limit"):
+        fp.fingerprint_csv(text, "n")
+    saved = tmp_path / "smi.csv"
+    saved.write_text(text)
+    assert main(["fingerprint", "--from", str(saved), "--name", "n"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hclgpu fingerprint: nvidia-smi CSV line 2:") and "Traceback" not in err
+
+
 @pytest.mark.parametrize("text", ["<nvidia_smi_log><gpu>", "<other/>", "<nvidia_smi_log></nvidia_smi_log>"])
 def test_fingerprint_xml_errors(text: str) -> None:
     with pytest.raises(ValueError):
