@@ -503,7 +503,7 @@ def run_import(args: argparse.Namespace) -> int:
             f"{args.file}: error: HG901: internal error while importing: {type(error).__name__}: {error} "
             "(this is a bug in hclgpu; please report it with the file)\n"
         )
-        return EXIT_ERRORS
+        return EXIT_FATAL
     _report_import(args.file, text, imported.dropped)
     if args.output is None:
         sys.stdout.write(imported.hcl)
