@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from hclgpu.importers.hcl_writer import Dropped
     from hclgpu.inputs import Input
     from hclgpu.pipeline import Result
+    from hclgpu.source import SourceFile
 
 EXIT_OK, EXIT_ERRORS, EXIT_FATAL = 0, 1, 2
 
@@ -210,8 +211,12 @@ def run_render(args: argparse.Namespace) -> int:
         if not any(n.name == args.node for n in inventory.nodes):
             sys.stderr.write(f"hclgpu render: node {args.node!r} is not in {args.nodes}\n")
             return EXIT_FATAL
+        try:
+            plans = plan(job, inventory)
+        except Exception as error:  # a bug in hclgpu: report it, never a traceback, write nothing
+            return _internal_error(args, sink, result.source, "planning", error)
         device_ids = {}
-        for group, group_plan in zip(job.task_groups or [], plan(job, inventory), strict=True):
+        for group, group_plan in zip(job.task_groups or [], plans, strict=True):
             keys = [
                 (group_plan.name, task.name, index)
                 for task in group.tasks or []
@@ -253,6 +258,8 @@ def run_render(args: argparse.Namespace) -> int:
     except TemplateError as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
+    except Exception as error:  # a bug in a back end: report it, never a traceback, write nothing
+        return _internal_error(args, sink, result.source, f"rendering for {args.target}", error)
     diagnostics = sink.sorted()
     if diagnostics:
         _report(args, diagnostics, 1)
@@ -262,6 +269,21 @@ def run_render(args: argparse.Namespace) -> int:
         return _write_out(args.out, [(a.name, a.text) for a in artifacts])
     sys.stdout.write(join(args.target, artifacts))
     return EXIT_OK
+
+
+def _internal_error(
+    args: argparse.Namespace, sink: Sink, source: SourceFile, doing: str, error: Exception
+) -> int:
+    """HG901 for an exception that escaped a back end or the planner, reported with the file
+    like every other diagnostic (exit 2; the caller writes nothing)."""
+    sink.emit(
+        "HG901",
+        f"internal error while {doing}: {type(error).__name__}: {error}",
+        source,
+        help="this is a bug in hclgpu; please report it with the file",
+    )
+    _report(args, sink.sorted(), 1)
+    return EXIT_FATAL
 
 
 def _write_out(directory: str, files: list[tuple[str, str]]) -> int:
@@ -342,16 +364,19 @@ def run_plan(args: argparse.Namespace) -> int:
     from hclgpu.plan.planner import plan
     from hclgpu.plan.report import to_json, to_text
 
-    plans = plan(result.job, inventory)
+    try:
+        plans = plan(result.job, inventory)
+        if args.format == "json":
+            text = json.dumps(to_json(plans), ensure_ascii=False, indent=2) + "\n"
+        else:
+            text = "".join(f"{line}\n" for line in to_text(plans))
+    except Exception as error:  # a bug in hclgpu: report it, never a traceback, write nothing
+        return _internal_error(args, sink, result.source, "planning", error)
     if sink.items:
         _report(args, sink.sorted(), 1)
     for note in notes:
         sys.stderr.write(f"note: {note}\n")
-    if args.format == "json":
-        sys.stdout.write(json.dumps(to_json(plans), ensure_ascii=False, indent=2) + "\n")
-    else:
-        for line in to_text(plans):
-            sys.stdout.write(f"{line}\n")
+    sys.stdout.write(text)
     return EXIT_ERRORS if any(p.unplaced for p in plans) else EXIT_OK
 
 
