@@ -369,7 +369,7 @@ def run_plan(args: argparse.Namespace) -> int:
         if args.format == "json":
             text = json.dumps(to_json(plans), ensure_ascii=False, indent=2) + "\n"
         else:
-            text = "".join(f"{line}\n" for line in to_text(plans))
+            text = _terminal_text(to_text(plans), args.color)
     except Exception as error:  # a bug in hclgpu: report it, never a traceback, write nothing
         return _internal_error(args, sink, result.source, "planning", error)
     if sink.items:
@@ -378,6 +378,19 @@ def run_plan(args: argparse.Namespace) -> int:
         sys.stderr.write(f"note: {note}\n")
     sys.stdout.write(text)
     return EXIT_ERRORS if any(p.unplaced for p in plans) else EXIT_OK
+
+
+def _terminal_text(lines: Sequence[object], color: str) -> str:
+    """Lines and rich tables as standard output shows them, colour as ``--color``, the terminal
+    and ``NO_COLOR`` say; rendered whole before anything is written. Text is printed as it is:
+    a reason like ``not in [dc1]`` is no markup."""
+    from hclgpu.report.text import make_console
+
+    console = make_console(sys.stdout, color)
+    with console.capture() as capture:
+        for line in lines:
+            console.print(line, markup=False)
+    return capture.get()
 
 
 def run_fingerprint(args: argparse.Namespace) -> int:
