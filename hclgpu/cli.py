@@ -614,6 +614,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(arguments[0] if arguments else None)
+    if arguments[:1] == ["--version"] and len(arguments) > 1:  # argparse would ignore the rest
+        parser.error("--version takes no other arguments")
     args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help(sys.stderr)

@@ -355,3 +355,31 @@ def test_a_bug_in_a_back_end_or_the_planner_is_hg901_exit_2_and_nothing_is_writt
     out, err = capsys.readouterr()
     assert out == "" and not out_dir.exists()
     assert f"{SAMPLE}: error[HG901]: internal error while" in err and "KeyError: 'boom'" in err, err
+
+
+@pytest.mark.parametrize("namespace", ["a/b\n", "", "Team", "-a", "a-", "a" * 64, "a.b"])
+def test_a_namespace_that_is_not_a_dns_label_is_a_usage_error(
+    namespace: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as status:
+        main(["render", str(SAMPLE), "--target", "kubernetes", f"--namespace={namespace}"])
+    assert status.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--namespace" in err and "DNS label" in err
+
+
+def test_a_namespace_that_is_a_dns_label_is_written(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["render", str(SAMPLE), "--target", "kubernetes", "--namespace", "team-a1"]) == 0
+    assert '"namespace": "team-a1"' in capsys.readouterr().out
+
+
+def test_version_takes_no_other_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as status:
+        main(["--version"])
+    assert status.value.code == 0 and capsys.readouterr().out.startswith("hclgpu ")
+    for argv in (["--version", "x"], ["--version", "check", "job.hcl"]):
+        with pytest.raises(SystemExit) as status:
+            main(argv)
+        assert status.value.code == 2
+        out, err = capsys.readouterr()
+        assert out == "" and "--version takes no other arguments" in err
