@@ -474,3 +474,13 @@ def test_a_node_has_at_most_1024_device_instances(data: object) -> None:
 def test_a_kubernetes_quantity_beyond_int64_is_an_error() -> None:
     with pytest.raises(InventoryError, match=re.escape("status.capacity: `nvidia.com/gpu` is out of range")):
         convert(_kube_node({"nvidia.com/gpu": "9" * 5000}))
+
+
+def test_many_nodes_are_checked_for_duplicate_names_in_linear_time() -> None:
+    import time
+
+    data = {"version": 1, "nodes": [{"name": f"n{i}"} for i in range(30_000)]}
+    started = time.monotonic()
+    inventory, _ = convert(data)
+    assert len(inventory.nodes) == 30_000
+    assert time.monotonic() - started < 5  # a quadratic check takes over 10 s here

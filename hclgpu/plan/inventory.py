@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -480,8 +481,8 @@ def _quantities(value: Any, where: str) -> dict[str, int]:
 def _checked(nodes: list[Node]) -> Inventory:
     """The nodes as an inventory, once their names are unique and no node has more device
     instances than :data:`~hclgpu.plan.model.MAX_DEVICE_INSTANCES`."""
-    names = [node.name for node in nodes]
-    duplicates = sorted({name for name in names if names.count(name) > 1})
+    counts = Counter(node.name for node in nodes)  # linear: an inventory may list 10,000s of nodes
+    duplicates = sorted(name for name, count in counts.items() if count > 1)
     if duplicates:
         raise InventoryError(f"duplicate node name(s): {', '.join(duplicates)}")
     for node in nodes:
