@@ -484,3 +484,16 @@ def test_many_nodes_are_checked_for_duplicate_names_in_linear_time() -> None:
     inventory, _ = convert(data)
     assert len(inventory.nodes) == 30_000
     assert time.monotonic() - started < 5  # a quadratic check takes over 10 s here
+
+
+@pytest.mark.parametrize("where", ["attributes", "meta", "device"])
+def test_an_attribute_number_beyond_4300_digits_is_an_error(where: str) -> None:
+    """The planner compares attributes as numbers: Python cannot convert such a one."""
+    value = "9" * 5000 + " MiB"
+    node: dict[str, object] = {"name": "k1", "attributes": {}, "meta": {}, "devices": []}
+    if where == "device":
+        node["devices"] = [{"vendor": "nvidia", "type": "gpu", "model": "x", "attributes": {"memory": value}}]
+    else:
+        node[where] = {"memory": value}
+    with pytest.raises(InventoryError, match=r"node k1: .*`memory`: a number of more than 4300 digits"):
+        convert({"version": 1, "nodes": [node]})

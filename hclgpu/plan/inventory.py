@@ -30,7 +30,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from hclgpu.documents import DocumentError, load_json, load_yaml_document
+from hclgpu.documents import MAX_DIGITS, DocumentError, load_json, load_yaml_document
 from hclgpu.files import NotUtf8, read_text
 from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
 
@@ -487,7 +487,24 @@ def _checked(nodes: list[Node]) -> Inventory:
         raise InventoryError(f"duplicate node name(s): {', '.join(duplicates)}")
     for node in nodes:
         _check_instances(node.name, sum(len(group.instances) for group in node.devices))
+        _check_numbers(node)
     return Inventory(version=1, nodes=nodes)
+
+
+_HUGE_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
+
+
+def _check_numbers(node: Node) -> None:
+    """Attributes and meta are compared as numbers where they look like one (`16130 MiB`,
+    `${attr.cpu.numcores} > 8`): one Python cannot convert to an int is an error here,
+    before the planner meets it."""
+    values = [("attribute", node.attributes), ("meta", node.meta)]
+    values += [(f"device {g.vendor}/{g.type}/{g.model} attribute", g.attributes) for g in node.devices]
+    for kind, mapping in values:
+        for key, value in mapping.items():
+            if _HUGE_NUMBER.search(value):
+                too_long = f"a number of more than {MAX_DIGITS} digits is out of range"
+                raise InventoryError(f"node {node.name}: {kind} `{key}`: {too_long}")
 
 
 def _check_instances(node: str, count: int) -> None:
