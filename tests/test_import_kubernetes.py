@@ -416,7 +416,11 @@ def test_first_available_order_gives_weights_that_reproduce_it() -> None:
         (3, 3),
         ("x", None),
         ("1Q", None),
+        ("9" * 5000, None),  # more digits than Python converts
+        ("1e" + "9" * 5000, None),
+        ("0." + "0" * 5000 + "1", None),
     ],
+    ids=lambda value: str(value)[:12],
 )
 def test_quantities(text: object, value: float | None) -> None:
     found = quantity(text)

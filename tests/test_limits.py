@@ -378,3 +378,41 @@ def test_json_documents_are_read_within_the_limits() -> None:
     with pytest.raises(DocumentError, match="an integer of more than 4300") as error:
         load_json('{\n  "n": ' + DIGITS + "}")
     assert (error.value.line, error.value.column) == (2, 8)
+
+
+def _affinity(key: str) -> str:
+    expression = {"key": key, "operator": "Gt", "values": [DIGITS]}
+    terms = {"nodeSelectorTerms": [{"matchExpressions": [expression]}]}
+    return json.dumps({"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": terms}})
+
+
+GPU_CONTAINER = "{name: c, image: x, resources: {limits: {nvidia.com/gpu: 1}}}"
+DIGIT_STRINGS = {
+    "compose-restart": ("compose", f"services:\n  web:\n    image: x\n    restart: on-failure:{DIGITS}\n"),
+    "compose-neuron": ("compose", f"services:\n  web:\n    image: x\n    devices: [/dev/neuron{DIGITS}]\n"),
+    "compose-healthcheck": ("compose", "services:\n  web:\n    image: x\n    healthcheck:\n      test: "
+                            f"['CMD-SHELL', 'nc -z localhost {DIGITS} || bash -c \"exec 3<>"
+                            f"/dev/tcp/localhost/{DIGITS}\" || exit 1']\n"),
+    "kubernetes-cpu": ("kubernetes", "kind: Pod\nspec:\n  containers: [{name: c, image: x, resources: "
+                       f"{{limits: {{cpu: '{DIGITS}', memory: '1e{DIGITS}'}}}}}}]\n"),
+    "kubernetes-memory-label": ("kubernetes", f"kind: Pod\nspec:\n  containers: [{GPU_CONTAINER}]\n"
+                                f"  affinity: {_affinity('nvidia.com/gpu.memory')}\n"),
+    "kubernetes-driver-label": ("kubernetes", f"kind: Pod\nspec:\n  containers: [{GPU_CONTAINER}]\n"
+                                f"  affinity: {_affinity('nvidia.com/cuda.driver-version.major')}\n"),
+    "kubernetes-max-unavailable": ("kubernetes", "kind: Deployment\nspec:\n  strategy: {rollingUpdate: "
+                                   f"{{maxUnavailable: '{DIGITS}%'}}}}\n  template: {{spec: {{containers: "
+                                   "[{name: c, image: x}]}}\n"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("source_format", "text"), DIGIT_STRINGS.values(), ids=DIGIT_STRINGS)
+def test_importing_a_string_of_5000_digits_is_no_internal_error(
+    source_format: str, text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Numbers read out of strings (a restart count, a device index, a label value) that
+    Python cannot convert are no count, index or size: reported like any other such value."""
+    path = tmp_path / "in.yaml"
+    path.write_text(text)
+    assert main(["import", str(path), "--from", source_format]) == 0
+    err = capsys.readouterr().err
+    assert "HG901" not in err and "warning: HG30" in err, err
