@@ -104,7 +104,7 @@ def _load(path: str) -> Obj | str:
     except NotUtf8 as error:
         return f"is not UTF-8 text at line {error.line}, column {error.column} ({error})"
     except OSError as error:
-        return f"cannot be read ({error.__class__.__name__}: {error.strerror or error})"
+        return f"cannot be read ({error.strerror or error})"
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
