@@ -22,18 +22,21 @@ def load(path: str, variables: dict[str, str] | None = None, allow_fs: bool = Fa
     """Compile the job file at ``path`` (UTF-8); file functions read relative to its directory.
 
     ``variables`` are given as `--var NAME=VALUE` would give them; ``NOMAD_VAR_*`` is not read.
+    Raises OSError when the file cannot be read (it must be a regular file of at most 16 MiB)
+    and ValueError when it is not UTF-8.
     """
     from pathlib import Path
 
     from hclgpu.eval.program import EvalOptions
     from hclgpu.eval.variables import VariableInputs
+    from hclgpu.files import read_text
     from hclgpu.pipeline import compile_source
     from hclgpu.source import SourceFile
 
     file = Path(path)
     inputs = VariableInputs(args=[f"{k}={v}" for k, v in (variables or {}).items()])
     options = EvalOptions(inputs, base_dir=file.parent, allow_fs=allow_fs)
-    return compile_source(SourceFile(path, file.read_text(encoding="utf-8")), options)
+    return compile_source(SourceFile(path, read_text(file)), options)
 
 
 def render(job: Job, target: str = "nomad", canonicalize: bool = False) -> str:

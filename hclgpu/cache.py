@@ -27,6 +27,7 @@ from typing import Any
 from hclgpu import __version__, clean_index
 from hclgpu.clean_index import CleanIndex
 from hclgpu.diagnostics import Diagnostic, Edit, Related, Severity
+from hclgpu.files import read_bytes
 from hclgpu.source import SourceFile, Span
 
 Touched = tuple[str, bytes | None]
@@ -105,7 +106,7 @@ class Cache:
 
 def _unchanged(path: str, digest: str) -> bool:
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest() == digest
+        return hashlib.sha256(read_bytes(path)[0]).hexdigest() == digest
     except OSError:
         return False
 

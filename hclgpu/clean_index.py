@@ -4,11 +4,12 @@ A re-check of a large tree where nothing changed should cost a directory walk an
 ``stat`` per file: no file read, no compiler imported. This module keeps the record
 that makes that possible (``index.json`` beside the check cache: absolute path →
 ``[mtime_ns, ctime_ns, size, inode, device, inputs fingerprint, cache key]``), and so it
-imports nothing beyond ``os`` and ``json``: ``hclgpu check`` consults it before loading
-anything else. A file is in the record only if its last check reported nothing and read no
-other file. The status recorded is the one the file had when it was read, so a file
-changed while a long check runs is read again next time; the change time catches a
-rewrite that restores the size and modification time, and a change of permissions.
+imports nothing beyond ``os``, ``json`` and the file reader :mod:`hclgpu.files`:
+``hclgpu check`` consults it before loading anything else. A file is in the record only if
+its last check reported nothing and read no other file. The status recorded is the one the
+file had when it was read, so a file changed while a long check runs is read again next
+time; the change time catches a rewrite that restores the size and modification time, and a
+change of permissions.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import json
 import os
 import time
 from collections.abc import Iterator
+
+from hclgpu.files import read_bytes
 
 JOB_SUFFIXES = (".hcl", ".nomad")
 RACY_NS = 2_000_000_000
@@ -55,8 +58,7 @@ def fingerprint(
     digest = hashlib.sha256(repr((variables, allow_fs, env, home)).encode())
     for name in var_files:
         try:
-            with open(name, "rb") as handle:
-                digest.update(handle.read())
+            digest.update(read_bytes(name)[0])  # never /dev/zero or a FIFO: evaluation refuses them
         except OSError:
             digest.update(b"\0missing\0" + name.encode())
     return digest.hexdigest()

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from hclgpu.importers.hcl_writer import Dropped
     from hclgpu.inputs import Input
     from hclgpu.pipeline import Result
+    from hclgpu.source import SourceFile
 
 EXIT_OK, EXIT_ERRORS, EXIT_FATAL = 0, 1, 2
 
@@ -210,8 +211,12 @@ def run_render(args: argparse.Namespace) -> int:
         if not any(n.name == args.node for n in inventory.nodes):
             sys.stderr.write(f"hclgpu render: node {args.node!r} is not in {args.nodes}\n")
             return EXIT_FATAL
+        try:
+            plans = plan(job, inventory)
+        except Exception as error:  # a bug in hclgpu: report it, never a traceback, write nothing
+            return _internal_error(args, sink, result.source, "planning", error)
         device_ids = {}
-        for group, group_plan in zip(job.task_groups or [], plan(job, inventory), strict=True):
+        for group, group_plan in zip(job.task_groups or [], plans, strict=True):
             keys = [
                 (group_plan.name, task.name, index)
                 for task in group.tasks or []
@@ -253,6 +258,8 @@ def run_render(args: argparse.Namespace) -> int:
     except TemplateError as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
+    except Exception as error:  # a bug in a back end: report it, never a traceback, write nothing
+        return _internal_error(args, sink, result.source, f"rendering for {args.target}", error)
     diagnostics = sink.sorted()
     if diagnostics:
         _report(args, diagnostics, 1)
@@ -262,6 +269,21 @@ def run_render(args: argparse.Namespace) -> int:
         return _write_out(args.out, [(a.name, a.text) for a in artifacts])
     sys.stdout.write(join(args.target, artifacts))
     return EXIT_OK
+
+
+def _internal_error(
+    args: argparse.Namespace, sink: Sink, source: SourceFile, doing: str, error: Exception
+) -> int:
+    """HG901 for an exception that escaped a back end or the planner, reported with the file
+    like every other diagnostic (exit 2; the caller writes nothing)."""
+    sink.emit(
+        "HG901",
+        f"internal error while {doing}: {type(error).__name__}: {error}",
+        source,
+        help="this is a bug in hclgpu; please report it with the file",
+    )
+    _report(args, sink.sorted(), 1)
+    return EXIT_FATAL
 
 
 def _write_out(directory: str, files: list[tuple[str, str]]) -> int:
@@ -342,34 +364,49 @@ def run_plan(args: argparse.Namespace) -> int:
     from hclgpu.plan.planner import plan
     from hclgpu.plan.report import to_json, to_text
 
-    plans = plan(result.job, inventory)
+    try:
+        plans = plan(result.job, inventory)
+        if args.format == "json":
+            text = json.dumps(to_json(plans), ensure_ascii=False, indent=2) + "\n"
+        else:
+            text = _terminal_text(to_text(plans), args.color)
+    except Exception as error:  # a bug in hclgpu: report it, never a traceback, write nothing
+        return _internal_error(args, sink, result.source, "planning", error)
     if sink.items:
         _report(args, sink.sorted(), 1)
     for note in notes:
         sys.stderr.write(f"note: {note}\n")
-    if args.format == "json":
-        sys.stdout.write(json.dumps(to_json(plans), ensure_ascii=False, indent=2) + "\n")
-    else:
-        for line in to_text(plans):
-            sys.stdout.write(f"{line}\n")
+    sys.stdout.write(text)
     return EXIT_ERRORS if any(p.unplaced for p in plans) else EXIT_OK
+
+
+def _terminal_text(lines: Sequence[object], color: str) -> str:
+    """Lines and rich tables as standard output shows them, colour as ``--color``, the terminal
+    and ``NO_COLOR`` say; rendered whole before anything is written. Text is printed as it is:
+    a reason like ``not in [dc1]`` is no markup."""
+    from hclgpu.report.text import make_console
+
+    console = make_console(sys.stdout, color)
+    with console.capture() as capture:
+        for line in lines:
+            console.print(line, markup=False)
+    return capture.get()
 
 
 def run_fingerprint(args: argparse.Namespace) -> int:
     import socket
-    from pathlib import Path
 
     from hclgpu.plan import fingerprint as fp
 
     name = args.name or socket.gethostname()
     try:
         if args.source:
-            text = Path(args.source).read_text(encoding="utf-8")
+            text = _read_side_file(args.source)
             is_xml = text.lstrip().startswith("<")
             inventory = fp.fingerprint_xml(text, name) if is_xml else fp.fingerprint_csv(text, name)
         else:
             inventory = fp.fingerprint_csv(fp.run_nvidia_smi(), name)
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+    except (OSError, ValueError) as error:
         sys.stderr.write(f"hclgpu fingerprint: {error}\n")
         return EXIT_FATAL
     data = inventory.model_dump(mode="json", by_alias=True)
@@ -478,19 +515,21 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Warnings go to stderr so that stdout stays a clean job file for redirection."""
+    from hclgpu.files import NotUtf8
     from hclgpu.importers import importer_for
     from hclgpu.importers.common import ImportFailure, ImportOptions
 
     options = ImportOptions(cpu_mhz_per_core=args.cpu_mhz_per_core)
     try:
-        text = sys.stdin.read() if args.file == "-" else _read_text(args.file)
-        imported = importer_for(args.source_format)(text, options)
+        text = _import_text(args.file)
+    except NotUtf8 as error:
+        sys.stderr.write(f"{args.file}:{error.line}:{error.column}: error: HG010: {error}\n")
+        return EXIT_ERRORS
     except OSError as error:
         sys.stderr.write(f"hclgpu: cannot read {args.file}: {error.strerror or error}\n")
         return EXIT_FATAL
-    except UnicodeDecodeError as error:
-        sys.stderr.write(f"{args.file}: error: not UTF-8 text ({error.reason} at byte {error.start})\n")
-        return EXIT_ERRORS
+    try:
+        imported = importer_for(args.source_format)(text, options)
     except ImportFailure as error:
         where = f"{args.file}:{error.line}:{error.column or 1}" if error.line else args.file
         sys.stderr.write(f"{where}: error: {error}\n")
@@ -500,13 +539,21 @@ def run_import(args: argparse.Namespace) -> int:
             f"{args.file}: error: HG901: internal error while importing: {type(error).__name__}: {error} "
             "(this is a bug in hclgpu; please report it with the file)\n"
         )
-        return EXIT_ERRORS
+        return EXIT_FATAL
     _report_import(args.file, text, imported.dropped)
     if args.output is None:
         sys.stdout.write(imported.hcl)
         return EXIT_OK
     directory, name = os.path.split(os.path.abspath(args.output))
     return _write_out(directory, [(name, imported.hcl)])
+
+
+def _import_text(path: str) -> str:
+    """The file to import, or standard input for ``-``: at most 16 MiB of UTF-8 text (OSError
+    when it cannot be read, :class:`~hclgpu.files.NotUtf8` when it is not text)."""
+    from hclgpu.files import decode_utf8, read_bytes, read_stream
+
+    return decode_utf8(read_stream(sys.stdin.buffer) if path == "-" else read_bytes(path)[0])
 
 
 def _report_import(path: str, text: str, dropped: Sequence[Dropped]) -> None:
@@ -532,9 +579,17 @@ def run_lsp(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _read_text(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+def _read_side_file(path: str) -> str:
+    """The UTF-8 text of a file named on the command line, read as every side file is (a
+    regular file of at most 16 MiB); OSError and ValueError messages name the file."""
+    from hclgpu.files import NotUtf8, read_text
+
+    try:
+        return read_text(path)
+    except NotUtf8 as error:
+        raise ValueError(f"{path}:{error.line}:{error.column}: not UTF-8 text ({error})") from None
+    except OSError as error:
+        raise OSError(f"cannot read {path}: {error.strerror or error}") from None
 
 
 _COMMANDS = {
@@ -557,6 +612,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(arguments[0] if arguments else None)
+    if arguments[:1] == ["--version"] and len(arguments) > 1:  # argparse would ignore the rest
+        parser.error("--version takes no other arguments")
     args = parser.parse_args(arguments)
     if args.command is None:
         parser.print_help(sys.stderr)

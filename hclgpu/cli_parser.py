@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Callable
 
 from hclgpu import __version__
@@ -108,7 +109,9 @@ def _render_command(commands: Subparsers) -> None:
         "--k8s-devices", choices=("plugin", "dra"), default="plugin",
         help="kubernetes: device-plugin resources with node affinity, or DRA resource claims",
     )  # fmt: skip
-    render.add_argument("--namespace", help="kubernetes: the namespace of every object")
+    render.add_argument(
+        "--namespace", type=_dns_label, help="kubernetes: the namespace of every object (a DNS label)"
+    )
     render.add_argument(
         "--cpu-mhz-per-core", type=_positive_int, default=1000, metavar="MHZ",
         help="kubernetes: how many of Nomad's cpu MHz make one core (default 1000)",
@@ -252,6 +255,20 @@ COMMANDS: dict[str, Callable[[Subparsers], None]] = {
     "import": _import_command,
 }
 """Every command, in the order `hclgpu --help` lists them."""
+
+
+_DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
+
+
+def _dns_label(text: str) -> str:
+    """An argparse type: an RFC 1123 label, as Kubernetes requires of a namespace (it is
+    written into every manifest as it is given)."""
+    if not _DNS_LABEL.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a DNS label (at most 63 lowercase letters, digits and '-', "
+            "starting and ending with a letter or digit)"
+        )
+    return text
 
 
 def _positive_int(text: str) -> int:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import os
 
+from hclgpu.files import read_text
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:
@@ -85,9 +87,8 @@ def find_config(start: Path | str | None = None) -> Config:
 
 def _read(path: str) -> dict[str, Any] | None:
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
+        text = read_text(path)
+    except (OSError, ValueError) as error:
         raise ConfigError(f"{path}: cannot read the configuration: {error}") from None
     is_own = os.path.basename(path) == "hclgpu.toml"
     if not is_own and "hclgpu" not in text:

@@ -8,7 +8,6 @@ located in the file (exit 1).
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,12 +15,10 @@ from pathlib import Path
 
 from hclgpu.clean_index import Reading, reading, walk
 from hclgpu.diagnostics import Sink
+from hclgpu.files import MAX_BYTES, MAX_MIB, NotUtf8, Unreadable, decode_utf8, read_bytes
 from hclgpu.source import SourceFile, Span
 
-MAX_BYTES = 16 * 1024 * 1024
-"""The largest input read (16 MiB): the biggest real job files are well under 1 MiB, and
-parsing costs about 20 bytes of memory per byte of input."""
-MAX_MIB = MAX_BYTES // (1024 * 1024)
+__all__ = ["MAX_BYTES", "MAX_MIB", "Input", "collect", "decode", "display_path", "job_paths", "read_input"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,23 +97,16 @@ def _read(path: Path, shown: str, sink: Sink) -> Iterator[Input]:
     """The file's bytes with its status taken from the open file: what the record of clean
     files stores must describe the bytes checked, not a later version of the file."""
     try:
-        # non-blocking: a FIFO named like a job file must not hang the run
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with open(descriptor, "rb") as handle:
-            status = os.fstat(descriptor)
-            if not stat.S_ISREG(status.st_mode):
-                sink.emit("HG020", f"`{shown}` is not a regular file", SourceFile(shown, ""))
-                return
-            if status.st_size > MAX_BYTES:
-                size = status.st_size // (1024 * 1024)
-                message = f"the file is {size} MiB; hclgpu reads at most {MAX_MIB} MiB"
-                sink.emit("HG013", message, SourceFile(shown, ""))
-                return
-            data = handle.read(MAX_BYTES + 1)
-        yield Input(shown, data, str(path), reading(status))
+        data, status = read_bytes(path)
+    except Unreadable as error:
+        message = str(error) if error.code == "HG013" else f"`{shown}` is {error}"
+        sink.emit(error.code, message, SourceFile(shown, ""))
+        return
     except OSError as error:
         reason = error.strerror or str(error)
         sink.emit("HG020", f"cannot read `{shown}`: {reason}", SourceFile(shown, ""))
+        return
+    yield Input(shown, data, str(path), reading(status))
 
 
 def collect(paths: list[str], sink: Sink, stdin_name: str = "<stdin>") -> Iterator[Input]:
@@ -157,18 +147,10 @@ def decode(item: Input, sink: Sink) -> SourceFile | None:
                   Span(0, 1), help="save the file as UTF-8 text")  # fmt: skip
         return None
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        text = data.decode("utf-8", errors="replace")
-        source = SourceFile(item.path, text)
-        offset = len(data[: error.start].decode("utf-8", errors="replace"))
-        sink.emit(
-            "HG010",
-            f"invalid UTF-8: byte 0x{data[error.start]:02x} at byte offset {error.start}",
-            source,
-            Span(offset, offset + 1),
-            help="save the file as UTF-8",
-        )
+        text = decode_utf8(data)
+    except NotUtf8 as error:
+        span = Span(error.position, error.position + 1)
+        sink.emit("HG010", str(error), SourceFile(item.path, error.text), span, help="save the file as UTF-8")
         return None
     if text.startswith("\ufeff"):
         text = " " + text[1:]

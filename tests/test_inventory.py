@@ -17,7 +17,7 @@ from hclgpu.plan.inventory import (
     load_inventory,
     nomad_attribute_string,
 )
-from hclgpu.plan.model import DeviceGroup, Instance, Inventory, Node
+from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
 
 ROOT = Path(__file__).resolve().parent.parent
 NODES = ROOT / "samples" / "nodes"
@@ -175,6 +175,21 @@ def test_query_fields_match_the_command() -> None:
 def test_fingerprint_csv_errors(text: str) -> None:
     with pytest.raises(ValueError, match="nvidia-smi CSV"):
         fp.fingerprint_csv(text, "n")
+
+
+def test_a_csv_field_longer_than_the_csv_module_reads_is_a_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hclgpu.cli import main
+
+    text = "uuid, name\n" + '"' + "a" * 200_000 + '",1\n'
+    with pytest.raises(ValueError, match="nvidia-smi CSV line 2: field larger than field limit"):
+        fp.fingerprint_csv(text, "n")
+    saved = tmp_path / "smi.csv"
+    saved.write_text(text)
+    assert main(["fingerprint", "--from", str(saved), "--name", "n"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hclgpu fingerprint: nvidia-smi CSV line 2:") and "Traceback" not in err
 
 
 @pytest.mark.parametrize("text", ["<nvidia_smi_log><gpu>", "<other/>", "<nvidia_smi_log></nvidia_smi_log>"])
@@ -426,3 +441,59 @@ def test_missing_and_binary_files(tmp_path: Path) -> None:
         load_inventory(tmp_path)
     with pytest.raises(InventoryError, match="unknown inventory format"):
         load_inventory(tmp_path / "absent.yaml", "terraform")
+
+
+def _kube_node(capacity: dict[str, str]) -> dict[str, object]:
+    return {"kind": "Node", "metadata": {"name": "k1"}, "status": {"capacity": capacity}}
+
+
+def _instances(count: int) -> list[dict[str, object]]:
+    return [{"id": f"GPU-{i}", "healthy": True} for i in range(count)]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        _kube_node({"nvidia.com/gpu": "100000000"}),
+        _kube_node({"nvidia.com/gpu": "600", "amd.com/gpu": "600"}),
+        {"version": 1, "nodes": [{"name": "k1", "devices": [
+            {"vendor": "nvidia", "type": "gpu", "model": "x", "instances": _instances(1025)}]}]},
+        _nomad_node(Name="k1", NodeResources={"Devices": [
+            {"Vendor": "nvidia", "Type": "gpu", "Name": "x",
+             "Instances": [{"ID": f"GPU-{i}"} for i in range(1025)]}]}),
+    ],
+    ids=["kubernetes", "kubernetes-two-kinds", "hclgpu", "nomad"],
+)  # fmt: skip
+def test_a_node_has_at_most_1024_device_instances(data: object) -> None:
+    """A Kubernetes count is expanded into one instance per device: 100 million must not be."""
+    with pytest.raises(InventoryError, match=r"node k1: \d+ device instances; hclgpu models at most 1024"):
+        convert(data)
+    assert MAX_DEVICE_INSTANCES == 1024  # the README's documented limit
+
+
+def test_a_kubernetes_quantity_beyond_int64_is_an_error() -> None:
+    with pytest.raises(InventoryError, match=re.escape("status.capacity: `nvidia.com/gpu` is out of range")):
+        convert(_kube_node({"nvidia.com/gpu": "9" * 5000}))
+
+
+def test_many_nodes_are_checked_for_duplicate_names_in_linear_time() -> None:
+    import time
+
+    data = {"version": 1, "nodes": [{"name": f"n{i}"} for i in range(30_000)]}
+    started = time.monotonic()
+    inventory, _ = convert(data)
+    assert len(inventory.nodes) == 30_000
+    assert time.monotonic() - started < 5  # a quadratic check takes over 10 s here
+
+
+@pytest.mark.parametrize("where", ["attributes", "meta", "device"])
+def test_an_attribute_number_beyond_4300_digits_is_an_error(where: str) -> None:
+    """The planner compares attributes as numbers: Python cannot convert such a one."""
+    value = "9" * 5000 + " MiB"
+    node: dict[str, object] = {"name": "k1", "attributes": {}, "meta": {}, "devices": []}
+    if where == "device":
+        node["devices"] = [{"vendor": "nvidia", "type": "gpu", "model": "x", "attributes": {"memory": value}}]
+    else:
+        node[where] = {"memory": value}
+    with pytest.raises(InventoryError, match=r"node k1: .*`memory`: a number of more than 4300 digits"):
+        convert({"version": 1, "nodes": [node]})

@@ -440,6 +440,42 @@ async def test_port_map_is_rewritten_to_group_ports(client: LanguageClient) -> N
     assert [d.code for d in await published(client, document, 2)] == []
 
 
+# --------------------------------------------------------------------------- documents never opened
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_requests_for_documents_never_opened_are_answered_empty(client: LanguageClient) -> None:
+    """The server answers from what the client opened, never from disk: a URI it was never
+    given (a job on disk, a missing file; /dev/zero would never end) gets an empty answer,
+    not the file's analysis nor an internal error."""
+    on_disk = ROOT / "samples" / "tensorrt.nomad.hcl"
+    for document in (on_disk.as_uri(), uri("never-opened.nomad.hcl")):
+        ident = types.TextDocumentIdentifier(uri=document)
+        start = types.Position(line=4, character=1)
+        assert (
+            await client.text_document_hover_async(types.HoverParams(text_document=ident, position=start))
+            is None
+        )
+        completion = await client.text_document_completion_async(
+            types.CompletionParams(text_document=ident, position=start)
+        )
+        assert isinstance(completion, types.CompletionList) and tuple(completion.items) == ()
+        formatting = await client.text_document_formatting_async(
+            types.DocumentFormattingParams(text_document=ident, options=types.FormattingOptions(2, True))
+        )
+        assert formatting is None
+        symbols = types.DocumentSymbolParams(text_document=ident)
+        assert tuple(await client.text_document_document_symbol_async(symbols)) == ()
+        where = types.DefinitionParams(text_document=ident, position=start)
+        assert tuple(await client.text_document_definition_async(where)) == ()
+        context = types.ReferenceContext(include_declaration=True)
+        references = types.ReferenceParams(text_document=ident, position=start, context=context)
+        assert tuple(await client.text_document_references_async(references)) == ()
+        whole = types.Range(start=types.Position(0, 0), end=types.Position(1000, 0))
+        actions = types.CodeActionParams(ident, whole, types.CodeActionContext(diagnostics=[]))
+        assert tuple(await client.text_document_code_action_async(actions)) == ()
+
+
 # --------------------------------------------------------------------------- debounce
 
 SLOW = [sys.executable, "-m", "hclgpu", "lsp", "--debounce-ms", "1500"]

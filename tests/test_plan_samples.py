@@ -8,6 +8,7 @@ of the cluster must give exactly the same plans as hclgpu's own format.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,38 @@ def test_fingerprint_and_schema_commands(capsys: pytest.CaptureFixture[str]) -> 
     assert status == 0 and node["name"] == "n1" and {g["model"] for g in node["devices"]}
     assert main(["schema", "inventory"]) == 0
     assert "nodes" in json.loads(capsys.readouterr().out)["properties"]
+
+
+@pytest.mark.parametrize("color", ["never", "always"])
+def test_the_text_plan_prints_its_tables(
+    color: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    sample = ROOT / "samples" / "tensorrt.nomad.hcl"
+    assert main(["plan", str(sample), "--nodes", str(NODES / "v100.yaml"), "--color", color]) == 0
+    out = capsys.readouterr().out
+    assert "rich.table" not in out and "object at 0x" not in out
+    assert ("\x1b[" in out) is (color == "always")
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    lines = [line.rstrip() for line in plain.splitlines()]
+    assert lines[0] == "group back: 1/1 placed"
+    header = next(line for line in lines if "node" in line and "score" in line)
+    assert [word for word in header.split() if word.isalpha()] == ["node", "score", "components", "devices"]
+    assert any(line.lstrip().startswith("nomad-client-v100") for line in lines)
+    # a long cell folds onto the next lines: the GPU's whole ID is there, never cut short
+    assert "GPU-8f3c6d2a-1b7e-4c59-9e0a-5d2f41b6a7c3" in re.sub(r"[\s│]", "", plain)
+    assert "group front: 1/1 placed" in lines
+
+
+def test_the_text_plan_leaves_brackets_alone_and_honours_no_color(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reasons such as `datacenter x is not in [dc1]` are text, not rich markup; NO_COLOR
+    leaves no colour even on a forced terminal (bold headers stay, as in diagnostics)."""
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    sample = ROOT / "samples" / "tensorrt.nomad.hcl"
+    assert main(["plan", str(sample), "--nodes", str(NODES / "cluster.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "datacenter us-east-1a is not in [dc1]" in out and "\x1b[1m" in out
+    assert re.search(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7])m", out) is None

@@ -323,3 +323,63 @@ def test_container_targets_keep_every_task_of_coinciding_groups(
     assert run(capsys, *argv, str(tmp_path / "compose"), "--target", "compose")[0] == 0
     compose = yaml.safe_load((tmp_path / "compose" / "compose.yaml").read_text())
     assert sorted(compose["services"]) == ["a-b-t", "a.b-t", "a_b-t"]
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "tensorrt.nomad.hcl"
+NODES = SAMPLE.parent / "nodes" / "v100.yaml"
+
+
+def _explode(*args: object, **kwargs: object) -> None:
+    raise KeyError("boom")
+
+
+@pytest.mark.parametrize(
+    ("broken", "argv"),
+    [
+        ("hclgpu.backends.render_target", ["render", str(SAMPLE), "--target", "kubernetes"]),
+        ("hclgpu.plan.planner.plan", ["render", str(SAMPLE), "--target", "oci", "--nodes", str(NODES),
+                                      "--node", "nomad-client-v100"]),
+        ("hclgpu.plan.planner.plan", ["plan", str(SAMPLE), "--nodes", str(NODES)]),
+        ("hclgpu.plan.report.to_text", ["plan", str(SAMPLE), "--nodes", str(NODES)]),
+    ],
+    ids=["render", "render-nodes", "plan", "plan-report"],
+)  # fmt: skip
+def test_a_bug_in_a_back_end_or_the_planner_is_hg901_exit_2_and_nothing_is_written(
+    broken: str, argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    monkeypatch.setattr(broken, _explode)
+    out_dir = tmp_path / "out"
+    extra = ["--out", str(out_dir)] if argv[0] == "render" else []
+    assert main([*argv, *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not out_dir.exists()
+    assert f"{SAMPLE}: error[HG901]: internal error while" in err and "KeyError: 'boom'" in err, err
+
+
+@pytest.mark.parametrize("namespace", ["a/b\n", "", "Team", "-a", "a-", "a" * 64, "a.b"])
+def test_a_namespace_that_is_not_a_dns_label_is_a_usage_error(
+    namespace: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as status:
+        main(["render", str(SAMPLE), "--target", "kubernetes", f"--namespace={namespace}"])
+    assert status.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--namespace" in err and "DNS label" in err
+
+
+def test_a_namespace_that_is_a_dns_label_is_written(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["render", str(SAMPLE), "--target", "kubernetes", "--namespace", "team-a1"]) == 0
+    assert '"namespace": "team-a1"' in capsys.readouterr().out
+
+
+def test_version_takes_no_other_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as status:
+        main(["--version"])
+    assert status.value.code == 0 and capsys.readouterr().out.startswith("hclgpu ")
+    for argv in (["--version", "x"], ["--version", "check", "job.hcl"]):
+        with pytest.raises(SystemExit) as status:
+            main(argv)
+        assert status.value.code == 2
+        out, err = capsys.readouterr()
+        assert out == "" and "--version takes no other arguments" in err

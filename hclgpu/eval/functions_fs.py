@@ -22,6 +22,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from hclgpu.eval.functions_base import CallError, Function, Param, define, go_quote
+from hclgpu.files import Unreadable, read_bytes
 
 __all__ = ["file_functions"]
 
@@ -129,12 +130,15 @@ class _Files:
         """The bytes of a file, with go-cty-funcs' messages."""
         path = self._resolve(original)
         try:
-            data = Path(path).read_bytes()
+            data = read_bytes(path)[0]  # a regular file of at most 16 MiB: never a FIFO or /dev/zero
             _touch(path, data)
             return data
         except FileNotFoundError:
             _touch(path, None)
             raise CallError(f"no file exists at {path}", arg=0) from None
+        except Unreadable as error:
+            _touch(path, None)
+            raise CallError(f"failed to read {path}: {error}", arg=0) from None
         except OSError:
             _touch(path, None)  # unreadable now, perhaps not later: never cached
             raise CallError(f"failed to read {path}", arg=0) from None

@@ -22,6 +22,7 @@ from hclgpu.eval.dynamic import normalise
 from hclgpu.eval.expr import Evaluator, Failure
 from hclgpu.eval.types import NUMBER, STRING, convert
 from hclgpu.eval.values import UNSET, EvalError, Value, without_surrogates
+from hclgpu.files import NotUtf8, Unreadable, read_text
 from hclgpu.numbers import NumberOutOfRange, parse_decimal
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
@@ -127,9 +128,15 @@ class Values:
     def _from_file(self, path: Path) -> None:
         """A var file: HCL attributes, or JSON when it starts with `{` (Nomad looks at the content)."""
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            self.sink.emit("HG020", f"cannot read the variable file {path}: {error}", self.source, None)
+            text = read_text(path)  # a regular file of at most 16 MiB: never /dev/zero or a FIFO
+        except NotUtf8 as error:
+            source, at = SourceFile(str(path), error.text), Span(error.position, error.position + 1)
+            self.sink.emit("HG010", str(error), source, at, help="save the file as UTF-8")
+            return
+        except OSError as error:
+            code = error.code if isinstance(error, Unreadable) else "HG020"
+            reason = error.strerror or str(error)
+            self.sink.emit(code, f"cannot read the variable file {path}: {reason}", self.source, None)
             return
         source = SourceFile(str(path), text)
         if text.lstrip(" ").startswith("{"):

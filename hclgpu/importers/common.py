@@ -56,7 +56,8 @@ def finish(api_job: dict[str, Any], findings: list[Dropped]) -> Imported:
 
 
 def load_documents(text: str, yaml_1_2: bool = False) -> list[Any]:
-    """Every YAML (or JSON) document of ``text``, empty ones left out; syntax errors located.
+    """Every YAML (or JSON) document of ``text``, empty ones left out; syntax errors and
+    input beyond hclgpu's limits (nesting, huge integers, alias bombs) located.
 
     ``yaml_1_2``: read scalars as YAML 1.2 does (Compose's parser): only ``true``/``false``
     are booleans and ``8080:80`` is text, not a base-60 number as YAML 1.1 (Kubernetes'
@@ -64,51 +65,18 @@ def load_documents(text: str, yaml_1_2: bool = False) -> list[Any]:
     """
     import yaml
 
-    loader = _yaml_1_2_loader() if yaml_1_2 else getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    from hclgpu.documents import DocumentError, load_yaml
+
     try:
-        return [doc for doc in yaml.load_all(text, Loader=loader) if doc is not None]
+        return [doc for doc in load_yaml(text, yaml_1_2) if doc is not None]
+    except DocumentError as error:
+        raise ImportFailure(str(error), error.line, error.column) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
         raise ImportFailure(f"not valid YAML: {error.problem}", line, column) from None
     except yaml.YAMLError as error:
         raise ImportFailure(f"not valid YAML: {error}") from None
-    except RecursionError:
-        raise ImportFailure("the document nests too deeply") from None
-
-
-@lru_cache(maxsize=1)
-def _yaml_1_2_loader() -> Any:
-    """A safe loader whose implicit types are YAML 1.2's core schema."""
-    import re
-
-    import yaml
-
-    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    dropped = {f"tag:yaml.org,2002:{t}" for t in ("bool", "int", "float", "timestamp")}
-    loader: Any = type("Yaml12Loader", (base,), {})
-    loader.yaml_implicit_resolvers = {
-        first: [(tag, rx) for tag, rx in resolvers if tag not in dropped]
-        for first, resolvers in base.yaml_implicit_resolvers.items()
-    }
-    core = (
-        ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
-        ("tag:yaml.org,2002:int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
-        ("tag:yaml.org,2002:float",
-         r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)",
-         "-+.0123456789"),
-    )  # fmt: skip
-    for tag, pattern, first in core:
-        loader.add_implicit_resolver(tag, re.compile(f"^(?:{pattern})$"), list(first))
-    loader.add_constructor("tag:yaml.org,2002:int", _core_int)
-    return loader
-
-
-def _core_int(loader: Any, node: Any) -> int:
-    text = str(loader.construct_scalar(node))
-    if text.startswith("0o"):
-        return int(text[2:], 8)
-    return int(text, 16) if text.startswith("0x") else int(text)
 
 
 def whole_number(value: Any, low: int = 0, high: int = 2**31 - 1) -> int | None:

@@ -12,6 +12,7 @@ import json
 
 from pydantic import ValidationError
 
+from hclgpu.documents import DocumentError, load_json
 from hclgpu.importers.common import Imported, ImportFailure, ImportOptions
 from hclgpu.importers.hcl_writer import write_job
 from hclgpu.ir import models as m
@@ -25,9 +26,11 @@ def import_nomad_json(text: str, options: ImportOptions | None = None) -> Import
     """Read a job as API JSON (``{"Job": {...}}`` or the bare job object) and write HCL
     (``options`` are not needed: the JSON holds Nomad's own units)."""
     try:
-        data = json.loads(text)
+        data = load_json(text)
     except json.JSONDecodeError as error:
         raise NomadJsonError(f"not valid JSON: {error.msg}", error.lineno, error.colno) from None
+    except DocumentError as error:  # too deep, or an integer out of range
+        raise NomadJsonError(str(error), error.line, error.column) from None
     root = ""
     if isinstance(data, dict) and isinstance(data.get("Job"), dict) and "ID" not in data:
         data, root = data["Job"], "/Job"

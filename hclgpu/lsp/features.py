@@ -1,4 +1,8 @@
-"""The requests the server answers, each from the document's current analysis."""
+"""The requests the server answers, each from the document's current analysis.
+
+A request about a document the client never opened (or has closed) gets an empty answer:
+the server knows only the text it was given, and never reads a file for a request.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from pygls.lsp.server import LanguageServer
 
 from hclgpu.lsp.analysis import Analysis
 
-Current = Callable[[str], Analysis]
+Current = Callable[[str], Analysis | None]
 
 
 def register(server: LanguageServer, current: Current) -> None:
@@ -17,7 +21,8 @@ def register(server: LanguageServer, current: Current) -> None:
     def hover(ls: LanguageServer, params: types.HoverParams) -> types.Hover | None:
         from hclgpu.lsp.hover import hover as answer
 
-        return answer(current(params.text_document.uri), params.position)
+        analysis = current(params.text_document.uri)
+        return None if analysis is None else answer(analysis, params.position)
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
@@ -25,8 +30,11 @@ def register(server: LanguageServer, current: Current) -> None:
     )
     def completion(ls: LanguageServer, params: types.CompletionParams) -> types.CompletionList:
         from hclgpu.lsp.completion import complete
+        from hclgpu.lsp.server import opened
 
-        document = ls.workspace.get_text_document(params.text_document.uri)
+        document = opened(ls, params.text_document.uri)
+        if document is None:
+            return types.CompletionList(is_incomplete=False, items=[])
         text = document.source
         offset = document.offset_at_position(params.position)
         items = complete(None, text, offset)
@@ -36,25 +44,30 @@ def register(server: LanguageServer, current: Current) -> None:
     def formatting(ls: LanguageServer, params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
         from hclgpu.lsp.actions import formatting as answer
 
-        return answer(current(params.text_document.uri))
+        analysis = current(params.text_document.uri)
+        return None if analysis is None else answer(analysis)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def symbols(ls: LanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
         from hclgpu.lsp.navigation import symbols as answer
 
-        return answer(current(params.text_document.uri))
+        analysis = current(params.text_document.uri)
+        return [] if analysis is None else answer(analysis)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: LanguageServer, params: types.DefinitionParams) -> list[types.Location]:
         from hclgpu.lsp.navigation import definition as answer
 
-        return answer(current(params.text_document.uri), params.position)
+        analysis = current(params.text_document.uri)
+        return [] if analysis is None else answer(analysis, params.position)
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def references(ls: LanguageServer, params: types.ReferenceParams) -> list[types.Location]:
         from hclgpu.lsp.navigation import find_references
 
         analysis = current(params.text_document.uri)
+        if analysis is None:
+            return []
         return find_references(analysis, params.position, params.context.include_declaration)
 
     @server.feature(
@@ -64,4 +77,5 @@ def register(server: LanguageServer, current: Current) -> None:
     def code_action(ls: LanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         from hclgpu.lsp.actions import code_actions
 
-        return code_actions(current(params.text_document.uri), params.range)
+        analysis = current(params.text_document.uri)
+        return [] if analysis is None else code_actions(analysis, params.range)

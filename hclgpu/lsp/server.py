@@ -14,10 +14,12 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
 
 from hclgpu import __version__
 from hclgpu.lsp.analysis import Analysis, Settings, analyse
@@ -108,13 +110,16 @@ def schedule(ls: LanguageServer, state: State, uri: str, delay: float) -> None:
 async def _analyse_later(ls: LanguageServer, state: State, uri: str, delay: float) -> None:
     if delay > 0:
         await asyncio.sleep(delay)
-    document = ls.workspace.get_text_document(uri)
+    document = opened(ls, uri)
+    if document is None:
+        return  # closed meanwhile
     text, version = document.source, document.version
     loop = asyncio.get_running_loop()
     path = to_fs_path(uri) or uri
     analysis = await loop.run_in_executor(None, analyse, uri, path, text, version, state.settings)
-    if ls.workspace.get_text_document(uri).version != version:
-        return  # a newer change is on its way: never publish for text that is gone
+    now = opened(ls, uri)
+    if now is None or now.version != version:
+        return  # closed, or a newer change is on its way: never publish for text that is gone
     state.analyses[uri] = analysis
     state.pending.pop(uri, None)
     ls.text_document_publish_diagnostics(
@@ -122,9 +127,20 @@ async def _analyse_later(ls: LanguageServer, state: State, uri: str, delay: floa
     )
 
 
-def current(ls: LanguageServer, state: State, uri: str) -> Analysis:
-    """The analysis of the document as it is now (made now if the newest one is older)."""
-    document = ls.workspace.get_text_document(uri)
+def opened(ls: LanguageServer, uri: str) -> TextDocument | None:
+    """The document the client opened as ``uri``, or None. pygls would read any other URI
+    from disk, whole: a FIFO or ``/dev/zero`` would never end and a missing file would be an
+    internal error; the server answers only for text it was given."""
+    documents: dict[str, TextDocument] = ls.workspace.text_documents
+    return documents.get(unquote(uri))  # pygls keys its documents so
+
+
+def current(ls: LanguageServer, state: State, uri: str) -> Analysis | None:
+    """The analysis of the document as it is now (made now if the newest one is older);
+    None for a document the client has not opened."""
+    document = opened(ls, uri)
+    if document is None:
+        return None
     found = state.analyses.get(uri)
     if found is not None and found.version == document.version and found.text == document.source:
         return found

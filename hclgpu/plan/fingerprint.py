@@ -37,6 +37,7 @@ import io
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 
 from hclgpu.plan.model import DeviceGroup, Instance, Inventory, Node
 
@@ -131,7 +132,7 @@ def fingerprint_csv(text: str, node_name: str) -> Inventory:
     as `MiB` (without `nounits`) are tolerated. Raises ValueError naming the bad line.
     """
     gpus: list[dict[str, str]] = []
-    for number, row in enumerate(csv.reader(io.StringIO(text), skipinitialspace=True), start=1):
+    for number, row in enumerate(_csv_rows(text), start=1):
         if not row or all(not cell.strip() for cell in row):
             continue
         if row[0].strip().lower() == "uuid":
@@ -165,6 +166,20 @@ def fingerprint_csv(text: str, node_name: str) -> Inventory:
             )
         )
     return _inventory(devices, node_name)
+
+
+def _csv_rows(text: str) -> Iterator[list[str]]:
+    """The CSV's rows; the csv module's own errors (a field over its 128 KiB limit, a NUL)
+    become a ValueError naming the line, as every other problem with the file is."""
+    reader = csv.reader(io.StringIO(text), skipinitialspace=True)
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise ValueError(f"nvidia-smi CSV line {reader.line_num}: {error}") from None
+        yield row
 
 
 def fingerprint_xml(text: str, node_name: str) -> Inventory:

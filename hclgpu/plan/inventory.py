@@ -23,13 +23,16 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
-from hclgpu.plan.model import DeviceGroup, Instance, Inventory, Node
+from hclgpu.documents import MAX_DIGITS, DocumentError, load_json, load_yaml_document
+from hclgpu.files import NotUtf8, read_text
+from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
 
 __all__ = ["FORMATS", "InventoryError", "convert", "detect_format", "inventory_schema", "load_inventory"]
 
@@ -58,13 +61,13 @@ def load_inventory(path: Path, format: str | None = None) -> tuple[Inventory, li
     if format is not None and format not in FORMATS:
         raise InventoryError(f"unknown inventory format {format!r} (expected one of {', '.join(FORMATS)})")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)  # a regular file of at most 16 MiB: never /dev/zero or a FIFO
     except FileNotFoundError:
         raise InventoryError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise InventoryError(f"{path}: is a directory, not an inventory file") from None
-    except UnicodeDecodeError:
-        raise InventoryError(f"{path}: not UTF-8 text") from None
+    except NotUtf8 as error:
+        raise InventoryError(f"{path}:{error.line}:{error.column}: not UTF-8 text ({error})") from None
     except OSError as error:
         raise InventoryError(f"{path}: cannot read ({error.strerror or error})") from None
     data = _parse_text(text, path)
@@ -79,11 +82,14 @@ def _parse_text(text: str, path: Path) -> Any:
     if not text.strip():
         raise InventoryError(f"{path}: empty file")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        pass
-    try:
-        return yaml.safe_load(text)
+        try:
+            return load_json(text)
+        except json.JSONDecodeError:
+            pass
+        return load_yaml_document(text)
+    except DocumentError as error:  # too deep, an integer out of range, an alias bomb
+        where = f"{path}:{error.line}:{error.column}" if error.line else str(path)
+        raise InventoryError(f"{where}: {error}") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
@@ -143,11 +149,7 @@ def _from_hclgpu(data: Any) -> Inventory:
         inventory = Inventory.model_validate(data)
     except ValidationError as error:
         raise InventoryError(_validation_message(error)) from None
-    names = [node.name for node in inventory.nodes]
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise InventoryError(f"duplicate node name(s): {', '.join(duplicates)}")
-    return inventory
+    return _checked(inventory.nodes)
 
 
 def _validation_message(error: ValidationError) -> str:
@@ -434,6 +436,7 @@ def _kube_group(
     A device plugin withdraws unhealthy devices from `allocatable` but not from `capacity`,
     so the difference is the only health signal a Node object carries.
     """
+    _check_instances(node, count)  # before one instance each is built
     healthy = max(0, min(healthy, count))
     if healthy < count:
         notes.append(
@@ -457,6 +460,8 @@ def _driver_version(labels: dict[str, str]) -> str | None:
 
 
 _QUANTITY = re.compile(r"^\d+$")
+_INT64_DIGITS = 19
+"""Kubernetes keeps quantities in 64 bits: a longer number is not one a cluster wrote."""
 
 
 def _quantities(value: Any, where: str) -> dict[str, int]:
@@ -464,6 +469,8 @@ def _quantities(value: Any, where: str) -> dict[str, int]:
     result: dict[str, int] = {}
     for key, raw in _string_map(value, where).items():
         if _QUANTITY.match(raw):
+            if len(raw.lstrip("0")) > _INT64_DIGITS:
+                raise InventoryError(f"{where}: `{key}` is out of range ({len(raw)} digits)")
             result[key] = int(raw)
     return result
 
@@ -472,11 +479,39 @@ def _quantities(value: Any, where: str) -> dict[str, int]:
 
 
 def _checked(nodes: list[Node]) -> Inventory:
-    names = [node.name for node in nodes]
-    duplicates = sorted({name for name in names if names.count(name) > 1})
+    """The nodes as an inventory, once their names are unique and no node has more device
+    instances than :data:`~hclgpu.plan.model.MAX_DEVICE_INSTANCES`."""
+    counts = Counter(node.name for node in nodes)  # linear: an inventory may list 10,000s of nodes
+    duplicates = sorted(name for name, count in counts.items() if count > 1)
     if duplicates:
         raise InventoryError(f"duplicate node name(s): {', '.join(duplicates)}")
+    for node in nodes:
+        _check_instances(node.name, sum(len(group.instances) for group in node.devices))
+        _check_numbers(node)
     return Inventory(version=1, nodes=nodes)
+
+
+_HUGE_NUMBER = re.compile(rf"\d{{{MAX_DIGITS + 1}}}")
+
+
+def _check_numbers(node: Node) -> None:
+    """Attributes and meta are compared as numbers where they look like one (`16130 MiB`,
+    `${attr.cpu.numcores} > 8`): one Python cannot convert to an int is an error here,
+    before the planner meets it."""
+    values = [("attribute", node.attributes), ("meta", node.meta)]
+    values += [(f"device {g.vendor}/{g.type}/{g.model} attribute", g.attributes) for g in node.devices]
+    for kind, mapping in values:
+        for key, value in mapping.items():
+            if _HUGE_NUMBER.search(value):
+                too_long = f"a number of more than {MAX_DIGITS} digits is out of range"
+                raise InventoryError(f"node {node.name}: {kind} `{key}`: {too_long}")
+
+
+def _check_instances(node: str, count: int) -> None:
+    if count > MAX_DEVICE_INSTANCES:
+        raise InventoryError(
+            f"node {node}: {count} device instances; hclgpu models at most {MAX_DEVICE_INSTANCES} per node"
+        )
 
 
 def _text(value: Any, where: str) -> str:

@@ -12,6 +12,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+MAX_DEVICE_INSTANCES = 1024
+"""The most device instances one node may have, all its device groups together: the largest
+machines have a few dozen accelerators (or MIG and core partitions of them), and a count in a
+Kubernetes node is expanded into one instance each."""
+
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)

@@ -68,7 +68,7 @@ def _placements_table(group: GroupPlan) -> Table:
 
     table = Table(title=None, show_edge=False)
     for column in ("node", "score", "components", "devices"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # wrapped, never cut short: the IDs matter
     for p in _best_first(group.placements):
         components = ", ".join(f"{name} {value:.3f}" for name, value in p.components.items())
         devices = "; ".join(f"{d.request} → {d.group} [{', '.join(d.ids)}]" for d in p.devices)

@@ -94,13 +94,22 @@ def _load(path: str) -> Obj | str:
     """The spec as data (YAML, hence also JSON), or why it cannot be read."""
     import yaml
 
+    from hclgpu.documents import DocumentError, load_yaml_document
+    from hclgpu.files import NotUtf8, read_text
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
-    except (OSError, UnicodeDecodeError) as error:
-        return f"cannot be read ({error.__class__.__name__}: {error})"
+        data = load_yaml_document(read_text(path))  # at most 16 MiB, 256 levels, 4300-digit integers
+    except DocumentError as error:
+        return f"is beyond hclgpu's limits at line {error.line}, column {error.column} ({error})"
+    except NotUtf8 as error:
+        return f"is not UTF-8 text at line {error.line}, column {error.column} ({error})"
+    except OSError as error:
+        return f"cannot be read ({error.strerror or error})"
     except yaml.YAMLError as error:
-        return f"is neither JSON nor YAML ({str(error).splitlines()[0]})"
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        return f"is neither JSON nor YAML{where} ({problem})"
     return data if isinstance(data, dict) else "is not a mapping"
 
 

@@ -18,7 +18,7 @@ from hclgpu.importers.compose.draft import Draft
 from hclgpu.importers.compose.findings import Findings, Path
 from hclgpu.importers.compose.values import scalar_text, string_list
 
-_NEURON = re.compile(r"/dev/neuron(\d+)")
+_NEURON = re.compile(r"/dev/neuron(\d{1,9})")
 _UUID = re.compile(r"(GPU|MIG)-[0-9A-Za-z/-]+")
 _REQUEST_KEYS = ("driver", "count", "device_ids", "capabilities")
 NVIDIA = "nvidia/gpu"

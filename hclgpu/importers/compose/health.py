@@ -21,7 +21,7 @@ from hclgpu.importers.compose.findings import Findings
 from hclgpu.importers.compose.values import duration_ns, string_list
 
 _HTTP = re.compile(r"curl -fs(k?) -o /dev/null (\S+|'[^']*') \|\| wget -q .* \|\| exit 1")
-_TCP = re.compile(r'nc -z localhost (\d+) \|\| bash -c "exec 3<>/dev/tcp/localhost/\1" \|\| exit 1')
+_TCP = re.compile(r'nc -z localhost (\d{1,9}) \|\| bash -c "exec 3<>/dev/tcp/localhost/\1" \|\| exit 1')
 _SHELL = re.compile(r"[|&;<>()$`\\\"'*?\[\]#~\n]")
 _LOCAL = ("localhost", "127.0.0.1", "0.0.0.0", "::1")
 _CURL_FLAGS = frozenset("fsSk")

@@ -16,7 +16,7 @@ from hclgpu.importers.compose.draft import Draft, PortSpec
 from hclgpu.importers.compose.findings import Findings
 from hclgpu.importers.compose.grouping import Group
 
-_ON_FAILURE = re.compile(r"on-failure(?::(\d+))?")
+_ON_FAILURE = re.compile(r"on-failure(?::(\d{1,18}))?")  # a longer count is no count
 _SERVICE_NAME_BAD = re.compile(r"[^a-z0-9-]+")
 _CONFIG_FIRST = ("image", "entrypoint", "command", "args", "ports")
 

@@ -43,9 +43,9 @@ def label_tests(expression: dict[str, Any]) -> tuple[list[DeviceTest], str | Non
     if operator in ("Exists", "DoesNotExist") and key in (MEMORY_LABEL, DRIVER_MAJOR_LABEL):
         attribute = "${device.attr.memory}" if key == MEMORY_LABEL else "${device.attr.driver_version}"
         return [DeviceTest(attribute, "is_set" if operator == "Exists" else "is_not_set")], None
-    if key == MEMORY_LABEL and len(values) == 1 and re.fullmatch(r"-?\d+", values[0]):
+    if key == MEMORY_LABEL and len(values) == 1 and re.fullmatch(r"-?\d{1,18}", values[0]):
         return [_memory_test(operator, int(values[0]))], None
-    if key == DRIVER_MAJOR_LABEL and len(values) == 1 and re.fullmatch(r"\d+", values[0]):
+    if key == DRIVER_MAJOR_LABEL and len(values) == 1 and re.fullmatch(r"\d{1,18}", values[0]):
         major = int(values[0])
         if operator == "Gt":
             return [DeviceTest("${device.attr.driver_version}", "version", f">= {major + 1}.0")], None

@@ -26,6 +26,10 @@ _SUFFIXES = {
     "Ei": Fraction(2**60),
 }
 _QUANTITY = re.compile(r"([+-]?(?:\d+\.?\d*|\.\d+))(?:[eE]([+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E))?\Z")
+_LONGEST = 40
+"""The most characters a quantity's number or exponent may have: Kubernetes keeps a quantity
+in 64 bits with nine decimal places, so a longer one is no real amount (and Python would
+refuse to convert 4300 digits)."""
 MIB = 2**20
 LIMIT = 2**53
 """The largest amount read: beyond it no resource is meant, and Nomad's int64 fields overflow."""
@@ -48,7 +52,7 @@ def _quantity(value: object) -> Fraction | None:
     if not isinstance(value, str):
         return None
     match = _QUANTITY.match(value.strip())
-    if match is None:
+    if match is None or len(match[1]) > _LONGEST or len(match[2] or "") > _LONGEST:
         return None
     number = Fraction(match[1])
     if match[2] is not None:

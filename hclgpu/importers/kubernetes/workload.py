@@ -229,7 +229,7 @@ def _parallel(workload: Manifest, value: Any, read: GroupRead, findings: Finding
     if whole_number(value) is not None:
         return int(value)
     count = _int(read.group.get("Count"), 1)
-    if isinstance(value, str) and value.endswith("%") and value[:-1].isdigit():
+    if isinstance(value, str) and value.endswith("%") and value[:-1].isdigit() and len(value) <= 4:
         parallel = max(1, int(value[:-1]) * count // 100)
     else:
         parallel = max(1, count // 4)
