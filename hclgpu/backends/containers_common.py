@@ -190,12 +190,8 @@ def field(ctx: Lowering, key: str) -> str:
 
 
 def _said(ctx: Lowering, code: str, message: str, node: Node | None) -> bool:
-    """Whether this diagnostic is already in the sink (a job-level construct is read per group)."""
-    span = node.span if node is not None else None
-    return any(
-        d.code == code and d.message == message and d.span == span and d.source is ctx.source
-        for d in ctx.sink.items
-    )
+    """Whether this diagnostic was already reported (a job-level construct is read per group)."""
+    return ctx.said(code, message, node)
 
 
 def unsupported(ctx: Lowering, message: str, node: Node | None, help: str | None = None) -> None:

@@ -92,6 +92,22 @@ class Lowering:
     source: SourceFile
     sink: Sink
     options: RenderOptions = field(default_factory=RenderOptions)
+    _said: set[tuple[str, str, Span | None]] = field(default_factory=set, init=False, repr=False)
+    _asked: set[str] = field(default_factory=set, init=False, repr=False)
+
+    def said(self, code: str, message: str, node: Node | Span | None) -> bool:
+        """Whether this translation already reported exactly this at ``node``: a job-level
+        construct is read once per group or task, and reported once. A set lookup, not a
+        scan of the sink, which holds thousands of diagnostics for thousands of groups."""
+        return (code, message, _span(node)) in self._said
+
+    def first_time(self, key: str) -> bool:
+        """True the first time ``key`` is asked: for what is said once per job although each
+        task's message has its own figures (the MHz per core of every cpu conversion)."""
+        if key in self._asked:
+            return False
+        self._asked.add(key)
+        return True
 
     def unsupported(self, message: str, node: Node | Span | None, help: str | None = None) -> None:
         """HG301: something left out of the output (severity follows --unsupported)."""
@@ -114,7 +130,8 @@ class Lowering:
         severity: Severity | None,
         related: Iterable[Related] = (),
     ) -> None:
-        span = node if isinstance(node, Span) or node is None else node.span
+        span = _span(node)
+        self._said.add((code, message, span))
         self.sink.emit(
             code,
             message,
@@ -125,3 +142,7 @@ class Lowering:
             severity=severity,
             target=self.target,
         )
+
+
+def _span(node: Node | Span | None) -> Span | None:
+    return node if isinstance(node, Span) or node is None else node.span

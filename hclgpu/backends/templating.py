@@ -56,6 +56,29 @@ def environment(target: str, user_dir: str | None) -> Environment:
     return env
 
 
+def _parse_yaml(text: str, data: Any) -> Any:
+    """``yaml.safe_load(text)``, on libyaml's parser when PyYAML has it.
+
+    The pure-Python parser is most of a large render's time; libyaml reads the same YAML
+    1.1 through the same constructors and resolvers several times faster. It only confirms:
+    a document it refuses, or reads as something other than ``data`` (it is stricter, e.g.
+    about ``\\uD800``), is parsed again by the pure-Python parser, whose verdict and
+    messages stand, so what is accepted or refused does not depend on how PyYAML was built.
+    """
+    import yaml
+
+    fast = getattr(yaml, "CSafeLoader", None)
+    if fast is not None:
+        try:
+            parsed = yaml.load(text, Loader=fast)
+        except (yaml.YAMLError, ValueError):  # ValueError: a raw surrogate cannot be encoded
+            pass
+        else:
+            if parsed == data:
+                return parsed
+    return yaml.load(text, Loader=yaml.SafeLoader)
+
+
 def render_yaml(
     target: str, names: list[str], data: dict[str, Any], user_dir: str | None, **context: Any
 ) -> str:
@@ -70,7 +93,7 @@ def render_yaml(
     except jinja2.TemplateError as error:
         raise TemplateError(f"template {names[-1]}: {error}") from None
     try:
-        parsed = yaml.safe_load(text)
+        parsed = _parse_yaml(text, data)
     except yaml.YAMLError as error:
         raise TemplateError(f"template {template.name} produced invalid YAML: {error}") from None
     if parsed != data:

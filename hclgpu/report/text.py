@@ -105,7 +105,28 @@ def render_text(
 ) -> None:
     console = make_console(stream, color)
     for diagnostic in diagnostics:
-        for line in format_diagnostic(diagnostic):
-            console.print(line)
-        console.print()
-    console.print(Text(summary(diagnostics, files), style="bold"))
+        _print(console, [*format_diagnostic(diagnostic), Text()])
+    _print(console, [Text(summary(diagnostics, files), style="bold")])
+    console.file.flush()  # as rich does after each line it prints
+
+
+def _print(console: Console, lines: list[Text]) -> None:
+    """The lines as ``console.print`` writes them, one by one.
+
+    rich's rendering of a line costs far more than building it (seconds for 50,000
+    diagnostics). Without colour it adds only the newline: control codes are removed when
+    a ``Text`` is made, and soft wrap means no wrapping or cropping. The one exception is a
+    tab, which it expands; so lines without one are written as they are, and any other case
+    is left to rich.
+    """
+    if _colourless(console) and not any("\t" in line.plain for line in lines):
+        console.file.write("".join(line.plain + "\n" for line in lines))
+        return
+    for line in lines:
+        console.print(line)
+
+
+def _colourless(console: Console) -> bool:
+    """Whether rich writes a line's characters and nothing else (no styles, no HTML, no record)."""
+    special = console.is_jupyter or console.record or console.legacy_windows
+    return console.color_system is None and not special

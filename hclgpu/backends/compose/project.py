@@ -16,7 +16,7 @@ from typing import Any
 
 from hclgpu.backends.compose.service import Obj, service
 from hclgpu.backends.containers_common import Container, approximated, engine_name, field
-from hclgpu.backends.target import Lowering
+from hclgpu.backends.target import Lowering, unique_name
 from hclgpu.ir import models as m
 
 
@@ -25,11 +25,11 @@ def project(job: m.Job, containers: list[Container], ctx: Lowering) -> Obj:
     name = engine_name(job.name or job.id or "job").replace(".", "-")
     services: Obj = {}
     networks: dict[int, str] = {}
+    taken: set[str] = set()
+    groups = _by_group(containers)
     for c in containers:
-        joined: list[str] = []
-        if not c.network_mode:
-            joined.append(networks.setdefault(id(c.group), _network_name(c.group, networks.values())))
-        services[c.service] = service(c, _depends_on(c, containers, ctx), joined)
+        joined = [] if c.network_mode else [_network(c.group, networks, taken)]
+        services[c.service] = service(c, _depends_on(c, groups[id(c.group)], ctx), joined)
         _note_replicas(c, ctx)
     out: Obj = {"name": name, "services": services}
     if networks:
@@ -38,18 +38,25 @@ def project(job: m.Job, containers: list[Container], ctx: Lowering) -> Obj:
     return escaped
 
 
-def _network_name(group: m.TaskGroup, taken: Any) -> str:
-    """The group's network: its name, as a Compose key, unique in the project."""
-    base = engine_name(group.name or "group")
-    name, n = base, 2
-    while name in set(taken):
-        name, n = f"{base}-{n}", n + 1
-    return name
+def _by_group(containers: list[Container]) -> dict[int, list[Container]]:
+    """The containers of each group (by the group's id), in order: built once, so that
+    finding a container's neighbours does not look through the whole job."""
+    groups: dict[int, list[Container]] = {}
+    for c in containers:
+        groups.setdefault(id(c.group), []).append(c)
+    return groups
 
 
-def _depends_on(c: Container, containers: list[Container], ctx: Lowering) -> Obj:
-    """Start conditions on the other containers of the same group."""
-    group = [o for o in containers if o.group is c.group and o is not c]
+def _network(group: m.TaskGroup, networks: dict[int, str], taken: set[str]) -> str:
+    """The group's network: its name, as a Compose key, unique in the project (``taken``)."""
+    if id(group) not in networks:
+        networks[id(group)] = unique_name(engine_name(group.name or "group"), taken)
+    return networks[id(group)]
+
+
+def _depends_on(c: Container, same_group: list[Container], ctx: Lowering) -> Obj:
+    """Start conditions on the other containers of the same group (``same_group``, in order)."""
+    group = [o for o in same_group if o is not c]
     out: Obj = {}
     if c.hook == "":
         for other in group:

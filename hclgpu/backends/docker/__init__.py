@@ -3,9 +3,10 @@
 Lowering (:mod:`~hclgpu.backends.docker.job`, shared with Compose) turns the job into
 :class:`~hclgpu.backends.containers_common.Container` values; :mod:`~hclgpu.backends.docker.argv`
 makes each one an argv; this module quotes every word with :func:`shlex.quote`, lets the
-template (templates/docker/run.sh.j2) lay the words out, and parses the line back with
-:func:`shlex.split`: it must give the argv again, or the template is refused. That is the
-shell's version of the YAML parse-back of the other targets.
+template (templates/docker/run.sh.j2) lay the words out, and parses the line back the way
+:func:`shlex.split` does (:func:`~hclgpu.backends.docker.shell.split`, linear in the line's
+length): it must give the argv again, or the template is refused. That is the shell's
+version of the YAML parse-back of the other targets.
 
 Each artifact, ``<group>-<task>.sh`` (a long name cut, see
 :func:`~hclgpu.backends.target.file_name`), is exactly one command line (no shebang): printed
@@ -39,6 +40,7 @@ def render_line(argv: list[str], user_dir: str | None, source: str) -> str:
     """The command line of ``argv`` through the template, checked to split back into ``argv``."""
     import jinja2
 
+    from hclgpu.backends.docker.shell import split
     from hclgpu.backends.templating import TemplateError, environment
 
     words = [shlex.quote(word) for word in argv]
@@ -48,7 +50,7 @@ def render_line(argv: list[str], user_dir: str | None, source: str) -> str:
     except jinja2.TemplateError as error:
         raise TemplateError(f"template {TEMPLATE}: {error}") from None
     try:
-        parsed = shlex.split(text, comments=True)
+        parsed = split(text)
     except ValueError as error:
         raise TemplateError(f"template {template.name} produced an invalid shell line: {error}") from None
     if parsed != argv:

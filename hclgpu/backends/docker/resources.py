@@ -79,7 +79,7 @@ def _cpu(c: Container, res: m.Resources | None, ctx: Lowering) -> None:
         "" if (c.task.config or {}).get("cpu_hard_limit") else "; Nomad's cpu is a share, this a hard limit"
     )
     prefix = f"Nomad cpu is in MHz: {field(ctx, 'cpus')} is converted"
-    if not any(d.message.startswith(prefix) and d.source is ctx.source for d in ctx.sink.items):
+    if ctx.first_time(prefix):
         approximated(
             ctx,
             f"{prefix} at {factor} MHz per core (cpu = {mhz} → {c.cpus:g}){share}",

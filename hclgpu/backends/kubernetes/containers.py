@@ -275,9 +275,7 @@ def _millicores(mhz: int, at: Node, ctx: Lowering) -> str:
     """Nomad's MHz at the configured MHz per core; the factor is reported once per job."""
     factor = ctx.options.cpu_mhz_per_core
     prefix = "Nomad cpu is in MHz: resources.requests.cpu is converted"
-    if not any(
-        d.code == "HG302" and d.message.startswith(prefix) and d.source is ctx.source for d in ctx.sink.items
-    ):
+    if ctx.first_time(prefix):
         approximated(
             ctx,
             f"{prefix} at {factor} MHz per core (cpu = {mhz} → {max(1, round(mhz * 1000 / factor))}m)",

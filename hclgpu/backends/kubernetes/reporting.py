@@ -15,13 +15,9 @@ from hclgpu.ir.base import Hcl, Node
 
 
 def _said(ctx: Lowering, code: str, message: str, node: Node | None) -> bool:
-    """Whether this exact diagnostic is already in the sink: a job-level construct is read
+    """Whether this exact diagnostic was already reported: a job-level construct is read
     once per group, and is reported once."""
-    span = node.span if node is not None else None
-    return any(
-        d.code == code and d.message == message and d.span == span and d.source is ctx.source
-        for d in ctx.sink.items
-    )
+    return ctx.said(code, message, node)
 
 
 def unsupported(ctx: Lowering, message: str, node: Node | None, help: str | None = None) -> None:
