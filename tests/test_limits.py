@@ -231,13 +231,20 @@ def test_a_number_too_large_from_outside_the_job_is_located_in_its_own_text(
     file: tuple[str, str] | None,
     expected: tuple[str, int, int],
 ) -> None:
+    found = _compiled_with(tmp_path, args, env, file, "n.nomad.hcl", VARIABLES + _meta("var.n"))
+    assert _located(found) == [expected]
+
+
+def _compiled_with(
+    tmp_path: Path, args: list[str], env: dict[str, str], file: tuple[str, str] | None, name: str, text: str
+) -> list[Diagnostic]:
+    """The diagnostics of a job compiled with these --var values, environment and var-file."""
     files = []
     if file is not None:
         (tmp_path / file[0]).write_text(file[1])
         files.append(tmp_path / file[0])
     options = EvalOptions(VariableInputs(args=args, env=env, files=files))
-    result = compile_source(SourceFile("n.nomad.hcl", VARIABLES + _meta("var.n")), options)
-    assert _located(result.diagnostics) == [expected]
+    return compile_source(SourceFile(name, text), options).diagnostics
 
 
 @pytest.mark.parametrize("operator", ["<", "version", "semver"])
@@ -308,14 +315,9 @@ def test_an_escape_utf8_cannot_encode_from_outside_the_job_is_located(
     file: tuple[str, str] | None,
     expected: tuple[str, int, int],
 ) -> None:
-    files = []
-    if file is not None:
-        (tmp_path / file[0]).write_text(file[1])
-        files.append(tmp_path / file[0])
     declaration = 'variable "l" {\n  type    = list(string)\n  default = []\n}\n'
-    options = EvalOptions(VariableInputs(args=args, env=env, files=files))
-    result = compile_source(SourceFile("u.nomad.hcl", declaration + _meta("jsonencode(var.l)")), options)
-    assert _located(result.diagnostics) == [expected]
+    text = declaration + _meta("jsonencode(var.l)")
+    assert _located(_compiled_with(tmp_path, args, env, file, "u.nomad.hcl", text)) == [expected]
 
 
 @pytest.mark.parametrize(
