@@ -459,6 +459,94 @@ def test_yamldecode_says_a_number_is_too_large_rather_than_unparsable() -> None:
     assert "`1e999999` is too large" in diagnostic.message
 
 
+LOOPS = {
+    "for": "jsonencode([for a in range(1000): [for b in range(1000): [for c in range(1000): 1]]])",
+    "template-for": '"%{for a in range(1000)}%{for b in range(1000)}%{for c in range(1000)}x'
+    '%{endfor}%{endfor}%{endfor}"',
+}
+"""Nested loops of 10^9 elements, which would run for an hour."""
+
+DYNAMIC = """job "j" {
+  group "g" {
+    dynamic "network" {
+      for_each = range(1000)
+      content {
+        dynamic "port" {
+          for_each = range(1000)
+          labels = ["p${network.key}x${port.key}"]
+          content { static = 1 }
+        }
+      }
+    }
+  }
+}
+"""
+"""10^6 generated blocks: decoding them would take a quarter of a minute."""
+
+DOUBLING = (
+    'locals {\n  l0 = "xxxxxxxxxxxxxxxx"\n'
+    + "".join(f'  l{i} = "${{local.l{i - 1}}}${{local.l{i - 1}}}"\n' for i in range(1, 31))
+    + '}\njob "j" {\n  meta = { a = local.l30 }\n}\n'
+)
+"""A template doubling its text 30 times: 16 GiB unless stopped."""
+
+
+def _compiled_in_a_child(text: str) -> tuple[list[tuple[str, int, int]], float]:
+    """The located diagnostics of ``text`` compiled in a child process with a deadline and
+    2 GiB of address space, so a loop without a bound fails the test instead of hanging it."""
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    program = (
+        "import json, sys, time\n"
+        "from hclgpu.pipeline import compile_source\n"
+        "from hclgpu.source import SourceFile\n"
+        "started = time.monotonic()\n"
+        "found = compile_source(SourceFile('f.nomad.hcl', sys.stdin.read())).diagnostics\n"
+        "print(json.dumps([time.monotonic() - started, "
+        "[[d.code, d.source.position(d.span.start).line, d.source.position(d.span.start).column]"
+        " for d in found if d.span]]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], input=text, capture_output=True, text=True,
+        timeout=60, check=True, preexec_fn=limit, cwd=ROOT,
+    )  # fmt: skip
+    seconds, found = json.loads(done.stdout)
+    return [tuple(item) for item in found], seconds
+
+
+@pytest.mark.parametrize("loop", list(LOOPS))
+def test_nested_loops_stop_at_the_budget_where_they_stand(loop: str) -> None:
+    found, seconds = _compiled_in_a_child(_meta(LOOPS[loop]))
+    assert found == [("HG117", 2, LOOPS[loop].index("range(1000)", 50) + 16)]  # the innermost loop
+    assert seconds < 10
+
+
+def test_nested_dynamic_blocks_stop_at_the_budget() -> None:
+    found, seconds = _compiled_in_a_child(DYNAMIC)
+    assert found == [("HG117", 7, 22)]
+    assert seconds < 10
+
+
+def test_a_template_past_16_mib_is_one_located_error() -> None:
+    found, seconds = _compiled_in_a_child(DOUBLING)
+    assert found[0] == ("HG117", 23, 9)  # l20 holds 16 MiB, l21 (line 23) would hold 32
+    assert seconds < 10
+
+
+def test_loops_at_the_budget_are_still_evaluated() -> None:
+    """A thousand elements outside, 999 inside each: 1,000,000 visited, the limit itself."""
+    from hclgpu.eval.expr import MAX_ITERATIONS
+
+    loops = "length(flatten([for a in range(1000): [for b in range(999): b]]))"
+    result = compile_source(SourceFile("f.nomad.hcl", _meta(loops)))
+    assert result.diagnostics == [] and result.job is not None and result.job.meta is not None
+    assert result.job.meta["a"] == "999000" and MAX_ITERATIONS == 1000 + 999_000
+    assert _codes(_meta(loops.replace("999", "1000"))) == ["HG117"]
+
+
 # --------------------------------------------------------------------------- side files
 
 SAMPLE = str(ROOT / "samples" / "tensorrt.nomad.hcl")

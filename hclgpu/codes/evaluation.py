@@ -253,9 +253,11 @@ Fix: correct the argument the diagnostic points at.""",
         E,
         "An expression cannot be evaluated",
         """What: an operator applied to the wrong type, an attribute or index that does
-not exist, a null in a template, a non-bool condition.
+not exist, a null in a template, a non-bool condition. Also loops past hclgpu's
+budget (1,000,000 elements in one file) and templates past 16 MiB of text.
 
-Why: Nomad rejects the file.
+Why: Nomad rejects the file; a loop or a template that large would hold up the check
+(and Nomad's parser) for minutes.
 
 Example:
     count = "two" * 2

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from hclgpu.eval.expr import Evaluator, Failure, Scope
+from hclgpu.eval.expr import BLOCK_COST, Evaluator, Failure, Scope
 from hclgpu.eval.values import EvalError, Value, number, to_string, type_name
 from hclgpu.source import Span
 from hclgpu.syntax import ast
@@ -127,8 +127,10 @@ def _iterator_name(block: ast.Block, attribute: ast.Attribute | None, problems: 
 def _elements(expr: ast.Expr, scope: Scope, evaluator: Evaluator) -> list[tuple[Value, Value]]:
     collection = evaluator.eval(expr, scope)
     if isinstance(collection, list):
+        evaluator.visit(len(collection), expr.span, BLOCK_COST)
         return list(enumerate(collection))
     if isinstance(collection, dict):
+        evaluator.visit(len(collection), expr.span, BLOCK_COST)
         return [(k, collection[k]) for k in sorted(collection)]
     if collection is None:
         raise Failure("HG119", "`for_each` cannot be null", expr.span, help="use an empty list for no blocks")

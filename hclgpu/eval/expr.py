@@ -19,6 +19,7 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING
 
 from hclgpu.diagnostics import Edit, Sink
+from hclgpu.eval.functions_base import MAX_RESULT_TEXT
 from hclgpu.eval.values import (
     UNSET,
     EvalError,
@@ -37,6 +38,15 @@ if TYPE_CHECKING:
     from hclgpu.eval.functions import Function
 
 REAL_ROOTS = frozenset({"var", "local"})
+
+MAX_ITERATIONS = 1_000_000
+"""The most elements the ``for`` expressions, template ``for`` directives and ``dynamic``
+blocks of one file may visit, all together. Nested loops multiply: three nested loops over
+``range(1000)`` would take an hour, so past this the loop fails where it stands."""
+
+BLOCK_COST = 10
+"""What one element of a ``dynamic`` block counts against :data:`MAX_ITERATIONS`: it
+generates a block to decode, about ten times the work of a ``for`` element."""
 
 
 class Failure(Exception):
@@ -91,6 +101,8 @@ class Evaluator:
     constants_only: bool = False
     """Evaluate as HCL does with no context (defaults, var files, --var): no references, no calls."""
     special: dict[str, Callable[[ast.FunctionCall, Scope], Value]] = field(default_factory=dict)
+    iterations: int = 0
+    """Elements visited by loops so far, against :data:`MAX_ITERATIONS`."""
 
     def __post_init__(self) -> None:
         self.special = {"can": self._can, "try": self._try, "convert": self._convert}
@@ -106,6 +118,18 @@ class Evaluator:
 
     def text(self, span: Span) -> str:
         return self.source.text[span.start : span.end]
+
+    def visit(self, count: int, span: Span, cost: int = 1) -> None:
+        """Count ``count`` loop elements about to be visited by the loop over ``span``."""
+        self.iterations += count * cost
+        if self.iterations > MAX_ITERATIONS:
+            raise Failure(
+                "HG117",
+                f"the loops of this file visit more than {MAX_ITERATIONS:,} elements in all, "
+                f"hclgpu's limit (an element of a `dynamic` block counts {BLOCK_COST})",
+                span,
+                help="nested `for` expressions and `dynamic` blocks multiply: iterate over less",
+            )
 
     # ---- leaves -----------------------------------------------------------------
 
@@ -280,7 +304,15 @@ class Evaluator:
             only = parts[0]
             runtime = self._runtime_interpolation(only, scope)
             return runtime if runtime is not None else self.eval(only.expr, scope)
-        return "".join(self._render(parts, scope))
+        pieces = self._render(parts, scope)
+        if sum(map(len, pieces)) > MAX_RESULT_TEXT:
+            raise Failure(
+                "HG117",
+                f"the template's text would exceed {MAX_RESULT_TEXT // 2**20} MiB, hclgpu's limit "
+                "for a string",
+                expr.span,
+            )
+        return "".join(pieces)
 
     def _runtime_interpolation(self, part: ast.Interpolation, scope: Scope) -> str | None:
         """The interpolation as written when it only names a run-time reference."""
@@ -412,8 +444,10 @@ class Evaluator:
     def _iterate(self, node: ast.Expr, scope: Scope) -> list[tuple[Value, Value]]:
         collection = self.eval(node, scope)
         if isinstance(collection, list):
+            self.visit(len(collection), node.span)
             return list(enumerate(collection))
         if isinstance(collection, dict):
+            self.visit(len(collection), node.span)
             return [(key, collection[key]) for key in sorted(collection)]
         if collection is None:
             raise Failure("HG117", "cannot iterate over a null value", node.span)
