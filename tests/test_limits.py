@@ -399,7 +399,8 @@ UNBOUNDED = {
 
 def test_every_unbounded_function_fails_quickly_naming_itself() -> None:
     """In a child process with a deadline, so an unbounded function fails the test instead
-    of hanging it. Each call is one HG116 at the call, naming the function, within seconds."""
+    of hanging it. Each call is one HG116 at the call, naming the function, within seconds;
+    an argument of shared parts already past the budget is HG117 at the argument."""
     shared = "  e = [for i in range(100): []]\n  f = [for i in range(1000): local.e]\n"
     shared += "  shared = [for i in range(1000): local.f]\n"  # 10^8 values written out, 10^6 built
     program = (
@@ -425,20 +426,23 @@ def test_every_unbounded_function_fails_quickly_naming_itself() -> None:
     for name, call in UNBOUNDED.items():
         *diagnostics, seconds = found[name]
         function = call.split("(", 1)[0]
-        assert [code for code, _, _ in diagnostics] == ["HG116"], (name, diagnostics)
+        expected, words = ("HG116", f'function "{function}"')
+        if name.endswith("-shared"):  # the argument is past the budget before the call
+            expected, words = ("HG117", "hclgpu's limit for a value")
+        assert [code for code, _, _ in diagnostics] == [expected], (name, diagnostics)
         _, message, located = diagnostics[0]
-        assert located and f'function "{function}"' in message, (name, message)
+        assert located and words in message, (name, message)
         assert seconds < 5, (name, seconds)
 
 
 def test_a_result_at_the_budget_is_still_computed() -> None:
     from hclgpu.eval.functions_base import MAX_RESULT_TEXT
 
-    text = 'job "j" {\n  meta = { a = format("%' + str(MAX_RESULT_TEXT) + 's", "x") }\n}\n'
+    text = 'job "j" {\n  meta = { a = trimspace(format("%' + str(MAX_RESULT_TEXT) + 's", "x")) }\n}\n'
     result = compile_source(SourceFile("f.nomad.hcl", text))
     assert result.job is not None and result.job.meta is not None
-    assert len(result.job.meta["a"]) == MAX_RESULT_TEXT
-    text = 'job "j" {\n  meta = { a = format("%' + str(MAX_RESULT_TEXT + 1) + 's", "x") }\n}\n'
+    assert result.job.meta["a"] == "x"  # the 16 MiB string was built and passed on
+    text = 'job "j" {\n  meta = { a = trimspace(format("%' + str(MAX_RESULT_TEXT + 1) + 's", "x")) }\n}\n'
     assert _codes(text) == ["HG116"]
 
 
@@ -491,6 +495,34 @@ DOUBLING = (
 """A template doubling its text 30 times: 16 GiB unless stopped."""
 
 
+SHARED = (
+    'locals {\n  l0 = ["x", "x"]\n  m0 = ["x", "x"]\n'
+    + "".join(f"  l{i} = [local.l{i - 1}, local.l{i - 1}]\n" for i in range(1, 31))
+    + "".join(f"  m{i} = [local.m{i - 1}, local.m{i - 1}]\n" for i in range(1, 31))
+    + "}\n"
+)
+"""Two values of 2^31 strings each, built apart, from 31 lists that share their parts."""
+
+USES_OF_SHARED = {
+    "attribute": 'meta = { a = local.l30 }\n  group "g" {\n    task "t" {\n      driver = "docker"\n'
+    "      config {\n        args = local.l30\n      }\n    }\n  }",
+    "equality": 'meta = { a = local.l30 == local.m30 ? "same" : "not" }',
+    "inequality": 'meta = { a = local.l30 != local.m30 ? "not" : "same" }',
+    "argument": "meta = { a = length(distinct([local.l30, local.m30])) }",
+    "convert": "meta = { a = length(convert(local.l30, list(list(list(any))))) }",
+}
+"""Each place a value is walked whole: written out, compared, or passed to a function."""
+
+
+@pytest.mark.parametrize("use", list(USES_OF_SHARED))
+def test_a_value_of_shared_parts_past_the_budget_is_located_where_it_is_used(use: str) -> None:
+    text = SHARED + 'job "j" {\n  ' + USES_OF_SHARED[use] + "\n}\n"
+    found, seconds = _compiled_in_a_child(text)
+    lines = {line for _, line, _ in found}
+    assert {code for code, _, _ in found} == {"HG117"} and seconds < 10
+    assert lines == ({66, 71} if use == "attribute" else {66})  # the job block is line 65
+
+
 def _compiled_in_a_child(text: str) -> tuple[list[tuple[str, int, int]], float]:
     """The located diagnostics of ``text`` compiled in a child process with a deadline and
     2 GiB of address space, so a loop without a bound fails the test instead of hanging it."""
@@ -540,10 +572,10 @@ def test_loops_at_the_budget_are_still_evaluated() -> None:
     """A thousand elements outside, 999 inside each: 1,000,000 visited, the limit itself."""
     from hclgpu.eval.expr import MAX_ITERATIONS
 
-    loops = "length(flatten([for a in range(1000): [for b in range(999): b]]))"
+    loops = "length([for a in range(1000): length([for b in range(999): b])])"
     result = compile_source(SourceFile("f.nomad.hcl", _meta(loops)))
     assert result.diagnostics == [] and result.job is not None and result.job.meta is not None
-    assert result.job.meta["a"] == "999000" and MAX_ITERATIONS == 1000 + 999_000
+    assert result.job.meta["a"] == "1000" and MAX_ITERATIONS == 1000 + 999_000
     assert _codes(_meta(loops.replace("999", "1000"))) == ["HG117"]
 
 

@@ -5,6 +5,7 @@ One server per module (starting one costs ~0.3 s); each test opens its own docum
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 
@@ -210,6 +211,27 @@ async def test_hover_documents_blocks_arguments_units_and_values(client: Languag
     assert value == "`var.gpus` = `2`"
     local = await hover_text(client, document, at(JOB, "local.image", 7))
     assert local == '`local.image` = `"nvcr.io/nvidia/pytorch:24.05-py3"`'
+
+
+DOUBLING_LOCALS = (
+    'locals {\n  l0 = ["x", "x"]\n'
+    + "".join(f"  l{i} = [local.l{i - 1}, local.l{i - 1}]\n" for i in range(1, 31))
+    + '  all = local.l30\n}\njob "j" {\n  meta = { a = "x" }\n}\n'
+)
+"""``local.l30`` stands for 2^31 strings in 31 shared lists."""
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_a_value_of_billions_of_shared_elements_answers_at_once(
+    client: LanguageClient,
+) -> None:
+    document = await open_document(client, "hover-shared.nomad.hcl", DOUBLING_LOCALS)
+    found = await asyncio.wait_for(
+        hover_text(client, document, at(DOUBLING_LOCALS, "local.l30", 7)), timeout=10
+    )
+    assert found == "`local.l30` = `(a value too large to show)`"
+    small = await hover_text(client, document, at(DOUBLING_LOCALS, "local.l1]", 7))
+    assert small == '`local.l1` = `[["x", "x"], ["x", "x"]]`'
 
 
 @pytest.mark.asyncio(loop_scope="module")

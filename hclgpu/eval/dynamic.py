@@ -167,7 +167,7 @@ def body_as_data(body: ast.Body, scope: Scope, evaluator: Evaluator) -> dict[str
     grouped: dict[str, list[Value]] = {}
     for item in body.items:
         if isinstance(item, ast.Attribute):
-            value = normalise(evaluator.eval(item.value, scope))
+            value = normalise(evaluator.value(item.value, scope))
             result[item.name] = [value] if isinstance(item.value, ast.Object) else value
         else:
             grouped.setdefault(item.type, []).append(_block_as_data(item, scope, evaluator))

@@ -19,7 +19,12 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING
 
 from hclgpu.diagnostics import Edit, Sink
-from hclgpu.eval.functions_base import MAX_RESULT_TEXT
+from hclgpu.eval.functions_base import (
+    MAX_RESULT_TEXT,
+    MAX_RESULT_VALUES,
+    ResultTooLarge,
+    check_result,
+)
 from hclgpu.eval.values import (
     UNSET,
     EvalError,
@@ -115,6 +120,27 @@ class Evaluator:
         if method is None:
             raise Failure("HG117", f"cannot evaluate a {type(expr).__name__}", expr.span)
         return method(self, expr, scope)
+
+    def value(self, expr: ast.Expr, scope: Scope) -> Value:
+        """The value of an attribute, a function's argument or an operand of ``==``, held
+        to the budget of a function's result.
+
+        Values share their parts (a local of two copies of a local of two copies...), so
+        one of a few lines can stand for billions of elements; where a value is written out
+        or walked whole, it is measured first, stopping at the budget.
+        """
+        value = self.eval(expr, scope)
+        try:
+            check_result(value)
+        except ResultTooLarge:
+            raise Failure(
+                "HG117",
+                f"the value would hold more than {MAX_RESULT_VALUES:,} values or "
+                f"{MAX_RESULT_TEXT // 2**20} MiB of text, hclgpu's limit for a value",
+                expr.span,
+                help="a part used several times counts each time it appears",
+            ) from None
+        return value
 
     def text(self, span: Span) -> str:
         return self.source.text[span.start : span.end]
@@ -383,8 +409,8 @@ class Evaluator:
         op = expr.op
         if op in ("&&", "||"):
             return self._logical(expr, scope)
-        left = self.eval(expr.left, scope)
-        right = self.eval(expr.right, scope)
+        left = self.value(expr.left, scope)  # measured: equality walks both values whole
+        right = self.value(expr.right, scope)
         if op == "==":
             return equal(left, right)
         if op == "!=":
@@ -510,7 +536,7 @@ class Evaluator:
                 expr.name_span,
                 help=did_you_mean(expr.name, list(self.functions) + list(self.special)),
             )
-        args = [self.eval(arg, scope) for arg in expr.args]
+        args = [self.value(arg, scope) for arg in expr.args]
         if expr.expand_final and args:
             last = args.pop()
             if not isinstance(last, list):
@@ -561,7 +587,7 @@ class Evaluator:
 
         if len(expr.args) != 2:
             raise Failure("HG116", "function `convert` expects a value and a type", expr.span)
-        value = self.eval(expr.args[0], scope)
+        value = self.value(expr.args[0], scope)
         try:
             return convert(value, parse_type(expr.args[1]))
         except TypeExprError as error:

@@ -88,7 +88,7 @@ class Decoder:
     def eval(self, expr: ast.Expr, scope: Scope) -> tuple[bool, Value]:
         """Evaluate, reporting a failure; returns (ok, value)."""
         try:
-            return True, self.evaluator.eval(expr, scope)
+            return True, self.evaluator.value(expr, scope)
         except Failure as failure:
             self.failure(failure)
         except RecursionError:

@@ -79,8 +79,13 @@ def _reference_value(analysis: Analysis, node: ast.Traversal) -> str | None:
 
 
 def _value_text(value: Any) -> str:
+    from hclgpu.eval.functions_base import ResultTooLarge, check_result
     from hclgpu.importers.hcl_writer import expression
 
+    try:
+        check_result(value)  # a value of shared parts can stand for billions of elements
+    except ResultTooLarge:
+        return "(a value too large to show)"
     try:
         text = expression(value, 0)
     except TypeError:
