@@ -50,7 +50,7 @@ def job_paths(paths: list[str], sink: Sink) -> list[tuple[str, str]]:
     a caller with a cache may not need to read them at all. ``-`` is not allowed here.
     A file named twice (``a.nomad ./a.nomad .``) is listed once, under its first name."""
     found: list[tuple[str, str]] = []
-    for raw in paths:
+    for raw in _distinct(paths):
         path = Path(raw)
         if path.is_dir():
             files = walk(raw, display_path(path))
@@ -73,6 +73,13 @@ def _once(paths: list[tuple[str, str]]) -> list[tuple[str, str]]:
         if _first_time(path, seen):
             unique.append((path, shown))
     return unique
+
+
+def _distinct(paths: list[str]) -> list[str]:
+    """The arguments, each path once (``. ./`` is one directory, reported once if empty);
+    ``-`` is kept wherever it is, as standard input is read where it is named."""
+    seen: set[str] = set()
+    return [raw for raw in paths if raw == "-" or _first_time(raw, seen)]
 
 
 def _first_time(path: str | Path, seen: set[str]) -> bool:
@@ -113,7 +120,7 @@ def collect(paths: list[str], sink: Sink, stdin_name: str = "<stdin>") -> Iterat
     """Yield each input named by ``paths``, each file once (as :func:`job_paths` lists
     them); report unreadable ones to ``sink``."""
     seen: set[str] = set()
-    for raw in paths:
+    for raw in _distinct(paths):
         if raw == "-":
             yield Input(stdin_name, sys.stdin.buffer.read(MAX_BYTES + 1))
             continue

@@ -123,6 +123,14 @@ def test_empty_directory_and_missing_file_exit_two(
     assert status == 2 and "HG020" in err and "No such file" in err
 
 
+@pytest.mark.parametrize("command", [["check"], ["check", "--no-cache"], ["fmt", "--check"]])
+def test_a_directory_named_twice_is_reported_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    status, _, err = run(capsys, *command, str(tmp_path), str(tmp_path) + "/", str(tmp_path / "."))
+    assert status == 2 and err.count("HG021") == 1
+
+
 def test_invalid_utf8_and_nul_bytes_are_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     latin = tmp_path / "latin.hcl"
     latin.write_bytes(b'a = "caf\xe9"\n')
