@@ -568,9 +568,31 @@ def test_a_template_past_16_mib_is_one_located_error() -> None:
     assert seconds < 10
 
 
+BIG_LOCAL = "locals {\n  big = flatten([for i in range(100) : range(1000)])\n}\n"
+"""A local of 100,000 numbers, well within the budget of a value."""
+
+
+def test_a_large_local_used_in_a_loop_is_measured_once() -> None:
+    uses = "length(local.big), contains(local.big, i), local.big == local.big"
+    text = BIG_LOCAL + _meta(f"jsonencode([for i in range(1000) : [{uses}]])")
+    found, seconds = _compiled_in_a_child(text)
+    assert found == [] and seconds < 10  # walked 3,000 times, it would be 3 * 10^8 elements
+
+
+def test_the_values_a_file_walks_whole_are_bounded_in_all() -> None:
+    """A fresh large value in each iteration cannot be remembered: the walks add up."""
+    from hclgpu.eval.budget import MAX_MEASURED
+
+    call = "concat(local.big, [i])"
+    meta = _meta(f"length([for i in range(1000) : length({call})])")
+    found, seconds = _compiled_in_a_child(BIG_LOCAL + meta)
+    assert found == [("HG117", 5, meta.splitlines()[1].index(call) + 1)] and seconds < 10
+    assert MAX_MEASURED < 1000 * 100_000
+
+
 def test_loops_at_the_budget_are_still_evaluated() -> None:
     """A thousand elements outside, 999 inside each: 1,000,000 visited, the limit itself."""
-    from hclgpu.eval.expr import MAX_ITERATIONS
+    from hclgpu.eval.budget import MAX_ITERATIONS
 
     loops = "length([for a in range(1000): length([for b in range(999): b])])"
     result = compile_source(SourceFile("f.nomad.hcl", _meta(loops)))

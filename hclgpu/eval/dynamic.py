@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from hclgpu.eval.expr import BLOCK_COST, Evaluator, Failure, Scope
+from hclgpu.eval.budget import BLOCK_COST
+from hclgpu.eval.expr import Evaluator, Failure, Scope
 from hclgpu.eval.values import EvalError, Value, number, to_string, type_name
 from hclgpu.source import Span
 from hclgpu.syntax import ast

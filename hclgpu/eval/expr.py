@@ -19,12 +19,8 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING
 
 from hclgpu.diagnostics import Edit, Sink
-from hclgpu.eval.functions_base import (
-    MAX_RESULT_TEXT,
-    MAX_RESULT_VALUES,
-    ResultTooLarge,
-    check_result,
-)
+from hclgpu.eval.budget import Budget, TooLarge, TooMuchWork
+from hclgpu.eval.functions_base import MAX_RESULT_TEXT, MAX_RESULT_VALUES
 from hclgpu.eval.values import (
     UNSET,
     EvalError,
@@ -43,15 +39,6 @@ if TYPE_CHECKING:
     from hclgpu.eval.functions import Function
 
 REAL_ROOTS = frozenset({"var", "local"})
-
-MAX_ITERATIONS = 1_000_000
-"""The most elements the ``for`` expressions, template ``for`` directives and ``dynamic``
-blocks of one file may visit, all together. Nested loops multiply: three nested loops over
-``range(1000)`` would take an hour, so past this the loop fails where it stands."""
-
-BLOCK_COST = 10
-"""What one element of a ``dynamic`` block counts against :data:`MAX_ITERATIONS`: it
-generates a block to decode, about ten times the work of a ``for`` element."""
 
 
 class Failure(Exception):
@@ -106,8 +93,7 @@ class Evaluator:
     constants_only: bool = False
     """Evaluate as HCL does with no context (defaults, var files, --var): no references, no calls."""
     special: dict[str, Callable[[ast.FunctionCall, Scope], Value]] = field(default_factory=dict)
-    iterations: int = 0
-    """Elements visited by loops so far, against :data:`MAX_ITERATIONS`."""
+    budget: Budget = field(default_factory=Budget)
 
     def __post_init__(self) -> None:
         self.special = {"can": self._can, "try": self._try, "convert": self._convert}
@@ -122,17 +108,12 @@ class Evaluator:
         return method(self, expr, scope)
 
     def value(self, expr: ast.Expr, scope: Scope) -> Value:
-        """The value of an attribute, a function's argument or an operand of ``==``, held
-        to the budget of a function's result.
-
-        Values share their parts (a local of two copies of a local of two copies...), so
-        one of a few lines can stand for billions of elements; where a value is written out
-        or walked whole, it is measured first, stopping at the budget.
-        """
+        """The value of an attribute, a function's argument or an operand of ``==``,
+        measured against the budget of a function's result (see :mod:`hclgpu.eval.budget`)."""
         value = self.eval(expr, scope)
         try:
-            check_result(value)
-        except ResultTooLarge:
+            self.budget.measure(value)
+        except TooLarge:
             raise Failure(
                 "HG117",
                 f"the value would hold more than {MAX_RESULT_VALUES:,} values or "
@@ -140,6 +121,8 @@ class Evaluator:
                 expr.span,
                 help="a part used several times counts each time it appears",
             ) from None
+        except TooMuchWork as error:
+            raise Failure("HG117", str(error), expr.span) from None
         return value
 
     def text(self, span: Span) -> str:
@@ -147,15 +130,11 @@ class Evaluator:
 
     def visit(self, count: int, span: Span, cost: int = 1) -> None:
         """Count ``count`` loop elements about to be visited by the loop over ``span``."""
-        self.iterations += count * cost
-        if self.iterations > MAX_ITERATIONS:
-            raise Failure(
-                "HG117",
-                f"the loops of this file visit more than {MAX_ITERATIONS:,} elements in all, "
-                f"hclgpu's limit (an element of a `dynamic` block counts {BLOCK_COST})",
-                span,
-                help="nested `for` expressions and `dynamic` blocks multiply: iterate over less",
-            )
+        try:
+            self.budget.visit(count, cost)
+        except TooMuchWork as error:
+            help = "nested `for` expressions and `dynamic` blocks multiply: iterate over less"
+            raise Failure("HG117", str(error), span, help=help) from None
 
     # ---- leaves -----------------------------------------------------------------
 

@@ -224,6 +224,8 @@ def equal(left: Value, right: Value) -> bool:
         return left == right
     if type(left) is not type(right):
         return False
+    if left is right and isinstance(left, (list, dict)):  # a local compared with itself
+        return True
     if isinstance(left, list):
         return len(left) == len(right) and all(equal(a, b) for a, b in zip(left, right, strict=True))
     if isinstance(left, dict):
