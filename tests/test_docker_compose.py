@@ -482,6 +482,74 @@ def test_compose_http_healthcheck_and_durations() -> None:
     assert service["restart"] == "on-failure:1"
 
 
+SHARED_CONTAINER_PORT = """job "j" {
+  group "g" {
+    network {
+      port "http" { to = 8001 }
+      port "grpc" { to = 8001 }
+      port "admin" {
+        static = 9001
+        to     = 8001
+      }
+    }
+    task "t" {
+      driver = "docker"
+      config {
+        image = "busybox"
+        ports = ["http", "grpc", "admin"]
+      }
+    }
+  }
+}
+"""
+"""Two dynamic ports on one container port, and a static one on it too."""
+
+
+def test_dynamic_ports_on_one_container_port_are_published_once() -> None:
+    rendered, diagnostics = render(SHARED_CONTAINER_PORT, "compose")
+    doc = yaml.safe_load(rendered)
+    validate_compose(doc)  # compose-spec: the items of `ports` are unique
+    assert doc["services"]["g-t"]["ports"] == ["8001", "9001:8001"]
+    shared = [d for d in diagnostics if "one published port serves both" in d.message]
+    assert [(d.code, d.message.split('"')[1]) for d in shared] == [("HG302", "grpc")]
+    (argv,) = argvs(SHARED_CONTAINER_PORT).values()
+    assert flag_values(argv, "-p") == ["8001", "9001:8001"]
+
+
+REPEATED_ITEMS = {
+    "cap_add": ("cap_add", "NET_ADMIN"),
+    "cap_drop": ("cap_drop", "ALL"),
+    "dns_servers": ("dns", "1.1.1.1"),
+    "dns_options": ("dns_opt", "ndots:1"),
+    "dns_search_domains": ("dns_search", "example.com"),
+    "extra_hosts": ("extra_hosts", "db:10.0.0.2"),
+    "group_add": ("group_add", "video"),
+    "security_opt": ("security_opt", "no-new-privileges"),
+    "volumes": ("volumes", "/data:/data"),
+}
+"""Driver-config lists given an item twice: their Compose key and the item."""
+
+
+def test_items_repeated_in_lists_compose_requires_unique_are_listed_once() -> None:
+    config = "".join(
+        f'        {key} = ["{item}", "other", "{item}"]\n' for key, (_, item) in REPEATED_ITEMS.items()
+    )
+    text = SHARED_CONTAINER_PORT.replace(
+        '        image = "busybox"\n', f'        image = "busybox"\n{config}'
+    )
+    rendered, diagnostics = render(text, "compose")
+    doc = yaml.safe_load(rendered)
+    validate_compose(doc)
+    service = doc["services"]["g-t"]
+    assert {key: service[key] for key, _ in REPEATED_ITEMS.values()} == {
+        key: [item, "other"] for key, item in REPEATED_ITEMS.values()
+    }
+    repeated = [d.message for d in diagnostics if "more than once" in d.message]
+    assert [m.split("`")[1] for m in repeated] == [key for key, _ in REPEATED_ITEMS.values()]
+    (argv,) = argvs(text).values()
+    assert flag_values(argv, "--cap-add") == ["NET_ADMIN", "other", "NET_ADMIN"]  # docker takes it
+
+
 # --------------------------------------------------------------------------- adversarial values
 
 ADVERSARIAL = [

@@ -30,6 +30,7 @@ def project(job: m.Job, containers: list[Container], ctx: Lowering) -> Obj:
     for c in containers:
         joined = [] if c.network_mode else [_network(c.group, networks, taken)]
         services[c.service] = service(c, _depends_on(c, groups[id(c.group)], ctx), joined)
+        _list_once(services[c.service], c, ctx)
         _note_replicas(c, ctx)
     out: Obj = {"name": name, "services": services}
     if networks:
@@ -76,6 +77,38 @@ def _depends_on(c: Container, same_group: list[Container], ctx: Lowering) -> Obj
                 c.task.lifecycle,
             )
     return out
+
+
+UNIQUE_LISTS = (
+    "cap_add", "cap_drop", "dns", "dns_opt", "dns_search", "expose", "extra_hosts",
+    "group_add", "security_opt", "volumes",
+)  # fmt: skip
+"""The service lists whose items compose-spec requires to be unique."""
+
+
+def _list_once(out: Obj, c: Container, ctx: Lowering) -> None:
+    """Each item of a list Compose requires unique once (``docker run`` takes a flag twice;
+    Compose refuses the file), HG302 naming what was repeated."""
+    for key in UNIQUE_LISTS:
+        items = out.get(key)
+        if not isinstance(items, list):
+            continue
+        kept: dict[str, Any] = {}
+        repeated: set[str] = set()
+        for item in items:
+            if str(item) in kept:
+                repeated.add(str(item))
+            else:
+                kept[str(item)] = item
+        if not repeated:
+            continue
+        out[key] = list(kept.values())
+        approximated(
+            ctx,
+            f'Compose\'s `{key}` of task "{c.task.name}" would list {", ".join(sorted(repeated))} more '
+            "than once, which Compose refuses: each is listed once",
+            c.task,
+        )
 
 
 def _note_replicas(c: Container, ctx: Lowering) -> None:

@@ -19,7 +19,7 @@ from hclgpu.backends.containers_common import (
     unsupported,
 )
 from hclgpu.backends.docker.checks import checks_by_task
-from hclgpu.backends.docker.lowering import container_names, lower_task, publish
+from hclgpu.backends.docker.lowering import add_port, container_names, lower_task, publish
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 
@@ -82,7 +82,7 @@ def _bridge_ports(group: m.TaskGroup, containers: list[Container], ctx: Lowering
         mapped = publish(port, ctx)
         if mapped is None:
             continue
-        owner.ports.append(mapped)
+        add_port(owner.ports, mapped, port, ctx)
         shown = owner.service if ctx.target == "compose" else owner.name
         approximated(
             ctx,

@@ -134,8 +134,23 @@ def _ports(task: m.Task, group: m.TaskGroup, ctx: Lowering) -> list[PortMap]:
             continue
         mapped = publish(port, ctx)
         if mapped is not None:
-            out.append(mapped)
+            add_port(out, mapped, port, ctx)
     return out
+
+
+def add_port(ports: list[PortMap], mapped: PortMap, port: m.Port, ctx: Lowering) -> None:
+    """Publish ``mapped`` unless the container already does: two ports of a group with the
+    same `to` and no `static` are one published port here (Compose refuses a port listed
+    twice; Nomad would give each its own host port), HG302."""
+    if mapped not in ports:
+        ports.append(mapped)
+        return
+    approximated(
+        ctx,
+        f'port "{port.label}" publishes container port {mapped.container} as another port of the '
+        "group does: one published port serves both",
+        port,
+    )
 
 
 def publish(port: m.Port, ctx: Lowering) -> PortMap | None:
