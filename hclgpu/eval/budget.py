@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hclgpu.eval.functions_base import MAX_RESULT_TEXT, MAX_RESULT_VALUES
+from hclgpu.eval.functions_base import Measured, ResultTooLarge, measure
 from hclgpu.eval.values import Value
 
 MAX_ITERATIONS = 1_000_000
@@ -33,10 +33,6 @@ REMEMBERED = 256
 """Containers of at least this many elements are remembered once measured."""
 
 
-class TooLarge(Exception):
-    """A value past the budget of a function's result."""
-
-
 class TooMuchWork(Exception):
     """A file past :data:`MAX_ITERATIONS` or :data:`MAX_MEASURED`; the message says which."""
 
@@ -47,8 +43,7 @@ class Budget:
 
     iterations: int = 0
     measured: int = 0
-    remembered: dict[int, tuple[Value, int, int]] = field(default_factory=dict)
-    """Measured containers by id: (the container, kept so its id stays its own; elements; text)."""
+    remembered: Measured = field(default_factory=dict)
 
     def visit(self, count: int, cost: int = 1) -> None:
         """Count ``count`` loop elements about to be visited, each at ``cost``."""
@@ -60,39 +55,18 @@ class Budget:
             )
 
     def measure(self, value: Value) -> None:
-        """Raise :class:`TooLarge` if ``value`` holds more than a function's result may."""
+        """:class:`~hclgpu.eval.functions_base.ResultTooLarge` if ``value`` holds more than a
+        function's result may; what was walked is spent, a walk stopped at the budget too."""
         if not isinstance(value, (list, dict)) or id(value) in self.remembered:
             return
-        values, text = self._walk(value)
+        try:
+            values, text, walked = measure(value, self.remembered)
+        except ResultTooLarge as error:
+            self._spend(error.walked)
+            raise
+        self._spend(walked)
         if values >= REMEMBERED:
             self.remembered[id(value)] = (value, values, text)
-
-    def _walk(self, value: list[Value] | dict[str, Value]) -> tuple[int, int]:
-        """Elements and characters of ``value``, remembered containers taken as counted."""
-        values = text = walked = 0
-        stack: list[Value] = [value]
-        try:
-            while stack:
-                item = stack.pop()
-                walked += 1
-                known = self.remembered.get(id(item)) if isinstance(item, (list, dict)) else None
-                if known is not None:
-                    values, text = values + known[1], text + known[2]
-                elif isinstance(item, str):
-                    values, text = values + 1, text + len(item)
-                elif isinstance(item, dict):
-                    values, text = values + 1, text + sum(map(len, item))
-                    stack.extend(item.values())
-                elif isinstance(item, list):
-                    values += 1
-                    stack.extend(item)
-                else:
-                    values += 1
-                if values + len(stack) > MAX_RESULT_VALUES or text > MAX_RESULT_TEXT:
-                    raise TooLarge
-        finally:  # a walk stopped at the budget was work too
-            self._spend(walked)
-        return values, text
 
     def _spend(self, walked: int) -> None:
         self.measured += walked

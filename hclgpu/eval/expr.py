@@ -19,8 +19,8 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING
 
 from hclgpu.diagnostics import Edit, Sink
-from hclgpu.eval.budget import Budget, TooLarge, TooMuchWork
-from hclgpu.eval.functions_base import MAX_RESULT_TEXT, MAX_RESULT_VALUES
+from hclgpu.eval.budget import Budget, TooMuchWork
+from hclgpu.eval.functions_base import MAX_RESULT_TEXT, MAX_RESULT_VALUES, ResultTooLarge
 from hclgpu.eval.values import (
     UNSET,
     EvalError,
@@ -113,7 +113,7 @@ class Evaluator:
         value = self.eval(expr, scope)
         try:
             self.budget.measure(value)
-        except TooLarge:
+        except ResultTooLarge:
             raise Failure(
                 "HG117",
                 f"the value would hold more than {MAX_RESULT_VALUES:,} values or "

@@ -40,12 +40,14 @@ __all__ = [
     "ConversionError",
     "Function",
     "FunctionError",
+    "Measured",
     "Param",
     "ResultTooLarge",
     "check_result",
     "define",
     "friendly_type",
     "go_quote",
+    "measure",
     "nfc",
     "require_text",
     "require_values",
@@ -107,13 +109,15 @@ MAX_RESULT_VALUES = 1_000_000
 
 class ResultTooLarge(CallError):
     """A result past the budget. Raised before the work where its size is known in advance
-    (``format`` widths, ``indent``, ``setproduct``), otherwise once it is built."""
+    (``format`` widths, ``indent``, ``setproduct``), otherwise once it is built. ``walked``:
+    how many values a :func:`measure` that stopped here had looked at."""
 
-    def __init__(self) -> None:
+    def __init__(self, walked: int = 0) -> None:
         super().__init__(
             f"the result would exceed hclgpu's limit for a function result: "
             f"{MAX_RESULT_TEXT // 2**20} MiB of text, {MAX_RESULT_VALUES:,} values"
         )
+        self.walked = walked
 
 
 def require_text(length: int) -> None:
@@ -128,30 +132,50 @@ def require_values(count: int) -> None:
         raise ResultTooLarge
 
 
-def check_result(value: Value) -> None:
-    """Measure a result against the budget, stopping as soon as it is exceeded.
+Measured: TypeAlias = dict[int, tuple[Value, int, int]]
+"""Containers already measured, by id: (the container, kept so its id stays its own;
+its values; its characters)."""
+
+
+def measure(value: Value, known: Measured | None = None) -> tuple[int, int, int]:
+    """The values and characters ``value`` holds, and how many values the walk looked at;
+    :class:`ResultTooLarge` as soon as it is past the budget.
 
     The walk counts shared parts each time they appear (a YAML alias, a list built from
-    one value repeated), since every later step sees them expanded.
+    one value repeated), since every later step sees them expanded; a container in
+    ``known`` counts as recorded there, without being walked again.
     """
-    if isinstance(value, str):
-        require_text(len(value))
-        return
-    values = text = 0
-    stack = [value] if isinstance(value, (list, dict)) else []
+    values = text = walked = 0
+    stack = [value]
     while stack:
         item = stack.pop()
+        walked += 1
+        recorded = known.get(id(item)) if known and isinstance(item, (list, dict)) else None
+        if recorded is not None:
+            values, text = values + recorded[1], text + recorded[2]
+            if values + len(stack) > MAX_RESULT_VALUES:
+                raise ResultTooLarge(walked)
+            continue
         values += 1
         if isinstance(item, str):
             text += len(item)
         elif isinstance(item, (list, dict)):
             if values + len(stack) + len(item) > MAX_RESULT_VALUES:  # each element is a value
-                raise ResultTooLarge
+                raise ResultTooLarge(walked)
             if isinstance(item, dict):
                 text += sum(len(key) for key in item)
             stack.extend(item.values() if isinstance(item, dict) else item)
         if text > MAX_RESULT_TEXT:
-            raise ResultTooLarge
+            raise ResultTooLarge(walked)
+    return values, text, walked
+
+
+def check_result(value: Value) -> None:
+    """Measure a result against the budget (see :func:`measure`)."""
+    if isinstance(value, str):
+        require_text(len(value))
+    elif isinstance(value, (list, dict)):
+        measure(value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -150,15 +150,12 @@ def _flatten(items: Value) -> list[Value]:
     if not isinstance(items, list):
         raise CallError("can only flatten lists, sets and tuples", arg=0)
     result: list[Value] = []
-    visited = 0  # lists visited too: one list shared many times is walked each time
     stack = [iter(items)]
     while stack:
         item = next(stack[-1], _END)
         if item is _END:
             stack.pop()
             continue
-        visited += 1
-        require_values(visited)
         if isinstance(item, list):
             stack.append(iter(item))
         else:

@@ -17,7 +17,6 @@ from hclgpu.eval.functions_base import (
     CallError,
     Function,
     Param,
-    check_result,
     define,
     go_quote,
     go_quote_rune,
@@ -349,7 +348,6 @@ def _csvdecode(text: str) -> list[dict[str, str]]:
 
 def _jsonencode(value: Value) -> str:
     """cty's ``jsonencode`` (a null argument encodes as ``null``)."""
-    check_result(value)  # the text is at least as large, shared parts written out each time
     try:
         return json_marshal(value)
     except RecursionError:

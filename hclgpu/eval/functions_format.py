@@ -16,7 +16,6 @@ from hclgpu.eval.functions_base import (
     ArgError,
     CallError,
     ConversionError,
-    check_result,
     go_quote,
     go_quote_rune,
     require_text,
@@ -235,7 +234,6 @@ def _as_is(verb: _Verb, value: Value) -> str:
             return _pad(verb, value)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return _pad(verb, text(value, "g"))
-    check_result(value)  # its JSON is at least as large, shared parts written out each time
     return _pad(verb, json_marshal(value))
 
 

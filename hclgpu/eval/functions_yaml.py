@@ -25,7 +25,6 @@ from hclgpu.eval.functions_base import (
     ConversionError,
     Function,
     Param,
-    check_result,
     define,
     go_quote,
     to_num,
@@ -393,7 +392,6 @@ def yaml_marshal(value: Value) -> str:
 
 def _yamlencode(value: Value) -> str:
     """The YAML document for a value."""
-    check_result(value)  # the text is at least as large, shared parts written out each time
     try:
         return yaml_marshal(value)
     except RecursionError:
