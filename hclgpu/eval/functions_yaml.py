@@ -30,7 +30,7 @@ from hclgpu.eval.functions_base import (
     to_num,
 )
 from hclgpu.eval.functions_decimal import number_text
-from hclgpu.eval.values import Value
+from hclgpu.eval.values import SURROGATE, Value
 from hclgpu.numbers import NumberOutOfRange
 
 __all__ = ["TABLE", "yaml_marshal"]
@@ -430,9 +430,6 @@ class _YamlError(Exception):
     """A decoding error, already in go-cty-yaml's words."""
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def _at(event: Any, message: str) -> _YamlError:
     """go-cty-yaml's ``parseEventErrorf``: the event's (zero-based) line and column."""
     mark = event.start_mark
@@ -622,7 +619,7 @@ class _Decoder:
 
     def scalar(self, event: Any) -> Value:
         """A scalar resolved with go-cty-yaml's rules."""
-        if _SURROGATE.search(event.value):  # PyYAML decodes a `\ud800` escape that libyaml refuses
+        if SURROGATE.search(event.value):  # PyYAML decodes a `\ud800` escape that libyaml refuses
             raise _at(event, "found invalid Unicode character escape code")
         try:
             return _resolve(event.tag or "", event.value, event.style in ("'", '"'))

@@ -86,11 +86,12 @@ def number(value: int | float) -> int | float:
     return value
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate, which no UTF-8 text can hold."""
 
 
 def _fix_text(text: str) -> str:
-    return _SURROGATE.sub("\ufffd", text) if _SURROGATE.search(text) else text
+    return SURROGATE.sub("\ufffd", text) if SURROGATE.search(text) else text
 
 
 def without_surrogates(value: Value) -> Value:
@@ -106,7 +107,7 @@ def without_surrogates(value: Value) -> Value:
     stack = [value] if isinstance(value, (list, dict)) else []
     while stack:
         node = stack.pop()
-        if isinstance(node, dict) and any(_SURROGATE.search(key) for key in node):
+        if isinstance(node, dict) and any(SURROGATE.search(key) for key in node):
             pairs = list(node.items())
             node.clear()
             node.update((_fix_text(key), item) for key, item in pairs)
