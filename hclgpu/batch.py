@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from hclgpu.cache import Cache, Inputs, Touched, diagnostic, entry
-from hclgpu.diagnostics import Diagnostic, Severity, Sink
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.inputs import Input, decode, read_input
 from hclgpu.source import SourceFile, Span
 

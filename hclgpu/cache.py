@@ -26,7 +26,8 @@ from typing import Any
 
 from hclgpu import __version__, clean_index
 from hclgpu.clean_index import CleanIndex
-from hclgpu.diagnostics import Diagnostic, Edit, Related, Severity
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Diagnostic, Edit, Related
 from hclgpu.files import read_bytes
 from hclgpu.source import SourceFile, Span
 

@@ -39,7 +39,7 @@ def _codes(text: str) -> tuple[str, ...]:
 def _wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
     """Filter by --select/--ignore; syntax, evaluation and input errors can never be hidden
     (the job Nomad would read is not the one the file shows)."""
-    from hclgpu.diagnostics import Severity
+    from hclgpu.codes import Severity
 
     if diagnostic.code.startswith(("HG0", "HG1", "HG9")) and diagnostic.severity is Severity.ERROR:
         return True
@@ -49,8 +49,7 @@ def _wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, 
 
 
 def _exit_status(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
-    from hclgpu.codes import CODES
-    from hclgpu.diagnostics import Severity
+    from hclgpu.codes import CODES, Severity
 
     if any(CODES[d.code].fatal for d in diagnostics if d.code in CODES):
         return EXIT_FATAL
@@ -432,7 +431,8 @@ def run_fmt(args: argparse.Namespace) -> int:
     Files that do not parse are reported and left byte-identical; exit 1 for those and,
     with --check, when some file would change. A file that cannot be written is reported
     (HG022, exit 2) after every other file is formatted."""
-    from hclgpu.diagnostics import Severity, Sink
+    from hclgpu.codes import Severity
+    from hclgpu.diagnostics import Sink
     from hclgpu.inputs import collect
     from hclgpu.printer.fmt import (
         UnsafeFormat,

@@ -9,20 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import NamedTuple
 
+from hclgpu.codes import CODES, Severity
 from hclgpu.source import SourceFile, Span
-
-
-class Severity(StrEnum):
-    ERROR = "error"
-    WARNING = "warning"
-    INFO = "info"
-
-    @property
-    def rank(self) -> int:
-        return {"error": 2, "warning": 1, "info": 0}[self.value]
 
 
 class Edit(NamedTuple):
@@ -56,8 +46,6 @@ class Diagnostic:
 
     @property
     def name(self) -> str:
-        from hclgpu.codes import CODES
-
         return CODES[self.code].name if self.code in CODES else "unknown"
 
     @property
@@ -89,8 +77,6 @@ class Sink:
         target: str | None = None,
         fix: Iterable[Edit] = (),
     ) -> Diagnostic:
-        from hclgpu.codes import CODES
-
         diagnostic = Diagnostic(
             code=code,
             severity=severity or CODES[code].severity,

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from hclgpu.diagnostics import Diagnostic, Severity, Sink
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
 

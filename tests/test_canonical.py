@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from hclgpu.backends.nomad import render, to_api
-from hclgpu.diagnostics import Severity
+from hclgpu.codes import Severity
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.ir import models as m

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hclgpu.diagnostics import Severity
+from hclgpu.codes import Severity
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import Result, compile_source

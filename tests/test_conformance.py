@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hclgpu.diagnostics import Severity
+from hclgpu.codes import Severity
 from hclgpu.pipeline import check_source
 from hclgpu.source import SourceFile
 from tests.conftest import SHARED, shared_dir

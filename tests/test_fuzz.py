@@ -24,16 +24,17 @@ from hypothesis import strategies as st
 
 from hclgpu.backends import render_target
 from hclgpu.backends.target import Artifact, Lowering, RenderOptions
-from hclgpu.diagnostics import Severity, Sink
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Sink
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.inputs import Input, decode
 from hclgpu.ir import models as m
 from hclgpu.pipeline import Result, check_source, compile_source
 from hclgpu.printer import format_tree, same_tree
+from hclgpu.re2 import re2_problem, re2_search
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
-from hclgpu.units.patterns import re2_problem, re2_search
 from tests import fuzz_inputs as inputs
 from tests import test_robustness as robustness
 from tests.conftest import ROOT

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hclgpu.cli import main
-from hclgpu.diagnostics import Severity
+from hclgpu.codes import Severity
 from hclgpu.importers.common import ImportFailure, locate
 from hclgpu.importers.kubernetes import import_kubernetes
 from hclgpu.importers.kubernetes.cel import DeviceTest, parse_selector, unquote

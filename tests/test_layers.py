@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "hclgpu"
 LAYERS = {
     "hclgpu.source": 0, "hclgpu.resources": 0, "hclgpu.clean_index": 0, "hclgpu.output": 0,
     "hclgpu.gc_pause": 0, "hclgpu.numbers": 0, "hclgpu.files": 0,
-    "hclgpu.diagnostics": 1, "hclgpu.codes": 1, "hclgpu.units": 1,
+    "hclgpu.diagnostics": 1, "hclgpu.codes": 1, "hclgpu.units": 1, "hclgpu.re2": 1,
     "hclgpu.syntax": 2, "hclgpu.documents": 2,
     "hclgpu.eval": 3, "hclgpu.ir": 3,
     "hclgpu.checks": 4, "hclgpu.plan": 4,

@@ -20,8 +20,8 @@ from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.inputs import MAX_BYTES
 from hclgpu.pipeline import compile_source
+from hclgpu.re2 import re2_search
 from hclgpu.source import SourceFile
-from hclgpu.units.patterns import re2_search
 from tests.conftest import ROOT
 
 
@@ -105,7 +105,7 @@ def test_slow_regexps_match_in_linear_time() -> None:
     """RE2 semantics: in a child process with a deadline, so a backtracking engine would fail
     the test instead of hanging it."""
     program = (
-        "from hclgpu.units.patterns import re2_search\n"
+        "from hclgpu.re2 import re2_search\n"
         f"cases = {PATHOLOGICAL!r}\n"
         "print([re2_search(p, eval(t)) for p, t in cases])\n"
     )

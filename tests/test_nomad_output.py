@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hclgpu.backends.nomad import render
-from hclgpu.diagnostics import Severity
+from hclgpu.codes import Severity
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import Result, compile_source

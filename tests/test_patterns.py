@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from hclgpu.units.patterns import (
-    re2_problem,
-    re2_search,
+from hclgpu.re2 import re2_problem, re2_search
+from hclgpu.units.versions import (
     semver_constraint_problem,
     semver_matches,
     version_constraint_problem,

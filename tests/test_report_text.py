@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from hclgpu.diagnostics import Diagnostic, Related, Severity
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Diagnostic, Related
 from hclgpu.report import text as report
 from hclgpu.source import SourceFile, Span
 

@@ -23,7 +23,7 @@ from hclgpu.units import (
     parse_attribute,
     string_attribute,
 )
-from hclgpu.units.attribute import go_parse_float, go_parse_int, go_trim_space
+from hclgpu.units.strconv import go_parse_float, go_parse_int, go_trim_space
 
 KIB, MIB, GIB, TIB, PIB, EIB = (1 << s for s in (10, 20, 30, 40, 50, 60))
 
@@ -444,7 +444,7 @@ def test_importing_units_is_cheap() -> None:
     import subprocess
 
     code = (
-        "import sys, hclgpu.units, hclgpu.units.patterns; "
+        "import sys, hclgpu.units, hclgpu.units.versions, hclgpu.re2; "
         "print(sorted(m for m in ('fractions', 'decimal', 'unicodedata') if m in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

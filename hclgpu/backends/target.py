@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from hclgpu.diagnostics import Related, Severity, Sink
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Related, Sink
 from hclgpu.ir.base import Node
 from hclgpu.source import SourceFile, Span
 

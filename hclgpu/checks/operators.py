@@ -70,7 +70,7 @@ def invalid_regexp(ctx: Context) -> None:
     for placed in ctx.all_placed():
         if placed.node.operand != "regexp":
             continue
-        from hclgpu.units.patterns import re2_problem  # only jobs with a regexp pay for the RE2 parser
+        from hclgpu.re2 import re2_problem
 
         problem = re2_problem(placed.node.r_target)
         if problem:
@@ -88,7 +88,7 @@ def invalid_version_constraint(ctx: Context) -> None:
         operand = placed.node.operand
         if operand not in ("version", "semver"):
             continue
-        from hclgpu.units.patterns import semver_constraint_problem, version_constraint_problem
+        from hclgpu.units.versions import semver_constraint_problem, version_constraint_problem
 
         check = version_constraint_problem if operand == "version" else semver_constraint_problem
         problem = check(placed.node.r_target)

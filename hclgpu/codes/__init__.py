@@ -9,7 +9,7 @@ HG1xx schema and evaluation, HG2xx semantics, HG3xx target support, HG9xx intern
 from __future__ import annotations
 
 from hclgpu.codes import devices, evaluation, resources, suppression, syntax, targets
-from hclgpu.codes.base import Code
+from hclgpu.codes.base import Code, Severity
 
 _ALL = sorted(
     (*syntax.CODES, *evaluation.CODES, *devices.CODES, *resources.CODES, *suppression.CODES, *targets.CODES),
@@ -25,4 +25,4 @@ def lookup(key: str) -> Code | None:
     return CODES.get(key.upper()) or BY_NAME.get(key.lower())
 
 
-__all__ = ["BY_NAME", "CODES", "Code", "lookup"]
+__all__ = ["BY_NAME", "CODES", "Code", "Severity", "lookup"]

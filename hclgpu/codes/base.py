@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
-from hclgpu.diagnostics import Severity
+
+class Severity(StrEnum):
+    """How much a finding matters: errors fail a run; warnings fail it with ``--strict``."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hclgpu.diagnostics import Related, Severity, Sink
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Related, Sink
 from hclgpu.eval.declarations import Assignment, Declarations, Variable
 from hclgpu.eval.dynamic import normalise
 from hclgpu.eval.expr import Evaluator, Failure

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from hclgpu.diagnostics import Severity
+from hclgpu.codes import Severity
 from hclgpu.lsp.analysis import Analysis
 
 

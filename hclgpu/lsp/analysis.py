@@ -8,7 +8,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hclgpu.diagnostics import Diagnostic, Severity
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Diagnostic
 from hclgpu.lsp.positions import LineIndex
 from hclgpu.pipeline import Result
 from hclgpu.source import SourceFile

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from hclgpu.diagnostics import Diagnostic, Severity
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Diagnostic
 from hclgpu.lsp.analysis import Analysis
 from hclgpu.source import Span
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from hclgpu.plan.model import Node
-from hclgpu.units.attribute import go_parse_float, go_parse_int, go_trim_space
+from hclgpu.units.strconv import go_parse_float, go_parse_int, go_trim_space
 
 __all__ = ["check_constraint", "check_order", "constraint_holds", "resolve_target"]
 
@@ -77,7 +77,8 @@ def check_constraint(operand: str, left: str, right: str, l_found: bool, r_found
 
 def _check_string_operand(operand: str, left: str, right: str) -> bool:
     """`version`, `semver`, `regexp` and the `set_contains*` family; unknown operands are false."""
-    from hclgpu.units.patterns import re2_search, semver_matches, version_matches
+    from hclgpu.re2 import re2_search
+    from hclgpu.units.versions import semver_matches, version_matches
 
     if operand == "version":
         return bool(version_matches(right, left))

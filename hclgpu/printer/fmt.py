@@ -13,7 +13,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from hclgpu.diagnostics import Severity, Sink
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Sink
 from hclgpu.printer.hcl import format_tree, same_tree
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast

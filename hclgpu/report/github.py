@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hclgpu.diagnostics import Diagnostic, Severity
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Diagnostic
 from hclgpu.report.location import diagnostic_region
 
 _COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

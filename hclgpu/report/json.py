@@ -6,7 +6,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from hclgpu.diagnostics import Diagnostic, Severity
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Diagnostic
 from hclgpu.report.location import diagnostic_region, region
 from hclgpu.source import Span
 

@@ -16,8 +16,8 @@ from typing import Any
 from urllib.parse import quote
 
 from hclgpu import __version__
-from hclgpu.codes import CODES
-from hclgpu.diagnostics import Diagnostic, Severity
+from hclgpu.codes import CODES, Severity
+from hclgpu.diagnostics import Diagnostic
 from hclgpu.report.location import region
 
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -22,7 +22,8 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from hclgpu.diagnostics import Diagnostic, Severity
+from hclgpu.codes import Severity
+from hclgpu.diagnostics import Diagnostic
 from hclgpu.report.location import Region, region
 from hclgpu.source import SourceFile
 

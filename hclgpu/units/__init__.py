@@ -7,7 +7,10 @@ the checks on every keystroke.
 * :mod:`hclgpu.units.table` — the unit table (``UNITS``), exactly Nomad's.
 * :mod:`hclgpu.units.attribute` — ``ParseAttribute``, ``Compare`` and
   ``checkAttributeConstraint`` with Go's int64, ``strconv`` and ``big.Float`` behaviour.
-* :mod:`hclgpu.units.patterns` — RE2, go-version and semver acceptance and matching.
+* :mod:`hclgpu.units.strconv` — Go's ``strconv`` number and boolean parsing.
+* :mod:`hclgpu.units.versions` — go-version and semver constraints: acceptance and matching.
+
+The ``regexp`` operator's RE2 engine is a package of its own, :mod:`hclgpu.re2`.
 """
 
 from __future__ import annotations

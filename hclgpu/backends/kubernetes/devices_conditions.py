@@ -230,7 +230,7 @@ def _model_condition(op: str, right: Attribute) -> Condition:
         )
     value = str(right.value)
     if op == "regexp":
-        from hclgpu.units.patterns import re2_problem
+        from hclgpu.re2 import re2_problem
 
         problem = re2_problem(value)
         if problem is not None:
@@ -244,7 +244,7 @@ def _driver_condition(op: str, right: Attribute) -> Condition:
         return _Unsupported(f"`{op}` compares the driver version as a string; only `version`/`semver` map")
     if right.kind != "string":
         return _Static(False, f"Nomad reads `{right.text}` as {_KINDS[right.kind]}, not a version constraint")
-    from hclgpu.units.patterns import semver_constraint_problem, version_constraint_problem
+    from hclgpu.units.versions import semver_constraint_problem, version_constraint_problem
 
     text = str(right.value)
     problem = (version_constraint_problem if op == "version" else semver_constraint_problem)(text)

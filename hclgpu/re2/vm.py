@@ -1,7 +1,7 @@
 """RE2's guarantee for `regexp` constraints: matching time linear in the text, whatever the
 pattern (``(a+)+$`` on a long run of ``a`` is as fast as ``a``).
 
-The RE2 parse tree (:mod:`hclgpu.units.patterns`) is compiled to a small program and run as a
+The RE2 parse tree (:mod:`hclgpu.re2.parser`) is compiled to a small program and run as a
 Pike VM: every thread advances one character at a time and threads that reach the same
 instruction merge, so there is no backtracking. Each character test is one single-character
 pattern of Python's ``re`` (classes, case folding and Unicode tables are already translated
@@ -15,8 +15,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from hclgpu.re2.translator import translate
+
 if TYPE_CHECKING:
-    from hclgpu.units.patterns import _Node
+    from hclgpu.re2.parser import Node
 
 _WORD = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 
@@ -35,7 +37,7 @@ class _Instruction:
 class Program:
     """A compiled pattern: :meth:`search` answers Go's ``MatchString``."""
 
-    def __init__(self, root: _Node) -> None:
+    def __init__(self, root: Node) -> None:
         self.code: list[_Instruction] = []
         self._emit(root)
         self.code.append(_Instruction("match"))
@@ -46,12 +48,10 @@ class Program:
         self.code.append(instruction)
         return len(self.code) - 1
 
-    def _emit(self, node: _Node) -> None:
-        from hclgpu.units.patterns import _translate
-
+    def _emit(self, node: Node) -> None:
         op = node.op
         if op in ("lit", "class", "any"):
-            self._add(_Instruction("char", test=re.compile(_translate(node))))
+            self._add(_Instruction("char", test=re.compile(translate(node))))
         elif op in ("bot", "eot", "bol", "eol", "wb", "nwb"):
             self._add(_Instruction("assert", kind=op))
         elif op in ("capture", "group"):
@@ -65,7 +65,7 @@ class Program:
             self._repeat(node)
         # "empty" emits nothing
 
-    def _alternate(self, subs: list[_Node]) -> None:
+    def _alternate(self, subs: list[Node]) -> None:
         jumps = []
         for index, sub in enumerate(subs):
             if index == len(subs) - 1:
@@ -79,7 +79,7 @@ class Program:
         for jump in jumps:
             self.code[jump].x = len(self.code)
 
-    def _repeat(self, node: _Node) -> None:
+    def _repeat(self, node: Node) -> None:
         """``x{n,m}``: n copies, then m-n optional ones (nested), or a loop when unbounded."""
         body = node.subs[0]
         for _ in range(node.min):
