@@ -36,18 +36,6 @@ def _codes(text: str) -> tuple[str, ...]:
     return tuple(part.strip().upper() for part in text.split(",") if part.strip())
 
 
-def _wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
-    """Filter by --select/--ignore; syntax, evaluation and input errors can never be hidden
-    (the job Nomad would read is not the one the file shows)."""
-    from hclgpu.codes import Severity
-
-    if diagnostic.code.startswith(("HG0", "HG1", "HG9")) and diagnostic.severity is Severity.ERROR:
-        return True
-    if select and not diagnostic.code.startswith(select):
-        return False
-    return not (ignore and diagnostic.code.startswith(ignore))
-
-
 def _exit_status(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
     from hclgpu.codes import CODES, Severity
 
@@ -122,7 +110,7 @@ def run_check(args: argparse.Namespace) -> int:
             return EXIT_OK
     from hclgpu.batch import Options, WorkerDied, check_all, check_paths
     from hclgpu.cache import Cache, inputs_from
-    from hclgpu.diagnostics import Sink
+    from hclgpu.diagnostics import Sink, wanted
     from hclgpu.inputs import collect, job_paths
 
     sink = Sink()
@@ -143,7 +131,7 @@ def run_check(args: argparse.Namespace) -> int:
         return EXIT_FATAL
     select = _codes(args.select) or config.select
     extra = _codes(args.ignore)
-    diagnostics = [d for d in sink.sorted() if _wanted(d, select, config.ignored_for(d.path) + extra)]
+    diagnostics = [d for d in sink.sorted() if wanted(d, select, config.ignored_for(d.path) + extra)]
     _report(args, diagnostics, files)
     status = _exit_status(diagnostics, args.strict or config.strict)
     return EXIT_OK if args.exit_zero and status == EXIT_ERRORS else status

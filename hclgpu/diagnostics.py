@@ -109,3 +109,19 @@ class Sink:
 
     def sorted(self) -> list[Diagnostic]:
         return sorted(self.items, key=Diagnostic.sort_key)
+
+
+NEVER_HIDDEN = ("HG0", "HG1", "HG9")
+"""Syntax, evaluation/input and internal errors: when one is present the job Nomad would read
+is not the one the file shows, so no ``select``/``ignore`` may hide it."""
+
+
+def wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
+    """Whether ``diagnostic`` survives the ``select``/``ignore`` code prefixes, as both the
+    command line (``--select``/``--ignore`` and the configuration) and the language server
+    apply them."""
+    if diagnostic.code.startswith(NEVER_HIDDEN) and diagnostic.severity is Severity.ERROR:
+        return True
+    if select and not diagnostic.code.startswith(select):
+        return False
+    return not (ignore and diagnostic.code.startswith(ignore))

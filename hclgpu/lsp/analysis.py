@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hclgpu.codes import Severity
-from hclgpu.diagnostics import Diagnostic
+from hclgpu.diagnostics import Diagnostic, wanted
 from hclgpu.lsp.positions import LineIndex
 from hclgpu.pipeline import Result
 from hclgpu.source import SourceFile
@@ -72,12 +72,4 @@ def _filtered(diagnostics: list[Diagnostic], path: str) -> list[Diagnostic]:
     except ConfigError:
         return diagnostics
     ignored = config.ignored_for(path)
-
-    def wanted(d: Diagnostic) -> bool:
-        if d.code.startswith(("HG0", "HG1", "HG9")) and d.severity is Severity.ERROR:
-            return True
-        if config.select and not d.code.startswith(config.select):
-            return False
-        return not (ignored and d.code.startswith(ignored))
-
-    return [d for d in diagnostics if wanted(d)]
+    return [d for d in diagnostics if wanted(d, config.select, ignored)]

@@ -30,7 +30,7 @@ def register(server: LanguageServer, current: Current) -> None:
     )
     def completion(ls: LanguageServer, params: types.CompletionParams) -> types.CompletionList:
         from hclgpu.lsp.completion import complete
-        from hclgpu.lsp.server import opened
+        from hclgpu.lsp.documents import opened
 
         document = opened(ls, params.text_document.uri)
         if document is None:
