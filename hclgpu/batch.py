@@ -169,7 +169,7 @@ def _ignore_interrupts() -> None:
 
 def compile_entries(path: str, text: str, inputs: Inputs) -> tuple[list[dict[str, Any]], list[Touched]]:
     """One file's diagnostics as plain data, and the files its file functions touched."""
-    from hclgpu.eval.functions_fs import TOUCHED
+    from hclgpu.eval.functions.fs import TOUCHED
     from hclgpu.eval.program import EvalOptions
     from hclgpu.eval.variables import VariableInputs
     from hclgpu.pipeline import compile_source

@@ -19,8 +19,7 @@ from typing import Any
 
 import pytest
 
-from hclgpu.eval import functions_crypto
-from hclgpu.eval.functions import FUNCTIONS, FunctionError, all_functions, file_functions
+from hclgpu.eval.functions import FUNCTIONS, FunctionError, all_functions, crypto, file_functions
 from hclgpu.eval.values import EvalError
 
 WHOLE = "value must be a whole number, between -9223372036854775808 and 9223372036854775807"
@@ -1099,23 +1098,23 @@ BCRYPT_VECTORS = [
 
 @pytest.mark.parametrize(("password", "setting", "digest"), BCRYPT_VECTORS)
 def test_bcrypt_pure_python_matches_published_vectors(password: bytes, setting: str, digest: str) -> None:
-    salt = functions_crypto._bcrypt_b64decode(setting[7:])
-    assert functions_crypto.bcrypt_hash(password, salt, 6, use_system=False) == setting + digest
+    salt = crypto._bcrypt_b64decode(setting[7:])
+    assert crypto.bcrypt_hash(password, salt, 6, use_system=False) == setting + digest
 
 
 def test_bcrypt_system_and_pure_python_agree() -> None:
-    if functions_crypto._libcrypt() is None:
+    if crypto._libcrypt() is None:
         pytest.skip("no libxcrypt on this machine")
     salt = bytes(range(16))
-    pure = functions_crypto.bcrypt_hash(b"p\xc3\xa4ss", salt, 5, use_system=False)
-    assert functions_crypto.bcrypt_hash(b"p\xc3\xa4ss", salt, 5) == pure
+    pure = crypto.bcrypt_hash(b"p\xc3\xa4ss", salt, 5, use_system=False)
+    assert crypto.bcrypt_hash(b"p\xc3\xa4ss", salt, 5) == pure
 
 
 def test_bcrypt_function_output_verifies() -> None:
     hashed = call("bcrypt", "hunter2", 4)
     assert re.fullmatch(r"\$2a\$04\$[./A-Za-z0-9]{53}", hashed)
-    salt = functions_crypto._bcrypt_b64decode(hashed[7:29])
-    assert functions_crypto.bcrypt_hash(b"hunter2", salt, 4, use_system=False) == hashed
+    salt = crypto._bcrypt_b64decode(hashed[7:29])
+    assert crypto.bcrypt_hash(b"hunter2", salt, 4, use_system=False) == hashed
     assert call("bcrypt", "hunter2", 3).startswith("$2a$10$")
 
 
@@ -1709,7 +1708,7 @@ def test_the_lazy_index_names_each_function_in_the_module_that_defines_it() -> N
     from hclgpu.eval.functions import MODULES
 
     for module, names in MODULES.items():
-        defined = {function.name for function in import_module(f"hclgpu.eval.{module}").TABLE}
+        defined = {function.name for function in import_module(f"hclgpu.eval.functions.{module}").TABLE}
         assert defined == set(names), module
 
 
@@ -1721,8 +1720,8 @@ def test_checking_a_job_loads_only_the_function_families_it_calls(tmp_path: Path
     job.write_text('job "j" {\n  meta { a = upper("x") }\n}\n')
     code = (
         "import sys; from hclgpu.cli import main; main(['check', sys.argv[1]]);"
-        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('hclgpu.eval.functions_')))"
+        "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('hclgpu.eval.functions.')))"
     )
     out = subprocess.run([sys.executable, "-c", code, str(job)], capture_output=True, text=True, check=True)
     loaded = out.stdout.split("\n")[-2]
-    assert "functions_text" in loaded and "functions_yaml" not in loaded and "functions_crypto" not in loaded
+    assert "'text'" in loaded and "yaml_codec" not in loaded and "crypto" not in loaded

@@ -436,7 +436,7 @@ def test_every_unbounded_function_fails_quickly_naming_itself() -> None:
 
 
 def test_a_result_at_the_budget_is_still_computed() -> None:
-    from hclgpu.eval.functions_base import MAX_RESULT_TEXT
+    from hclgpu.eval.functions.base import MAX_RESULT_TEXT
 
     text = 'job "j" {\n  meta = { a = trimspace(format("%' + str(MAX_RESULT_TEXT) + 's", "x")) }\n}\n'
     result = compile_source(SourceFile("f.nomad.hcl", text))

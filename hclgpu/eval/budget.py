@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hclgpu.eval.functions_base import Measured, ResultTooLarge, measure
+from hclgpu.eval.functions.base import Measured, ResultTooLarge, measure
 from hclgpu.eval.values import Value
 
 MAX_ITERATIONS = 1_000_000
@@ -55,7 +55,7 @@ class Budget:
             )
 
     def measure(self, value: Value) -> None:
-        """:class:`~hclgpu.eval.functions_base.ResultTooLarge` if ``value`` holds more than a
+        """:class:`~hclgpu.eval.functions.base.ResultTooLarge` if ``value`` holds more than a
         function's result may; what was walked is spent, a walk stopped at the budget too."""
         if not isinstance(value, (list, dict)) or id(value) in self.remembered:
             return

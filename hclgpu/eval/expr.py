@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from hclgpu.diagnostics import Edit, Sink
 from hclgpu.eval.budget import Budget, TooMuchWork
-from hclgpu.eval.functions_base import MAX_RESULT_TEXT, MAX_RESULT_VALUES, ResultTooLarge
+from hclgpu.eval.functions.base import MAX_RESULT_TEXT, MAX_RESULT_VALUES, ResultTooLarge
 from hclgpu.eval.values import (
     UNSET,
     EvalError,

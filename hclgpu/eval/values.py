@@ -142,7 +142,7 @@ def format_number(value: int | float) -> str:
         return str(value)
     if math.isinf(value):
         return "+Inf" if value > 0 else "-Inf"
-    from hclgpu.eval.functions_decimal import number_text
+    from hclgpu.eval.functions.bigfloat import number_text
 
     return number_text(value)
 

@@ -79,7 +79,7 @@ def _reference_value(analysis: Analysis, node: ast.Traversal) -> str | None:
 
 
 def _value_text(value: Any) -> str:
-    from hclgpu.eval.functions_base import ResultTooLarge, check_result
+    from hclgpu.eval.functions.base import ResultTooLarge, check_result
     from hclgpu.importers.hcl_writer import expression
 
     try:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from pathlib import Path
 
-from hclgpu.eval.functions_base import CallError, Function, Param, define, go_quote
+from hclgpu.eval.functions.base import CallError, Function, Param, define, go_quote
 from hclgpu.files import Unreadable, read_bytes
 
 __all__ = ["file_functions"]

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-from hclgpu.eval.functions_decimal import text
+from hclgpu.eval.functions.bigfloat import text
 from hclgpu.eval.values import EvalError, Value, equal, number, to_string
 from hclgpu.numbers import NumberOutOfRange, parse_decimal
 

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable
 from functools import cache
 
-from hclgpu.eval.functions_base import CallError, Function, Param, define, go_quote, whole
+from hclgpu.eval.functions.base import CallError, Function, Param, define, go_quote, whole
 
 __all__ = ["TABLE", "bcrypt_hash"]
 

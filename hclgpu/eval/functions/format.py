@@ -3,7 +3,7 @@
 The format string is scanned the way cty's Ragel machine scans it: ``%%``, then
 ``%`` flags (``0#-+`` and space), an optional ``[n]`` argument index, a width, a
 ``.precision`` and a letter. Strings are measured and padded in grapheme clusters; numbers
-go through Go's ``big.Float`` / ``big.Int`` formatting (:mod:`functions_decimal`); ``%v``
+go through Go's ``big.Float`` / ``big.Int`` formatting (:mod:`~hclgpu.eval.functions.bigfloat`); ``%v``
 of anything else and ``%#v`` are cty's JSON. Errors carry cty's messages, including the
 byte offset of the offending verb.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hclgpu.eval.functions_base import (
+from hclgpu.eval.functions.base import (
     ArgError,
     CallError,
     ConversionError,
@@ -22,9 +22,9 @@ from hclgpu.eval.functions_base import (
     to_num,
     to_str,
 )
-from hclgpu.eval.functions_decimal import format_float, format_int, text
-from hclgpu.eval.functions_encoding import json_marshal, json_string
-from hclgpu.eval.functions_unicode import graphemes
+from hclgpu.eval.functions.bigfloat import format_float, format_int, text
+from hclgpu.eval.functions.encoding import json_marshal, json_string
+from hclgpu.eval.functions.unicode import graphemes
 from hclgpu.eval.values import Value
 
 __all__ = ["format_list", "format_values"]

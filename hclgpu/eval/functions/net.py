@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hclgpu.eval.functions_base import ArgError, CallError, Function, Param, define, whole
+from hclgpu.eval.functions.base import ArgError, CallError, Function, Param, define, whole
 
 __all__ = ["TABLE"]
 

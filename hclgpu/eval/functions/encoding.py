@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hclgpu.eval.functions_base import (
+from hclgpu.eval.functions.base import (
     ArgError,
     CallError,
     Function,
@@ -21,7 +21,7 @@ from hclgpu.eval.functions_base import (
     go_quote,
     go_quote_rune,
 )
-from hclgpu.eval.functions_decimal import number_text
+from hclgpu.eval.functions.bigfloat import number_text
 from hclgpu.eval.values import Value, number, without_surrogates
 from hclgpu.numbers import parse_decimal
 

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from hclgpu.eval.functions_base import (
+from hclgpu.eval.functions.base import (
     MAX_RESULT_VALUES,
     CallError,
     ConversionError,
@@ -29,7 +29,7 @@ from hclgpu.eval.functions_base import (
     go_quote,
     to_num,
 )
-from hclgpu.eval.functions_decimal import number_text
+from hclgpu.eval.functions.bigfloat import number_text
 from hclgpu.eval.values import SURROGATE, Value
 from hclgpu.numbers import NumberOutOfRange
 
@@ -438,7 +438,7 @@ def _at(event: Any, message: str) -> _YamlError:
 
 def _timestamp(text: str) -> str | None:
     """A YAML timestamp as an RFC 3339 string, or None if ``text`` is not one."""
-    from hclgpu.eval.functions_time import format_rfc3339, parse_timestamp
+    from hclgpu.eval.functions.dates import format_rfc3339, parse_timestamp
 
     for pattern in _TIMESTAMPS:
         match = pattern.fullmatch(text)

@@ -3,26 +3,26 @@
 Every name Nomad registers is here except ``can``, ``try`` and ``convert``, which need
 unevaluated arguments or type expressions and belong to the evaluator. The functions
 come from go-cty's stdlib, hashicorp/go-cty-funcs and zclconf/go-cty-yaml; each module
-below reproduces one family with the upstream semantics and error messages:
+of this package reproduces one family with the upstream semantics and error messages:
 
-=====================  ===========================================================
-module                 functions
-=====================  ===========================================================
-functions_text         upper lower title strlen strrev reverse substr chomp indent
-                       trim* join sort split replace regex_replace format formatlist
-functions_collections  length element index coalesce* compact concat contains
-                       distinct chunklist flatten keys values lookup merge set*
-                       slice zipmap
-functions_numeric      abs ceil floor log pow signum max min parseint range
-functions_encoding     base64encode base64decode urlencode jsonencode jsondecode
-                       csvdecode
-functions_yaml         yamlencode yamldecode
-functions_net          cidrhost cidrnetmask cidrsubnet cidrsubnets
-functions_crypto       md5 sha1 sha256 sha512 bcrypt rsadecrypt uuidv4 uuidv5
-functions_time         formatdate timeadd
-functions_fs           abspath basename dirname file filebase64 fileexists fileset
-                       pathexpand (see :func:`file_functions`)
-=====================  ===========================================================
+===========  ===========================================================
+module       functions
+===========  ===========================================================
+text         upper lower title strlen strrev reverse substr chomp indent
+             trim* join sort split replace regex_replace format formatlist
+collection   length element index coalesce* compact concat contains
+             distinct chunklist flatten keys values lookup merge set*
+             slice zipmap
+numeric      abs ceil floor log pow signum max min parseint range
+encoding     base64encode base64decode urlencode jsonencode jsondecode
+             csvdecode
+yaml_codec   yamlencode yamldecode
+net          cidrhost cidrnetmask cidrsubnet cidrsubnets
+crypto       md5 sha1 sha256 sha512 bcrypt rsadecrypt uuidv4 uuidv5
+dates        formatdate timeadd
+fs           abspath basename dirname file filebase64 fileexists fileset
+             pathexpand (see :func:`file_functions`)
+===========  ===========================================================
 
 Calling: ``FUNCTIONS[name].check_arity(len(args))`` first (None when fine), then
 ``impl(*values)``. An :class:`FunctionError` (an :class:`EvalError`) carries HCL's
@@ -42,13 +42,13 @@ from functools import lru_cache
 from importlib import import_module
 from pathlib import Path
 
-from hclgpu.eval.functions_base import Function, FunctionError, Param
-from hclgpu.eval.functions_fs import file_functions
+from hclgpu.eval.functions.base import Function, FunctionError, Param
+from hclgpu.eval.functions.fs import file_functions
 
 __all__ = ["FUNCTIONS", "Function", "FunctionError", "Param", "all_functions", "file_functions"]
 
 MODULES: dict[str, list[str]] = {
-    "functions_text": [
+    "text": [
         "chomp",
         "format",
         "formatlist",
@@ -70,7 +70,7 @@ MODULES: dict[str, list[str]] = {
         "trimsuffix",
         "upper",
     ],
-    "functions_collections": [
+    "collection": [
         "chunklist",
         "coalesce",
         "coalescelist",
@@ -92,8 +92,8 @@ MODULES: dict[str, list[str]] = {
         "values",
         "zipmap",
     ],
-    "functions_numeric": ["abs", "ceil", "floor", "log", "max", "min", "parseint", "pow", "range", "signum"],
-    "functions_encoding": [
+    "numeric": ["abs", "ceil", "floor", "log", "max", "min", "parseint", "pow", "range", "signum"],
+    "encoding": [
         "base64decode",
         "base64encode",
         "csvdecode",
@@ -101,10 +101,10 @@ MODULES: dict[str, list[str]] = {
         "jsonencode",
         "urlencode",
     ],
-    "functions_yaml": ["yamldecode", "yamlencode"],
-    "functions_net": ["cidrhost", "cidrnetmask", "cidrsubnet", "cidrsubnets"],
-    "functions_crypto": ["bcrypt", "md5", "rsadecrypt", "sha1", "sha256", "sha512", "uuidv4", "uuidv5"],
-    "functions_time": ["formatdate", "timeadd"],
+    "yaml_codec": ["yamldecode", "yamlencode"],
+    "net": ["cidrhost", "cidrnetmask", "cidrsubnet", "cidrsubnets"],
+    "crypto": ["bcrypt", "md5", "rsadecrypt", "sha1", "sha256", "sha512", "uuidv4", "uuidv5"],
+    "dates": ["formatdate", "timeadd"],
 }
 """Which module defines each pure function: a module is imported only when one of its
 functions is first called, so checking a job that calls `upper` never loads the YAML
@@ -123,7 +123,7 @@ class FunctionTable(Mapping[str, Function]):
         function = self._loaded.get(name)
         if function is None:
             module = _HOME[name]  # KeyError for an unknown name, as a dict would raise
-            for loaded in import_module(f"hclgpu.eval.{module}").TABLE:
+            for loaded in import_module(f"hclgpu.eval.functions.{module}").TABLE:
                 self._loaded[loaded.name] = loaded
             function = self._loaded[name]
         return function

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from hclgpu.eval.functions_base import (
+from hclgpu.eval.functions.base import (
     ArgError,
     CallError,
     Function,

@@ -16,7 +16,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from hclgpu.eval.functions_base import (
+from hclgpu.eval.functions.base import (
     ArgError,
     CallError,
     Function,
@@ -25,8 +25,8 @@ from hclgpu.eval.functions_base import (
     require_text,
     whole,
 )
-from hclgpu.eval.functions_format import format_list, format_values
-from hclgpu.eval.functions_unicode import GO_SPACE, graphemes
+from hclgpu.eval.functions.format import format_list, format_values
+from hclgpu.eval.functions.unicode import GO_SPACE, graphemes
 from hclgpu.eval.values import Value
 
 __all__ = ["TABLE", "compile_re2"]

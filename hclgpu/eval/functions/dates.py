@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hclgpu.eval.functions_base import ArgError, CallError, Function, Param, define, go_quote
+from hclgpu.eval.functions.base import ArgError, CallError, Function, Param, define, go_quote
 
 __all__ = ["TABLE"]
 
