@@ -29,7 +29,7 @@ def load(path: str, variables: dict[str, str] | None = None, allow_fs: bool = Fa
 
     from hclgpu.eval.program import EvalOptions
     from hclgpu.eval.variables import VariableInputs
-    from hclgpu.files import read_text
+    from hclgpu.io.files import read_text
     from hclgpu.pipeline import compile_source
     from hclgpu.source import SourceFile
 

@@ -21,7 +21,7 @@ from typing import Any
 from hclgpu.cache import Cache, Inputs, Touched, diagnostic, entry
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Diagnostic, Sink
-from hclgpu.inputs import Input, decode, read_input
+from hclgpu.io.inputs import Input, decode, read_input
 from hclgpu.source import SourceFile, Span
 
 WORKERS_PAY_FROM = 24

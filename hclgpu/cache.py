@@ -28,7 +28,7 @@ from hclgpu import __version__, clean_index
 from hclgpu.clean_index import CleanIndex
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Diagnostic, Edit, Related
-from hclgpu.files import read_bytes
+from hclgpu.io.files import read_bytes, remove_quietly
 from hclgpu.source import SourceFile, Span
 
 Touched = tuple[str, bytes | None]
@@ -102,7 +102,7 @@ class Cache:
         except OSError:
             pass  # a read-only or full cache directory only costs speed
         finally:  # interrupted or failed: no temporary file is left behind
-            clean_index.remove_quietly(str(temporary))
+            remove_quietly(str(temporary))
 
 
 def _unchanged(path: str, digest: str) -> bool:

@@ -4,7 +4,8 @@ A re-check of a large tree where nothing changed should cost a directory walk an
 ``stat`` per file: no file read, no compiler imported. This module keeps the record
 that makes that possible (``index.json`` beside the check cache: absolute path →
 ``[mtime_ns, ctime_ns, size, inode, device, inputs fingerprint, cache key]``), and so it
-imports nothing beyond ``os``, ``json`` and the file reader :mod:`hclgpu.files`:
+imports nothing beyond ``os``, ``json``, the file reader :mod:`hclgpu.io.files` and the
+directory walk :mod:`hclgpu.io.walk`:
 ``hclgpu check`` consults it before loading anything else. A file is in the record only if
 its last check reported nothing and read no other file. The status recorded is the one the
 file had when it was read, so a file changed while a long check runs is read again next
@@ -16,30 +17,14 @@ from __future__ import annotations
 
 import json
 import os
-import time
-from collections.abc import Iterator
 
-from hclgpu.files import read_bytes
+from hclgpu.io.files import read_bytes, remove_quietly
+from hclgpu.io.walk import Reading, absolute_job_files, signature
 
-JOB_SUFFIXES = (".hcl", ".nomad")
 RACY_NS = 2_000_000_000
 """A file modified less than this long before it was checked is not recorded: another
 write within the same timestamp tick, of the same size, would look unchanged (git's
 "racily clean" problem). Its next check reads it again, and the content cache answers."""
-
-
-Reading = tuple[int, int, int, int, int, int]
-"""A file's status as it was read: mtime_ns, ctime_ns, size, inode, device, and when."""
-
-
-def reading(status: os.stat_result) -> Reading:
-    """The status of a file just opened for reading, stamped with the time."""
-    mtime, ctime, size, inode, device = _signature(status)
-    return (mtime, ctime, size, inode, device, time.time_ns())
-
-
-def _signature(status: os.stat_result) -> tuple[int, int, int, int, int]:
-    return (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino, status.st_dev)
 
 
 def cache_root() -> str:
@@ -67,30 +52,6 @@ def fingerprint(
 def nomad_var_env() -> tuple[tuple[str, str], ...]:
     """The ``NOMAD_VAR_*`` environment variables, sorted (they are variable values)."""
     return tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("NOMAD_VAR_")))
-
-
-def _job_files(directory: str) -> Iterator[tuple[str, str]]:
-    """(directory, file name) of each job file below ``directory``, hidden directories
-    skipped, in sorted order: the one definition of which files a directory holds."""
-    for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            if name.endswith(JOB_SUFFIXES):
-                yield root, name
-
-
-def walk(directory: str, shown: str) -> list[tuple[str, str]]:
-    """The job files below ``directory``, each with its name as reported: relative to
-    ``shown`` by string operations alone, and normalized (``.`` holds ``a.nomad``, not
-    ``./a.nomad``: GitHub annotations need the repository-relative path)."""
-    base = os.path.normpath(shown)
-    base = "" if base == os.curdir else base
-    found: list[tuple[str, str]] = []
-    for root, name in _job_files(directory):
-        inner = root[len(directory) :].lstrip(os.sep)
-        prefix = os.path.join(base, inner) if inner else base
-        found.append((os.path.join(root, name), os.path.join(prefix, name)))
-    return found
 
 
 class CleanIndex:
@@ -123,7 +84,7 @@ class CleanIndex:
             return False
         known = self._load().get(os.path.abspath(path))  # normalized, as remember() stores it
         # a damaged record holds anything: only a list of the right shape can match
-        return isinstance(known, list) and known[:6] == [*_signature(status), inputs]
+        return isinstance(known, list) and known[:6] == [*signature(status), inputs]
 
     def remember(self, path: str, inputs: str, key: str, read: Reading) -> None:
         """Record ``path`` as clean with the status it had when it was read."""
@@ -151,14 +112,6 @@ class CleanIndex:
             remove_quietly(temporary)
 
 
-def remove_quietly(path: str) -> None:
-    """Remove ``path`` if it is there; a file that cannot be removed only costs space."""
-    try:  # noqa: SIM105 (contextlib is one more import on the warm path)
-        os.unlink(path)
-    except OSError:
-        pass
-
-
 def all_clean(paths: list[str], index: CleanIndex, inputs: str) -> int | None:
     """How many job files ``paths`` name (a file named twice counted once), when every one
     is in the record and unchanged; None as soon as one is not (or a path is missing, or a
@@ -166,7 +119,7 @@ def all_clean(paths: list[str], index: CleanIndex, inputs: str) -> int | None:
     seen: set[str] = set()
     for raw in paths:
         if os.path.isdir(raw):
-            files = _absolute_job_files(raw)
+            files = absolute_job_files(raw)
             if not files:
                 return None
         elif os.path.isfile(raw):
@@ -178,12 +131,3 @@ def all_clean(paths: list[str], index: CleanIndex, inputs: str) -> int | None:
                 return None
         seen.update(files)
     return len(seen)
-
-
-def _absolute_job_files(directory: str) -> list[str]:
-    """The job files :func:`walk` finds, as absolute paths (the record's keys) made by
-    concatenation: this runs once per file of a warm check."""
-    root = os.path.abspath(directory)
-    return [
-        (folder if folder.endswith(os.sep) else folder + os.sep) + name for folder, name in _job_files(root)
-    ]

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from hclgpu.diagnostics import Diagnostic, Sink
     from hclgpu.eval.program import EvalOptions
     from hclgpu.importers.hcl_writer import Dropped
-    from hclgpu.inputs import Input
+    from hclgpu.io.inputs import Input
     from hclgpu.pipeline import Result
     from hclgpu.source import SourceFile
 
@@ -63,7 +63,7 @@ def _options(args: argparse.Namespace, path: str) -> EvalOptions:
 
 def _check_one(item: Input, sink: Sink, args: argparse.Namespace | None = None) -> Result | None:
     """Decode and check one input (parse only when ``args`` is None); HG901 for any escaping exception."""
-    from hclgpu.inputs import decode
+    from hclgpu.io.inputs import decode
     from hclgpu.pipeline import check_source, compile_source
     from hclgpu.source import SourceFile
 
@@ -111,7 +111,7 @@ def run_check(args: argparse.Namespace) -> int:
     from hclgpu.batch import Options, WorkerDied, check_all, check_paths
     from hclgpu.cache import Cache, inputs_from
     from hclgpu.diagnostics import Sink, wanted
-    from hclgpu.inputs import collect, job_paths
+    from hclgpu.io.inputs import collect, job_paths
 
     sink = Sink()
     cache = Cache() if caching else None
@@ -151,7 +151,7 @@ def _all_clean(args: argparse.Namespace) -> int | None:
 def _single(args: argparse.Namespace, sink: Sink, compile: bool) -> tuple[int, Result | None]:
     """Read and process exactly one input; a nonzero status means stop (diagnostics reported)."""
 
-    from hclgpu.inputs import collect
+    from hclgpu.io.inputs import collect
 
     items = list(collect([args.path], sink))
     if len(items) > 1:
@@ -274,8 +274,8 @@ def _internal_error(
 
 
 def _write_out(directory: str, files: list[tuple[str, str]]) -> int:
-    """Write every artifact, or none (see :mod:`hclgpu.output`)."""
-    from hclgpu.output import WriteFailed, write_files
+    """Write every artifact, or none (see :mod:`hclgpu.io.output`)."""
+    from hclgpu.io.output import WriteFailed, write_files
 
     try:
         write_files(directory, files)
@@ -290,7 +290,7 @@ def run_dump(args: argparse.Namespace) -> int:
 
     if args.what == "ir":
         return _dump_ir(args)
-    from hclgpu.inputs import collect
+    from hclgpu.io.inputs import collect
 
     sink = Sink()
     items = list(collect([args.path], sink))
@@ -383,12 +383,13 @@ def _terminal_text(lines: Sequence[object], color: str) -> str:
 def run_fingerprint(args: argparse.Namespace) -> int:
     import socket
 
+    from hclgpu.io.files import read_side_file
     from hclgpu.plan import fingerprint as fp
 
     name = args.name or socket.gethostname()
     try:
         if args.source:
-            text = _read_side_file(args.source)
+            text = read_side_file(args.source)
             is_xml = text.lstrip().startswith("<")
             inventory = fp.fingerprint_xml(text, name) if is_xml else fp.fingerprint_csv(text, name)
         else:
@@ -421,7 +422,7 @@ def run_fmt(args: argparse.Namespace) -> int:
     (HG022, exit 2) after every other file is formatted."""
     from hclgpu.codes import Severity
     from hclgpu.diagnostics import Sink
-    from hclgpu.inputs import collect
+    from hclgpu.io.inputs import collect
     from hclgpu.printer.fmt import (
         UnsafeFormat,
         format_document,
@@ -503,13 +504,13 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Warnings go to stderr so that stdout stays a clean job file for redirection."""
-    from hclgpu.files import NotUtf8
     from hclgpu.importers import importer_for
     from hclgpu.importers.common import ImportFailure, ImportOptions
+    from hclgpu.io.files import NotUtf8, read_text_or_stdin
 
     options = ImportOptions(cpu_mhz_per_core=args.cpu_mhz_per_core)
     try:
-        text = _import_text(args.file)
+        text = read_text_or_stdin(args.file)
     except NotUtf8 as error:
         sys.stderr.write(f"{args.file}:{error.line}:{error.column}: error: HG010: {error}\n")
         return EXIT_ERRORS
@@ -536,14 +537,6 @@ def run_import(args: argparse.Namespace) -> int:
     return _write_out(directory, [(name, imported.hcl)])
 
 
-def _import_text(path: str) -> str:
-    """The file to import, or standard input for ``-``: at most 16 MiB of UTF-8 text (OSError
-    when it cannot be read, :class:`~hclgpu.files.NotUtf8` when it is not text)."""
-    from hclgpu.files import decode_utf8, read_bytes, read_stream
-
-    return decode_utf8(read_stream(sys.stdin.buffer) if path == "-" else read_bytes(path)[0])
-
-
 def _report_import(path: str, text: str, dropped: Sequence[Dropped]) -> None:
     """``file:line:col: warning: HGnnn: message [pointer]``, the line found from the pointer."""
     from hclgpu.importers.common import locate
@@ -565,19 +558,6 @@ def run_lsp(args: argparse.Namespace) -> int:
     settings = Settings(var_files=list(args.var_file), variables=list(args.var), allow_fs=args.allow_fs)
     serve(settings, debounce=max(0, args.debounce_ms) / 1000)
     return EXIT_OK
-
-
-def _read_side_file(path: str) -> str:
-    """The UTF-8 text of a file named on the command line, read as every side file is (a
-    regular file of at most 16 MiB); OSError and ValueError messages name the file."""
-    from hclgpu.files import NotUtf8, read_text
-
-    try:
-        return read_text(path)
-    except NotUtf8 as error:
-        raise ValueError(f"{path}:{error.line}:{error.column}: not UTF-8 text ({error})") from None
-    except OSError as error:
-        raise OSError(f"cannot read {path}: {error.strerror or error}") from None
 
 
 _COMMANDS = {

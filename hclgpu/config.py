@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from hclgpu.files import read_text
+from hclgpu.io.files import read_text
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 

@@ -16,7 +16,7 @@ from hclgpu.batch import Options, check_all
 from hclgpu.cache import Cache, Inputs
 from hclgpu.cli import main
 from hclgpu.diagnostics import Sink
-from hclgpu.inputs import collect
+from hclgpu.io.inputs import collect
 from tests.conftest import ROOT
 
 SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
@@ -223,7 +223,7 @@ class Reads:
     """Counts the files the slow path reads."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        from hclgpu import inputs
+        from hclgpu.io import inputs
 
         self.count = 0
         real = inputs.read_input
@@ -429,7 +429,7 @@ def test_files_read_by_a_job_are_found_from_any_working_directory(
 def test_a_file_changed_after_it_was_read_is_not_recorded_as_clean(
     clean_tree: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from hclgpu import inputs
+    from hclgpu.io import inputs
 
     victim = clean_tree / "j00.nomad.hcl"
     real = inputs.read_input

@@ -14,7 +14,7 @@ import pytest
 
 from hclgpu.codes import CODES
 from hclgpu.diagnostics import Sink
-from hclgpu.inputs import Input, decode
+from hclgpu.io.inputs import Input, decode
 from hclgpu.pipeline import check_source, compile_source
 
 CASES = Path(__file__).parent / "cases"
@@ -77,9 +77,9 @@ def test_case_emits_exactly_what_it_expects(path: Path) -> None:
 
 
 def test_file_too_large_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    import hclgpu.inputs
+    import hclgpu.io.inputs
 
-    monkeypatch.setattr(hclgpu.inputs, "MAX_BYTES", 10)
+    monkeypatch.setattr(hclgpu.io.inputs, "MAX_BYTES", 10)
     sink = Sink()
     assert decode(Input("big.hcl", b"a = 1234567890\n"), sink) is None
     assert [d.code for d in sink] == ["HG013"]

@@ -28,7 +28,7 @@ from hclgpu.codes import Severity
 from hclgpu.diagnostics import Sink
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
-from hclgpu.inputs import Input, decode
+from hclgpu.io.inputs import Input, decode
 from hclgpu.ir import models as m
 from hclgpu.pipeline import Result, check_source, compile_source
 from hclgpu.printer import format_tree, same_tree

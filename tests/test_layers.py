@@ -8,15 +8,16 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "hclgpu"
 
 LAYERS = {
-    "hclgpu.source": 0, "hclgpu.resources": 0, "hclgpu.clean_index": 0, "hclgpu.output": 0,
-    "hclgpu.gc_pause": 0, "hclgpu.numbers": 0, "hclgpu.files": 0,
-    "hclgpu.diagnostics": 1, "hclgpu.codes": 1, "hclgpu.units": 1, "hclgpu.re2": 1,
-    "hclgpu.syntax": 2, "hclgpu.documents": 2,
+    "hclgpu.source": 0, "hclgpu.assets": 0, "hclgpu.clean_index": 0, "hclgpu.io": 0,
+    "hclgpu.io.output": 0, "hclgpu.gc_pause": 0, "hclgpu.numbers": 0, "hclgpu.io.files": 0,
+    "hclgpu.io.walk": 0,
+    "hclgpu.diagnostics": 1, "hclgpu.io.inputs": 1, "hclgpu.codes": 1, "hclgpu.units": 1, "hclgpu.re2": 1,
+    "hclgpu.syntax": 2, "hclgpu.io.documents": 2,
     "hclgpu.eval": 3, "hclgpu.ir": 3,
     "hclgpu.checks": 4, "hclgpu.plan": 4,
     "hclgpu.backends": 5, "hclgpu.importers": 5, "hclgpu.printer": 5,
     "hclgpu.report": 6,
-    "hclgpu.pipeline": 7, "hclgpu.inputs": 7, "hclgpu.config": 7,
+    "hclgpu.pipeline": 7, "hclgpu.config": 7,
     "hclgpu.cli": 8, "hclgpu.lsp": 8, "hclgpu": 8, "hclgpu.__main__": 8,
 }  # fmt: skip
 

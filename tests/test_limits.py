@@ -18,7 +18,7 @@ from hclgpu.cli import main
 from hclgpu.diagnostics import Diagnostic
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
-from hclgpu.inputs import MAX_BYTES
+from hclgpu.io.inputs import MAX_BYTES
 from hclgpu.pipeline import compile_source
 from hclgpu.re2 import re2_search
 from hclgpu.source import SourceFile
@@ -669,7 +669,7 @@ def test_standard_input_to_import_is_read_up_to_16_mib() -> None:
 def test_the_file_reader_refuses_devices_fifos_directories_and_large_files(tmp_path: Path) -> None:
     import io
 
-    from hclgpu.files import MAX_BYTES, Unreadable, read_bytes, read_stream
+    from hclgpu.io.files import MAX_BYTES, Unreadable, read_bytes, read_stream
 
     with pytest.raises(Unreadable, match="a FIFO") as fifo:
         read_bytes(_side_file("fifo", tmp_path))
@@ -687,7 +687,7 @@ def test_the_file_reader_refuses_devices_fifos_directories_and_large_files(tmp_p
 
 
 def test_text_that_is_not_utf8_is_located() -> None:
-    from hclgpu.files import NotUtf8, decode_utf8
+    from hclgpu.io.files import NotUtf8, decode_utf8
 
     with pytest.raises(NotUtf8, match="invalid UTF-8: byte 0xff at byte offset 5") as error:
         decode_utf8("é\nab".encode() + b"\xffc")
@@ -810,7 +810,7 @@ def test_a_cdi_spec_beyond_the_limits_is_not_applied(
 
 @pytest.mark.parametrize("yaml_1_2", [False, True], ids=["yaml-1.1", "yaml-1.2"])
 def test_yaml_documents_are_read_within_the_limits(yaml_1_2: bool) -> None:
-    from hclgpu.documents import DocumentError, load_yaml
+    from hclgpu.io.documents import DocumentError, load_yaml
 
     assert load_yaml("a: &a [1, 2]\nb: [*a, *a]\n", yaml_1_2) == [{"a": [1, 2], "b": [[1, 2], [1, 2]]}]
     assert load_yaml("n: " + "9" * 4300, yaml_1_2) == [{"n": int("9" * 4300)}]
@@ -826,7 +826,7 @@ def test_yaml_documents_are_read_within_the_limits(yaml_1_2: bool) -> None:
 
 
 def test_json_documents_are_read_within_the_limits() -> None:
-    from hclgpu.documents import DocumentError, load_json
+    from hclgpu.io.documents import DocumentError, load_json
 
     assert load_json('{"n": -' + "9" * 4300 + "}") == {"n": -int("9" * 4300)}
     assert load_json('["[[[[", "' + "[" * 300 + '"]') == ["[[[[", "[" * 300]  # brackets in strings

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from hclgpu import output
 from hclgpu.cli import main
+from hclgpu.io import output
 from tests.conftest import ROOT
 
 SAMPLE = ROOT / "samples" / "mixed-service.nomad.hcl"

@@ -58,7 +58,7 @@ def test_many_errors_are_capped(tmp_path: Path) -> None:
 def test_grammar_has_no_conflicts() -> None:
     from lark import Lark
 
-    from hclgpu.resources import grammar_path
+    from hclgpu.assets import grammar_path
 
     Lark(grammar_path().read_text(), parser="lalr", lexer="basic", strict=True)
 

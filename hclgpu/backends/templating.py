@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hclgpu.resources import templates_dir
+from hclgpu.assets import templates_dir
 
 if TYPE_CHECKING:
     from jinja2 import Environment

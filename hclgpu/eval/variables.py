@@ -23,7 +23,7 @@ from hclgpu.eval.dynamic import normalise
 from hclgpu.eval.expr import Evaluator, Failure
 from hclgpu.eval.types import NUMBER, STRING, convert
 from hclgpu.eval.values import UNSET, EvalError, Value, without_surrogates
-from hclgpu.files import NotUtf8, Unreadable, read_text
+from hclgpu.io.files import NotUtf8, Unreadable, read_text
 from hclgpu.numbers import NumberOutOfRange, parse_decimal
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast

@@ -65,7 +65,7 @@ def load_documents(text: str, yaml_1_2: bool = False) -> list[Any]:
     """
     import yaml
 
-    from hclgpu.documents import DocumentError, load_yaml
+    from hclgpu.io.documents import DocumentError, load_yaml
 
     try:
         return [doc for doc in load_yaml(text, yaml_1_2) if doc is not None]

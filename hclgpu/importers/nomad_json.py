@@ -12,9 +12,9 @@ import json
 
 from pydantic import ValidationError
 
-from hclgpu.documents import DocumentError, load_json
 from hclgpu.importers.common import Imported, ImportFailure, ImportOptions
 from hclgpu.importers.hcl_writer import write_job
+from hclgpu.io.documents import DocumentError, load_json
 from hclgpu.ir import models as m
 
 

@@ -30,8 +30,8 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from hclgpu.documents import MAX_DIGITS, DocumentError, load_json, load_yaml_document
-from hclgpu.files import NotUtf8, read_text
+from hclgpu.io.documents import MAX_DIGITS, DocumentError, load_json, load_yaml_document
+from hclgpu.io.files import NotUtf8, read_text
 from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
 
 __all__ = ["FORMATS", "InventoryError", "convert", "detect_format", "inventory_schema", "load_inventory"]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from hclgpu.resources import grammar_path
+from hclgpu.assets import grammar_path
 
 _FORMAT = 1
 

@@ -94,8 +94,8 @@ def _load(path: str) -> Obj | str:
     """The spec as data (YAML, hence also JSON), or why it cannot be read."""
     import yaml
 
-    from hclgpu.documents import DocumentError, load_yaml_document
-    from hclgpu.files import NotUtf8, read_text
+    from hclgpu.io.documents import DocumentError, load_yaml_document
+    from hclgpu.io.files import NotUtf8, read_text
 
     try:
         data = load_yaml_document(read_text(path))  # at most 16 MiB, 256 levels, 4300-digit integers

@@ -22,7 +22,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from hclgpu.eval.functions.base import CallError, Function, Param, define, go_quote
-from hclgpu.files import Unreadable, read_bytes
+from hclgpu.io.files import Unreadable, read_bytes
 
 __all__ = ["file_functions"]
 

@@ -1,4 +1,4 @@
-"""Locate the grammar and the templates.
+"""The files packaged with hclgpu: the HCL grammar and the built-in templates.
 
 An installed wheel carries them inside the package (``hclgpu/_grammar``,
 ``hclgpu/_templates``); a source checkout keeps them at the top level. Both layouts

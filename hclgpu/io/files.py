@@ -97,3 +97,31 @@ def _kind(mode: int) -> str:
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         return "a device"
     return "a socket" if stat.S_ISSOCK(mode) else "not a file"
+
+
+def remove_quietly(path: str) -> None:
+    """Remove ``path`` if it is there; a file that cannot be removed only costs space."""
+    try:  # noqa: SIM105 (contextlib is one more import on the warm path)
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def read_side_file(path: str) -> str:
+    """The UTF-8 text of a file named on the command line beside the job (a saved
+    nvidia-smi report, say), read as :func:`read_text` reads; the OSError and ValueError
+    messages name the file, and the line and column of the first byte that is not UTF-8."""
+    try:
+        return read_text(path)
+    except NotUtf8 as error:
+        raise ValueError(f"{path}:{error.line}:{error.column}: not UTF-8 text ({error})") from None
+    except OSError as error:
+        raise OSError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def read_text_or_stdin(path: str) -> str:
+    """The file at ``path``, or standard input for ``-``: at most :data:`MAX_BYTES` of UTF-8
+    text (OSError when it cannot be read, :class:`NotUtf8` when it is not text)."""
+    import sys
+
+    return decode_utf8(read_stream(sys.stdin.buffer) if path == "-" else read_bytes(path)[0])

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from hclgpu.clean_index import Reading, reading, walk
 from hclgpu.diagnostics import Sink
-from hclgpu.files import MAX_BYTES, MAX_MIB, NotUtf8, Unreadable, decode_utf8, read_bytes
+from hclgpu.io.files import MAX_BYTES, MAX_MIB, NotUtf8, Unreadable, decode_utf8, read_bytes
+from hclgpu.io.walk import Reading, reading, walk
 from hclgpu.source import SourceFile, Span
 
 __all__ = ["MAX_BYTES", "MAX_MIB", "Input", "collect", "decode", "display_path", "job_paths", "read_input"]

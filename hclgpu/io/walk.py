@@ -1,0 +1,64 @@
+"""Which files a directory holds, and the status a file had when it was read.
+
+The one definition of a job file below a directory (its suffix, hidden directories
+skipped, sorted order) shared by ``check``, ``fmt`` and the record of clean files. It
+imports nothing beyond ``os`` and ``time``: a warm ``hclgpu check`` walks the tree with it
+before anything else is loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+
+JOB_SUFFIXES = (".hcl", ".nomad")
+
+Signature = tuple[int, int, int, int, int]
+"""What says a file is unchanged: mtime_ns, ctime_ns, size, inode, device."""
+
+Reading = tuple[int, int, int, int, int, int]
+"""A file's status as it was read: its :data:`Signature`, and when."""
+
+
+def signature(status: os.stat_result) -> Signature:
+    """The parts of a file's status that change when its content may have."""
+    return (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino, status.st_dev)
+
+
+def reading(status: os.stat_result) -> Reading:
+    """The status of a file just opened for reading, stamped with the time."""
+    return (*signature(status), time.time_ns())
+
+
+def job_files(directory: str) -> Iterator[tuple[str, str]]:
+    """(directory, file name) of each job file below ``directory``, hidden directories
+    skipped, in sorted order."""
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if name.endswith(JOB_SUFFIXES):
+                yield root, name
+
+
+def walk(directory: str, shown: str) -> list[tuple[str, str]]:
+    """The job files below ``directory``, each with its name as reported: relative to
+    ``shown`` by string operations alone, and normalized (``.`` holds ``a.nomad``, not
+    ``./a.nomad``: GitHub annotations need the repository-relative path)."""
+    base = os.path.normpath(shown)
+    base = "" if base == os.curdir else base
+    found: list[tuple[str, str]] = []
+    for root, name in job_files(directory):
+        inner = root[len(directory) :].lstrip(os.sep)
+        prefix = os.path.join(base, inner) if inner else base
+        found.append((os.path.join(root, name), os.path.join(prefix, name)))
+    return found
+
+
+def absolute_job_files(directory: str) -> list[str]:
+    """The job files :func:`walk` finds, as absolute paths made by concatenation (a warm
+    check calls this once per file, so no ``os.path`` call per name)."""
+    root = os.path.abspath(directory)
+    return [
+        (folder if folder.endswith(os.sep) else folder + os.sep) + name for folder, name in job_files(root)
+    ]
