@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from hclgpu import cache as cache_module
-from hclgpu.batch import Options, check_all
-from hclgpu.cache import Cache, Inputs
+from hclgpu.cli import cache as cache_module
 from hclgpu.cli import main
+from hclgpu.cli.batch import Options, check_all
+from hclgpu.cli.cache import Cache, Inputs
 from hclgpu.diagnostics import Sink
 from hclgpu.io.inputs import collect
 from tests.conftest import ROOT
@@ -233,7 +233,7 @@ class Reads:
             return real(*args)  # type: ignore[arg-type]
 
         monkeypatch.setattr(inputs, "read_input", counting)
-        monkeypatch.setattr("hclgpu.batch.read_input", counting)
+        monkeypatch.setattr("hclgpu.cli.batch.read_input", counting)
 
 
 def test_an_unchanged_clean_tree_is_not_read_again(
@@ -295,7 +295,7 @@ def test_other_variables_or_a_damaged_record_mean_reading_again(
 
 def test_a_new_version_reads_everything_again(clean_tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["check", str(clean_tree)]) == 0
-    monkeypatch.setattr("hclgpu.cli.__version__", "999.0.0")
+    monkeypatch.setattr("hclgpu.cli.check.__version__", "999.0.0")
     monkeypatch.setattr(cache_module, "__version__", "999.0.0")
     reads = Reads(monkeypatch)
     assert main(["check", str(clean_tree)]) == 0
@@ -441,9 +441,9 @@ def test_a_file_changed_after_it_was_read_is_not_recorded_as_clean(
             _age(victim)
         return item
 
-    monkeypatch.setattr("hclgpu.batch.read_input", read_then_break)
+    monkeypatch.setattr("hclgpu.cli.batch.read_input", read_then_break)
     assert main(["check", str(clean_tree)]) == 0  # the bytes it read were clean
-    monkeypatch.setattr("hclgpu.batch.read_input", real)
+    monkeypatch.setattr("hclgpu.cli.batch.read_input", real)
     status, found = _json_check([str(clean_tree)], capsys)
     assert status == 1 and [os.path.samefile(str(d["path"]), victim) for d in found] == [True]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "hclgpu"
 
 LAYERS = {
-    "hclgpu.source": 0, "hclgpu.assets": 0, "hclgpu.clean_index": 0, "hclgpu.io": 0,
+    "hclgpu.source": 0, "hclgpu.assets": 0, "hclgpu.cli.clean_index": 0, "hclgpu.io": 0,
     "hclgpu.io.output": 0, "hclgpu.gc_pause": 0, "hclgpu.numbers": 0, "hclgpu.io.files": 0,
     "hclgpu.io.walk": 0,
     "hclgpu.diagnostics": 1, "hclgpu.io.inputs": 1, "hclgpu.codes": 1, "hclgpu.units": 1, "hclgpu.re2": 1,

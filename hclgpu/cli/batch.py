@@ -2,7 +2,7 @@
 when there are enough of them to pay for the workers, with a progress bar on a terminal.
 
 Workers are forked after the compiler is imported, so each starts warm; they send back
-diagnostics as plain data (:func:`hclgpu.cache.entry`) and the parent rebuilds them against
+diagnostics as plain data (:func:`hclgpu.cli.cache.entry`) and the parent rebuilds them against
 its own copy of the text. Results come back in input order, so the output is the same for
 any ``--jobs``. Workers ignore Ctrl-C: the parent takes it, cancels the work not started
 and stops them.
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hclgpu.cache import Cache, Inputs, Touched, diagnostic, entry
+from hclgpu.cli.cache import Cache, Inputs, Touched, diagnostic, entry
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.io.inputs import Input, decode, read_input

@@ -11,7 +11,7 @@ key: diagnostics are stored before ``select``/``ignore`` apply. Entries live in
 ``$XDG_CACHE_HOME/hclgpu/check`` (``~/.cache/hclgpu/check``), one small JSON file each,
 written atomically; a damaged entry is a miss. Beside them, ``index.json`` records the
 files whose check found nothing, by status, so that they need not even be read again
-(:mod:`hclgpu.clean_index`).
+(:mod:`hclgpu.cli.clean_index`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hclgpu import __version__, clean_index
-from hclgpu.clean_index import CleanIndex
+from hclgpu import __version__
+from hclgpu.cli import clean_index
+from hclgpu.cli.clean_index import CleanIndex
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Diagnostic, Edit, Related
 from hclgpu.io.files import read_bytes, remove_quietly

@@ -1,0 +1,35 @@
+"""The ``hclgpu`` command line.
+
+argparse keeps start-up cheap: editors and pre-commit run this on every keystroke
+and commit, so rich is imported only to print diagnostics and pydantic/jinja2 only
+by the commands that need them. Each command is one module here (its part of the
+parser, ``add_parser``, and ``run``), loaded only when it is the one named (see
+:mod:`hclgpu.cli.parser`); exit statuses are in :mod:`hclgpu.cli.common`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (``sys.argv[1:]`` when None); the exit status."""
+    from hclgpu.cli.common import EXIT_FATAL, EXIT_OK
+    from hclgpu.cli.parser import build_parser, command_module
+
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(arguments[0] if arguments else None)
+    if arguments[:1] == ["--version"] and len(arguments) > 1:  # argparse would ignore the rest
+        parser.error("--version takes no other arguments")
+    args = parser.parse_args(arguments)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return EXIT_FATAL
+    try:
+        status: int = command_module(args.command).run(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    return status
