@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import hcl2  # noqa: E402
 import parse as parse_bench  # noqa: E402
 
-from hclgpu.backends import render_target  # noqa: E402
+from hclgpu.backends import registry  # noqa: E402
 from hclgpu.backends.target import Lowering  # noqa: E402
 from hclgpu.diagnostics import Sink  # noqa: E402
 from hclgpu.pipeline import compile_source  # noqa: E402
@@ -55,7 +55,7 @@ def render_nomad(text: str) -> object:
     result = compile_source(SourceFile("bench.nomad.hcl", text))
     assert result.job is not None
     ctx = Lowering("nomad", result.source, Sink())
-    return render_target(result.job, "nomad", ctx)
+    return registry.render(result.job, "nomad", ctx)
 
 
 def throughput(items: list[parse_bench.Input]) -> None:

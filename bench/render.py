@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from parse import LARGE_GROUPS, best_ms, job_text, parse_hcl2  # noqa: E402
 
-from hclgpu.backends import render_target  # noqa: E402
+from hclgpu.backends import registry  # noqa: E402
 from hclgpu.backends.target import Lowering  # noqa: E402
 from hclgpu.diagnostics import Sink  # noqa: E402
 from hclgpu.pipeline import compile_source  # noqa: E402
@@ -42,7 +42,7 @@ def render_ours(text: str) -> str:
     if result.job is None:
         messages = "; ".join(d.message for d in result.diagnostics)
         raise SystemExit(f"hclgpu rejected the benchmark input: {messages}")
-    return render_target(result.job, "nomad", Lowering("nomad", result.source, Sink()))[0].text
+    return registry.render(result.job, "nomad", Lowering("nomad", result.source, Sink()))[0].text
 
 
 def cli_ms(text: str, runs: int = 3) -> float | None:

@@ -7,6 +7,9 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from hclgpu.diagnostics import Diagnostic
     from hclgpu.ir.models import Job
     from hclgpu.pipeline import Result
 
@@ -39,17 +42,53 @@ def load(path: str, variables: dict[str, str] | None = None, allow_fs: bool = Fa
     return compile_source(SourceFile(path, read_text(file)), options)
 
 
-def render(job: Job, target: str = "nomad", canonicalize: bool = False) -> str:
-    """Translate a compiled job; ``target`` is "nomad" (API JSON, as `nomad job run -output`)."""
-    if target != "nomad":
-        raise ValueError(f"unknown target {target!r}; available: nomad")
-    from hclgpu.backends import nomad
+def render(
+    job: Job | Result,
+    target: str = "nomad",
+    canonicalize: bool = False,
+    *,
+    diagnostics: list[Diagnostic] | None = None,
+    **options: Any,
+) -> str:
+    """Translate a compiled job for ``target``: the text `hclgpu render --target TARGET`
+    prints (Nomad API JSON, Kubernetes YAML, OCI config.json files, docker run lines, a
+    Compose file).
 
+    ``options`` are render's flags by their Python names: ``templates``, ``unsupported``,
+    ``cpu_mhz_per_core`` for every target, and the target's own (kubernetes:
+    ``k8s_devices``, ``namespace``; oci: ``oci_devices``, ``cdi_spec``, ``rootfs``).
+    Given the Result of :func:`load` or :func:`loads`, what the target cannot express
+    (HG301/HG302) is located in its file; those diagnostics are appended to
+    ``diagnostics`` when a list is given. Raises ValueError for an unknown target or
+    option, and when the translation has errors (``unsupported="error"``).
+    """
+    from hclgpu.backends import registry
+    from hclgpu.backends.target import Lowering
+    from hclgpu.diagnostics import Sink
+    from hclgpu.source import SourceFile
+
+    if target not in registry.names():
+        raise ValueError(f"unknown target {target!r}; available: {', '.join(registry.names())}")
+    from hclgpu.pipeline import Result as _Result
+
+    source, model = (job.source, job.job) if isinstance(job, _Result) else (SourceFile("<job>", ""), job)
+    if model is None:
+        raise ValueError("the file has errors: there is no job to render")
     if canonicalize:
         from hclgpu.ir.canonical import canonicalize as _canonicalize
 
-        job = _canonicalize(job)
-    return nomad.render(job)
+        model = _canonicalize(model)
+    sink = Sink()
+    artifacts = registry.render(
+        model, target, Lowering(target, source, sink, registry.render_options(target, **options))
+    )
+    found = sink.sorted()
+    if diagnostics is not None:
+        diagnostics.extend(found)
+    errors = [d for d in found if d.severity == "error"]
+    if errors:
+        raise ValueError(f"{target}: {errors[0].code}: {errors[0].message}")
+    return registry.get(target).join(artifacts)
 
 
 __all__ = ["__version__", "load", "loads", "render"]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import hclgpu
+from hclgpu.diagnostics import Diagnostic
 
 JOB = (
     'variable "n" {\n  type = number\n  default = 1\n}\n'
@@ -37,8 +38,47 @@ def test_render_plain_and_canonical() -> None:
     canonical = json.loads(hclgpu.render(job, canonicalize=True))["Job"]
     assert (plain["Region"], plain["Type"]) == (None, None)
     assert (canonical["Region"], canonical["Type"]) == ("global", "service")
-    with pytest.raises(ValueError, match="unknown target"):
-        hclgpu.render(job, "kubernetes")
+    with pytest.raises(ValueError, match="unknown target 'slurm'; available: nomad, kubernetes, oci"):
+        hclgpu.render(job, "slurm")
+
+
+SAMPLE = Path(__file__).resolve().parent.parent / "samples" / "tensorrt.nomad.hcl"
+
+
+@pytest.mark.parametrize(
+    ("target", "options", "flags"),
+    [
+        ("nomad", {}, []),
+        ("kubernetes", {"k8s_devices": "dra", "namespace": "ml"},
+         ["--k8s-devices", "dra", "--namespace", "ml"]),
+        ("oci", {"oci_devices": "cdi", "cpu_mhz_per_core": 2000},
+         ["--oci-devices", "cdi", "--cpu-mhz-per-core", "2000"]),
+        ("docker", {}, []),
+        ("compose", {"unsupported": "ignore"}, ["--unsupported", "ignore"]),
+    ],
+)  # fmt: skip
+def test_render_gives_what_the_command_line_prints_for_every_target(
+    target: str, options: dict[str, object], flags: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hclgpu.cli import main
+
+    assert main(["render", str(SAMPLE), "--target", target, *flags]) == 0
+    printed = capsys.readouterr().out
+    result = hclgpu.load(str(SAMPLE))
+    found: list[Diagnostic] = []
+    assert hclgpu.render(result, target, diagnostics=found, **options) == printed
+    assert result.job is not None  # a bare job has no file: the outputs that name it say <job>
+    assert hclgpu.render(result.job, target, **options) == printed.replace(f'"{SAMPLE}"', '"<job>"')
+    if target == "kubernetes":  # what Kubernetes cannot say is reported, located in the file
+        assert found and all(d.code in ("HG301", "HG302") and d.path == str(SAMPLE) for d in found)
+
+
+def test_render_refuses_an_option_the_target_lacks_and_errors_of_the_translation() -> None:
+    result = hclgpu.load(str(SAMPLE))
+    with pytest.raises(ValueError, match="oci takes no option 'namespace'; its options: cdi_spec, "):
+        hclgpu.render(result, "oci", namespace="ml")
+    with pytest.raises(ValueError, match=r"^kubernetes: HG30[12]: "):
+        hclgpu.render(result, "kubernetes", unsupported="error")
 
 
 def test_errors_leave_no_job() -> None:

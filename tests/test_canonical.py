@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from hclgpu.backends.nomad import render, to_api
+from hclgpu.backends.nomad.api import render, to_api
 from hclgpu.codes import Severity
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs

@@ -42,10 +42,10 @@ def _found(path: Path) -> set[str]:
         result = stage(source)
         sink.extend(result.diagnostics)
         if path.name.startswith("HG3") and result.job is not None:
-            from hclgpu.backends import render_target
+            from hclgpu.backends import registry
             from hclgpu.backends.target import Lowering
 
-            render_target(result.job, "kubernetes", Lowering("kubernetes", source, sink))
+            registry.render(result.job, "kubernetes", Lowering("kubernetes", source, sink))
     found = set()
     for diagnostic in sink:
         assert diagnostic.span is not None

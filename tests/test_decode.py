@@ -3,7 +3,7 @@ normalisation, dynamic blocks and the values Nomad leaves unset."""
 
 from __future__ import annotations
 
-from hclgpu.backends.nomad import to_api
+from hclgpu.backends.nomad.api import to_api
 from hclgpu.ir import models as m
 from hclgpu.pipeline import Result, compile_source
 from hclgpu.source import SourceFile
@@ -262,7 +262,7 @@ def test_dynamic_blocks_in_schemaless_config_stay_data() -> None:
 
 
 def test_big_numbers_in_config_print_as_go_prints_float64() -> None:
-    from hclgpu.backends.nomad import render
+    from hclgpu.backends.nomad.api import render
 
     job = job_of(
         in_task(

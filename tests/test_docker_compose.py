@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 import yaml
 
-from hclgpu.backends import join, render_target
-from hclgpu.backends.target import Artifact, Lowering, RenderOptions
+from hclgpu.backends import registry
+from hclgpu.backends.target import Artifact, Lowering
 from hclgpu.backends.templating import TemplateError
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.eval.program import EvalOptions
@@ -39,15 +39,15 @@ def artifacts(
     result = compile_source(SourceFile(name, text), EvalOptions(VariableInputs(env={}), base_dir=base))
     assert result.job is not None, [f"{d.code} {d.message}" for d in result.diagnostics]
     sink = Sink()
-    ctx = Lowering(target, result.source, sink, RenderOptions(**options))
-    return render_target(result.job, target, ctx), sink.sorted()
+    ctx = Lowering(target, result.source, sink, registry.render_options(target, **options))
+    return registry.render(result.job, target, ctx), sink.sorted()
 
 
 def render(
     text: str, target: str, name: str = "job.nomad.hcl", base: Path = ROOT
 ) -> tuple[str, list[Diagnostic]]:
     out, diagnostics = artifacts(text, target, name, base)
-    return join(target, out), diagnostics
+    return registry.get(target).join(out), diagnostics
 
 
 def argvs(text: str) -> dict[str, list[str]]:
@@ -141,7 +141,7 @@ def test_sample_docker_lines_split_back_and_match_golden(sample: Path, update_go
         assert argv[:2] == ["docker", "run"] and artifact.text.endswith("\n")
         assert argv[_image_index(argv)] != "", artifact.text
     assert all(d.span is not None for d in diagnostics if d.code in ("HG301", "HG302"))
-    compare_golden(GOLDEN / "docker" / f"{stem(sample)}.sh", join("docker", out), update_golden)
+    compare_golden(GOLDEN / "docker" / f"{stem(sample)}.sh", registry.get("docker").join(out), update_golden)
 
 
 def test_tensorrt_docker_line() -> None:

@@ -22,8 +22,8 @@ import yaml
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from hclgpu.backends import render_target
-from hclgpu.backends.target import Artifact, Lowering, RenderOptions
+from hclgpu.backends import registry
+from hclgpu.backends.target import Artifact, Lowering
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Sink
 from hclgpu.eval.program import EvalOptions
@@ -92,8 +92,8 @@ def render_everything(result: Result) -> dict[str, list[Artifact]]:
     assert result.job is not None
     rendered: dict[str, list[Artifact]] = {}
     for target, options in RENDERINGS:
-        ctx = Lowering(target, result.source, Sink(), RenderOptions(**options))
-        artifacts = render_target(result.job, target, ctx)
+        ctx = Lowering(target, result.source, Sink(), registry.render_options(target, **options))
+        artifacts = registry.render(result.job, target, ctx)
         assert not any(d.code.startswith("HG9") for d in ctx.sink.sorted())
         rendered[f"{target}:{options}"] = artifacts
     return rendered

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hclgpu.backends.nomad import render
+from hclgpu.backends.nomad.api import render
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import compile_source

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hclgpu.backends.nomad import render
+from hclgpu.backends.nomad.api import render
 from hclgpu.cli import main
 from hclgpu.importers.hcl_writer import go_duration, quote
 from hclgpu.importers.nomad_json import NomadJsonError, import_nomad_json

@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from hclgpu import pipeline
-from hclgpu.backends.nomad import render
+from hclgpu.backends.nomad.api import render
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.eval.program import EvalOptions, prepare
 from hclgpu.ir.build import build_job

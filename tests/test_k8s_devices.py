@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
+from hclgpu.backends import registry
 from hclgpu.backends.kubernetes.devices import DeviceLowering, cel_string, gfd_product, lower_devices
-from hclgpu.backends.target import Lowering, RenderOptions
+from hclgpu.backends.target import Lowering
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
@@ -104,7 +105,7 @@ def lower(text: str, mode: str = "plugin", namespace: str | None = None) -> Lowe
     group = result.job.task_groups[0]  # type: ignore[index]
     task = group.tasks[0]  # type: ignore[index]
     sink = Sink()
-    options = RenderOptions(k8s_devices=mode, namespace=namespace)  # type: ignore[arg-type]
+    options = registry.render_options("kubernetes", k8s_devices=mode, namespace=namespace)
     out = lower_devices(
         result.job.name or "", group.name or "", task, Lowering("kubernetes", result.source, sink, options)
     )

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
-from hclgpu.backends import join, render_target
-from hclgpu.backends.target import Lowering, RenderOptions
+from hclgpu.backends import registry
+from hclgpu.backends.target import Lowering
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
@@ -31,8 +31,8 @@ def render(
     result = compile_source(SourceFile(name, text), EvalOptions(VariableInputs(env={}), base_dir=base))
     assert result.job is not None, [f"{d.code} {d.message}" for d in result.diagnostics]
     sink = Sink()
-    ctx = Lowering("kubernetes", result.source, sink, RenderOptions(k8s_devices=mode))  # type: ignore[arg-type]
-    return join("kubernetes", render_target(result.job, "kubernetes", ctx)), sink.sorted()
+    ctx = Lowering("kubernetes", result.source, sink, registry.render_options("kubernetes", k8s_devices=mode))
+    return registry.get("kubernetes").join(registry.render(result.job, "kubernetes", ctx)), sink.sorted()
 
 
 def documents(text: str) -> list[dict[str, Any]]:

@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
+from hclgpu.backends import registry
 from hclgpu.backends.kubernetes.devices import DeviceLowering
 from hclgpu.backends.kubernetes.workloads import lower_job
-from hclgpu.backends.target import Lowering, RenderOptions
+from hclgpu.backends.target import Lowering
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.ir import models as m
 from hclgpu.pipeline import compile_source
@@ -82,7 +83,9 @@ def lower(text: str, **options: Any) -> Lowered:
     result = compile_source(source, checks=False)
     assert result.job is not None, [d.message for d in result.diagnostics]
     sink = Sink()
-    objects = lower_job(result.job, Lowering("kubernetes", source, sink, RenderOptions(**options)))
+    objects = lower_job(
+        result.job, Lowering("kubernetes", source, sink, registry.render_options("kubernetes", **options))
+    )
     for obj in objects:
         validate(obj)
     return Lowered(text, objects, sink.sorted(), source)

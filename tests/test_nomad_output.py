@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hclgpu.backends.nomad import render
+from hclgpu.backends.nomad.api import render
 from hclgpu.codes import Severity
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from hclgpu.backends import render_target
+from hclgpu.backends import registry
 from hclgpu.backends.oci.cdi import check_spec
 from hclgpu.backends.oci.devices import NEURON_HOOK, NVIDIA_HOOK
 from hclgpu.backends.oci.process import UNLIMITED
 from hclgpu.backends.oci.requirements import Requirement, driver_requirement
-from hclgpu.backends.target import Artifact, Lowering, RenderOptions
+from hclgpu.backends.target import Artifact, Lowering
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
@@ -38,8 +38,8 @@ def render(
     result = compile_source(SourceFile(name, text), EvalOptions(VariableInputs(env={}), base_dir=base))
     assert result.job is not None, [f"{d.code} {d.message}" for d in result.diagnostics]
     sink = Sink()
-    ctx = Lowering("oci", result.source, sink, RenderOptions(**options))
-    return render_target(result.job, "oci", ctx), sink.sorted()
+    ctx = Lowering("oci", result.source, sink, registry.render_options("oci", **options))
+    return registry.render(result.job, "oci", ctx), sink.sorted()
 
 
 def render_sample(sample: str, **options: Any) -> tuple[dict[str, Config], list[Diagnostic]]:

@@ -23,10 +23,10 @@ from typing import Any, Literal
 
 import pytest
 
-from hclgpu.backends import render_target
+from hclgpu.backends import registry
 from hclgpu.backends.oci.devices import NVIDIA_HOOK
 from hclgpu.backends.oci.process import UNLIMITED
-from hclgpu.backends.target import Lowering, RenderOptions
+from hclgpu.backends.target import Lowering
 from hclgpu.diagnostics import Sink
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
@@ -107,8 +107,10 @@ def _render(rootfs: Path, text: str = JOB, **options: Any) -> dict[str, Any]:
         SourceFile("smoke.nomad.hcl", text), EvalOptions(VariableInputs(env={}), base_dir=ROOT)
     )
     assert result.job is not None, [d.message for d in result.diagnostics]
-    ctx = Lowering("oci", result.source, Sink(), RenderOptions(rootfs=str(rootfs), **options))
-    [artifact] = render_target(result.job, "oci", ctx)
+    ctx = Lowering(
+        "oci", result.source, Sink(), registry.render_options("oci", rootfs=str(rootfs), **options)
+    )
+    [artifact] = registry.render(result.job, "oci", ctx)
     assert artifact.name == "g/probe/config.json"
     config: dict[str, Any] = json.loads(artifact.text)
     return config

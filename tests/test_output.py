@@ -123,7 +123,7 @@ def test_an_interrupt_at_any_step_leaves_an_earlier_rendering_untouched(
 
 def rendered_files() -> list[tuple[str, str]]:
     """The artifacts `render` would write for the sample (as fresh text)."""
-    from hclgpu.backends import render_target
+    from hclgpu.backends import registry
     from hclgpu.backends.target import Lowering
     from hclgpu.diagnostics import Sink
     from hclgpu.pipeline import compile_source
@@ -132,7 +132,7 @@ def rendered_files() -> list[tuple[str, str]]:
     source = SourceFile(str(SAMPLE), SAMPLE.read_text())
     result = compile_source(source)
     assert result.job is not None
-    artifacts = render_target(result.job, "oci", Lowering("oci", source, Sink()))
+    artifacts = registry.render(result.job, "oci", Lowering("oci", source, Sink()))
     return [(a.name, a.text) for a in artifacts]
 
 

@@ -336,7 +336,7 @@ def _explode(*args: object, **kwargs: object) -> None:
 @pytest.mark.parametrize(
     ("broken", "argv"),
     [
-        ("hclgpu.backends.render_target", ["render", str(SAMPLE), "--target", "kubernetes"]),
+        ("hclgpu.backends.registry.render", ["render", str(SAMPLE), "--target", "kubernetes"]),
         ("hclgpu.plan.planner.plan", ["render", str(SAMPLE), "--target", "oci", "--nodes", str(NODES),
                                       "--node", "nomad-client-v100"]),
         ("hclgpu.plan.planner.plan", ["plan", str(SAMPLE), "--nodes", str(NODES)]),

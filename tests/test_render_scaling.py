@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import hclgpu.backends
-from hclgpu.backends import render_target
+from hclgpu.backends import registry
 from hclgpu.backends.target import Lowering
 from hclgpu.diagnostics import Sink
 from hclgpu.pipeline import compile_source
@@ -50,7 +50,7 @@ def _lines_executed(target: str, groups: int) -> int:
     sink, previous = Sink(), sys.gettrace()
     sys.settrace(calls)
     try:
-        render_target(result.job, target, Lowering(target, result.source, sink))
+        registry.render(result.job, target, Lowering(target, result.source, sink))
     finally:
         sys.settrace(previous)
     assert len(sink) >= groups  # each group is reported on

@@ -11,7 +11,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Related, Sink
@@ -23,27 +23,21 @@ Unsupported = Literal["ignore", "warn", "error"]
 
 @dataclass(slots=True)
 class RenderOptions:
-    """Options of `hclgpu render`; each target reads the ones it knows."""
+    """Options of `hclgpu render`: those every target reads, and the target's own."""
 
-    k8s_devices: Literal["plugin", "dra"] = "plugin"
-    namespace: str | None = None
     templates: str | None = None
     """A directory whose `<target>/*.j2` files replace the built-in templates."""
     unsupported: Unsupported = "warn"
     cpu_mhz_per_core: int = 1000
-    """Nomad `cpu` is in MHz; Kubernetes wants cores. One core is this many MHz."""
-    oci_devices: Literal["hook", "cdi", "env"] = "hook"
-    """oci: how GPUs reach the container: the NVIDIA prestart hook, CDI names, or env only."""
-    cdi_spec: str | None = None
-    """oci: a CDI spec file whose edits are applied to config.json."""
-    rootfs: str | None = None
-    """oci: a root filesystem directory to reference (or copy) into each bundle."""
+    """Nomad `cpu` is in MHz; Kubernetes, OCI and docker want cores. One core is this many MHz."""
     device_ids: dict[tuple[str, str, int], list[str]] | None = None
     """The device instance IDs a node inventory's plan chose (`--nodes`/`--node`), keyed by
     (group name, task name, index of the request in the task's `resources.devices`); the
     container targets use them instead of the host's first indexes."""
     device_node: str | None = None
     """The node those IDs are on (for messages)."""
+    target: Any = None
+    """The target's own options (its registry entry's ``Options``); None for its defaults."""
 
 
 @dataclass(slots=True)

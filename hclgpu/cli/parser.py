@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from importlib import import_module
 from types import ModuleType
 
@@ -87,20 +86,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if command is None or command not in COMMANDS or name == command:
             command_module(name).add_parser(commands)
     return parser
-
-
-_DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
-
-
-def dns_label(text: str) -> str:
-    """An argparse type: an RFC 1123 label, as Kubernetes requires of a namespace (it is
-    written into every manifest as it is given)."""
-    if not _DNS_LABEL.fullmatch(text):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a DNS label (at most 63 lowercase letters, digits and '-', "
-            "starting and ending with a letter or digit)"
-        )
-    return text
 
 
 def positive_int(text: str) -> int:

@@ -10,19 +10,33 @@ and the document is parsed back before it is returned.
 
 from __future__ import annotations
 
-from hclgpu.backends.target import Artifact, Lowering
-from hclgpu.ir import models as m
+from hclgpu.backends.registry import BaseTarget
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from hclgpu.backends.target import Artifact, Lowering
+    from hclgpu.ir import models as m
 
 TEMPLATE = "compose.yaml.j2"
 ARTIFACT = "compose.yaml"
 
 
-def render(job: m.Job, ctx: Lowering) -> list[Artifact]:
-    """The project as one artifact, `compose.yaml`."""
-    from hclgpu.backends.compose.project import project
-    from hclgpu.backends.docker.job import lower_job
-    from hclgpu.backends.templating import render_yaml
+class Compose(BaseTarget):
+    name = "compose"
+    takes_device_ids = True
 
-    data = project(job, lower_job(job, ctx), ctx)
-    text = render_yaml("compose", [TEMPLATE], data, ctx.options.templates, source=ctx.source.path)
-    return [Artifact(ARTIFACT, text)]
+    def render(self, job: m.Job, ctx: Lowering) -> list[Artifact]:
+        """The project as one artifact, `compose.yaml`."""
+        from hclgpu.backends.compose.project import project
+        from hclgpu.backends.docker.container import COMPOSE, ContainerLowering
+        from hclgpu.backends.docker.job import lower_job
+        from hclgpu.backends.target import Artifact
+        from hclgpu.backends.templating import render_yaml
+
+        compose = ContainerLowering.of(ctx, COMPOSE)
+        data = project(job, lower_job(job, compose), compose)
+        text = render_yaml("compose", [TEMPLATE], data, ctx.options.templates, source=ctx.source.path)
+        return [Artifact(ARTIFACT, text)]
+
+
+TARGET = Compose()

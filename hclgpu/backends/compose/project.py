@@ -15,12 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from hclgpu.backends.compose.service import Obj, service
-from hclgpu.backends.containers_common import Container, approximated, engine_name, field
-from hclgpu.backends.target import Lowering, unique_name
+from hclgpu.backends.docker.container import Container, ContainerLowering, approximated, engine_name, field
+from hclgpu.backends.target import unique_name
 from hclgpu.ir import models as m
 
 
-def project(job: m.Job, containers: list[Container], ctx: Lowering) -> Obj:
+def project(job: m.Job, containers: list[Container], ctx: ContainerLowering) -> Obj:
     """The whole compose.yaml as data."""
     name = engine_name(job.name or job.id or "job").replace(".", "-")
     services: Obj = {}
@@ -55,7 +55,7 @@ def _network(group: m.TaskGroup, networks: dict[int, str], taken: set[str]) -> s
     return networks[id(group)]
 
 
-def _depends_on(c: Container, same_group: list[Container], ctx: Lowering) -> Obj:
+def _depends_on(c: Container, same_group: list[Container], ctx: ContainerLowering) -> Obj:
     """Start conditions on the other containers of the same group (``same_group``, in order)."""
     group = [o for o in same_group if o is not c]
     out: Obj = {}
@@ -86,7 +86,7 @@ UNIQUE_LISTS = (
 """The service lists whose items compose-spec requires to be unique."""
 
 
-def _list_once(out: Obj, c: Container, ctx: Lowering) -> None:
+def _list_once(out: Obj, c: Container, ctx: ContainerLowering) -> None:
     """Each item of a list Compose requires unique once (``docker run`` takes a flag twice;
     Compose refuses the file), HG302 naming what was repeated."""
     for key in UNIQUE_LISTS:
@@ -111,7 +111,7 @@ def _list_once(out: Obj, c: Container, ctx: Lowering) -> None:
         )
 
 
-def _note_replicas(c: Container, ctx: Lowering) -> None:
+def _note_replicas(c: Container, ctx: ContainerLowering) -> None:
     """Replicas share one host: a static host port binds once, and GPUs are not divided."""
     if c.replicas > 1 and (c.gpus is not None or c.device_nodes):
         approximated(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hclgpu.backends.containers_common import OPTIONS, Container, Gpus, duration
+from hclgpu.backends.docker.container import OPTIONS, Container, Gpus, duration
 
 Obj = dict[str, Any]
 

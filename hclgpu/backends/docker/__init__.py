@@ -1,7 +1,7 @@
 """docker back end: one `docker run` command line per docker/podman task.
 
 Lowering (:mod:`~hclgpu.backends.docker.job`, shared with Compose) turns the job into
-:class:`~hclgpu.backends.containers_common.Container` values; :mod:`~hclgpu.backends.docker.argv`
+:class:`~hclgpu.backends.docker.container.Container` values; :mod:`~hclgpu.backends.docker.argv`
 makes each one an argv; this module quotes every word with :func:`shlex.quote`, lets the
 template (templates/docker/run.sh.j2) lay the words out, and parses the line back the way
 :func:`shlex.split` does (:func:`~hclgpu.backends.docker.shell.split`, linear in the line's
@@ -18,22 +18,36 @@ from __future__ import annotations
 
 import shlex
 
-from hclgpu.backends.target import Artifact, Lowering, file_name
-from hclgpu.ir import models as m
+from hclgpu.backends.registry import BaseTarget
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from hclgpu.backends.target import Artifact, Lowering
+    from hclgpu.ir import models as m
 
 TEMPLATE = "run.sh.j2"
 
 
-def render(job: m.Job, ctx: Lowering) -> list[Artifact]:
-    """One artifact per container, in the order the containers must start."""
-    from hclgpu.backends.docker.argv import run_argv
-    from hclgpu.backends.docker.job import lower_job
+class Docker(BaseTarget):
+    name = "docker"
+    takes_device_ids = True
 
-    user_dir, source = ctx.options.templates, ctx.source.path
-    return [
-        Artifact(file_name(c.service, ".sh"), render_line(run_argv(c, ctx), user_dir, source))
-        for c in lower_job(job, ctx)
-    ]
+    def render(self, job: m.Job, ctx: Lowering) -> list[Artifact]:
+        """One artifact per container, in the order the containers must start."""
+        from hclgpu.backends.docker.argv import run_argv
+        from hclgpu.backends.docker.container import DOCKER, ContainerLowering
+        from hclgpu.backends.docker.job import lower_job
+        from hclgpu.backends.target import Artifact, file_name
+
+        docker = ContainerLowering.of(ctx, DOCKER)
+        user_dir, source = ctx.options.templates, ctx.source.path
+        return [
+            Artifact(file_name(c.service, ".sh"), render_line(run_argv(c, docker), user_dir, source))
+            for c in lower_job(job, docker)
+        ]
+
+
+TARGET = Docker()
 
 
 def render_line(argv: list[str], user_dir: str | None, source: str) -> str:

@@ -15,8 +15,15 @@ from __future__ import annotations
 import math
 import shlex
 
-from hclgpu.backends.containers_common import OPTIONS, SECOND, Container, Gpus, approximated, duration
-from hclgpu.backends.target import Lowering
+from hclgpu.backends.containers import SECOND
+from hclgpu.backends.docker.container import (
+    OPTIONS,
+    Container,
+    ContainerLowering,
+    Gpus,
+    approximated,
+    duration,
+)
 
 
 def gpus_value(gpus: Gpus) -> str:
@@ -26,7 +33,7 @@ def gpus_value(gpus: Gpus) -> str:
     return str(gpus.count)
 
 
-def run_argv(c: Container, ctx: Lowering) -> list[str]:
+def run_argv(c: Container, ctx: ContainerLowering) -> list[str]:
     """`docker run [options] image [command...]` for one container."""
     argv = ["docker", "run"]
     if not c.one_shot:
@@ -100,7 +107,7 @@ def _options(c: Container) -> list[str]:
     return out
 
 
-def _health(c: Container, ctx: Lowering) -> list[str]:
+def _health(c: Container, ctx: ContainerLowering) -> list[str]:
     """`--health-cmd` is always run by the container's shell: an exec-form test is joined."""
     if c.health is None:
         return []
@@ -133,7 +140,7 @@ def _stop_and_logs(c: Container) -> list[str]:
     return out
 
 
-def _note_driver(c: Container, ctx: Lowering) -> None:
+def _note_driver(c: Container, ctx: ContainerLowering) -> None:
     """What the command line cannot say about how Nomad runs the task."""
     if c.hook == "poststop" and c.task.lifecycle is not None:
         approximated(

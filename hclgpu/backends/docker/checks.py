@@ -13,22 +13,19 @@ from __future__ import annotations
 
 import shlex
 
-from hclgpu.backends.containers_common import (
+from hclgpu.backends import containers
+from hclgpu.backends.containers import Check, network_ports, port_number
+from hclgpu.backends.docker.container import (
     Container,
+    ContainerLowering,
     Health,
     approximated,
-    as_strings,
     field,
-    network_ports,
-    port_number,
     report_leftovers,
     target_name,
     unsupported,
 )
-from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
-
-Check = tuple[m.Service, m.ServiceCheck]
 
 _CHECK_FIELDS = (
     "name",
@@ -47,33 +44,13 @@ _CHECK_FIELDS = (
 )
 
 
-def checks_by_task(group: m.TaskGroup, tasks: list[m.Task], ctx: Lowering) -> dict[str, list[Check]]:
-    """Each check with the task it probes: a task's own services probe that task; a group
-    service's check the task it names, else the task publishing its port, else the first
-    main task. Every service is reported once: nothing registers it."""
-    out: dict[str, list[Check]] = {}
-    for task in tasks:
-        for service in task.services or []:
-            _report_service(service, ctx)
-            out.setdefault(task.name, []).extend((service, check) for check in service.checks or [])
-    main = next((t for t in tasks if t.lifecycle is None), None)
-    for service in group.services or []:
-        _report_service(service, ctx)
-        for check in service.checks or []:
-            label = check.port_label or service.port_label
-            named = check.task_name or service.task_name
-            owner = next((t for t in tasks if t.name == named), None) if named else None
-            owner = owner or next(
-                (t for t in tasks if label in as_strings((t.config or {}).get("ports"))), main
-            )
-            if owner is None:
-                unsupported(ctx, f'no container runs the check of service "{service.name}"', check)
-            else:
-                out.setdefault(owner.name, []).append((service, check))
-    return out
+def checks_by_task(group: m.TaskGroup, tasks: list[m.Task], ctx: ContainerLowering) -> dict[str, list[Check]]:
+    """Each check with the task it probes (see :func:`hclgpu.backends.containers.checks_by_task`).
+    Every service is reported once: nothing registers it."""
+    return containers.checks_by_task(group, tasks, ctx, lambda service: _report_service(service, ctx))
 
 
-def _report_service(service: m.Service, ctx: Lowering) -> None:
+def _report_service(service: m.Service, ctx: ContainerLowering) -> None:
     """A Nomad service is a catalog entry; the engine has no catalog."""
     unsupported(
         ctx,
@@ -86,7 +63,7 @@ def _report_service(service: m.Service, ctx: Lowering) -> None:
         _report_check_restart(service.check_restart, ctx)
 
 
-def _report_check_restart(block: m.CheckRestart, ctx: Lowering) -> None:
+def _report_check_restart(block: m.CheckRestart, ctx: ContainerLowering) -> None:
     unsupported(
         ctx,
         "check_restart is left out: the engine marks a container unhealthy but does not restart it",
@@ -94,7 +71,7 @@ def _report_check_restart(block: m.CheckRestart, ctx: Lowering) -> None:
     )
 
 
-def lower_health(c: Container, checks: list[Check], ctx: Lowering) -> Health | None:
+def lower_health(c: Container, checks: list[Check], ctx: ContainerLowering) -> Health | None:
     """The first check that can be a healthcheck; the others are reported."""
     health: Health | None = None
     for service, check in checks:
@@ -127,7 +104,9 @@ def _port(service: m.Service, check: m.ServiceCheck, group: m.TaskGroup) -> int 
     return port_number(port) if port is not None else None
 
 
-def _test(service: m.Service, check: m.ServiceCheck, group: m.TaskGroup, ctx: Lowering) -> list[str] | None:
+def _test(
+    service: m.Service, check: m.ServiceCheck, group: m.TaskGroup, ctx: ContainerLowering
+) -> list[str] | None:
     """The healthcheck test: CMD for script checks, CMD-SHELL probes for http and tcp."""
     if check.type == "script":
         return ["CMD", check.command, *(check.args or [])]
@@ -153,7 +132,7 @@ def _test(service: m.Service, check: m.ServiceCheck, group: m.TaskGroup, ctx: Lo
     return ["CMD-SHELL", _http_line(check, port, ctx)]
 
 
-def _http_line(check: m.ServiceCheck, port: int, ctx: Lowering) -> str:
+def _http_line(check: m.ServiceCheck, port: int, ctx: ContainerLowering) -> str:
     """curl, else wget, GET on localhost; both fail on a 4xx/5xx status as Nomad does."""
     scheme = "https" if check.protocol == "https" else "http"
     path = check.path if check.path.startswith("/") else f"/{check.path}"
@@ -174,7 +153,7 @@ def _http_line(check: m.ServiceCheck, port: int, ctx: Lowering) -> str:
     return f"{curl} || {wget} || exit 1"
 
 
-def _timing(test: list[str], check: m.ServiceCheck, ctx: Lowering) -> Health:
+def _timing(test: list[str], check: m.ServiceCheck, ctx: ContainerLowering) -> Health:
     """interval and timeout as they are; failures_before_critical as retries (at least 1:
     Nomad's default is critical at the first failure)."""
     health = Health(test, check.interval, check.timeout, max(1, check.failures_before_critical))

@@ -8,29 +8,25 @@ service per container. The order is Nomad's lifecycle: prestart sidecars, presta
 
 from __future__ import annotations
 
-from hclgpu.backends.containers_common import (
+from hclgpu.backends.containers import CONTAINER_DRIVERS, as_strings, network_ports
+from hclgpu.backends.docker.checks import checks_by_task
+from hclgpu.backends.docker.container import (
     Container,
+    ContainerLowering,
     approximated,
-    as_strings,
     field,
-    network_ports,
     report_leftovers,
     target_name,
     unsupported,
 )
-from hclgpu.backends.docker.checks import checks_by_task
 from hclgpu.backends.docker.lowering import add_port, container_names, lower_task, publish
-from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
-
-CONTAINER_DRIVERS = frozenset({"docker", "podman"})
-"""The drivers whose tasks run a container image."""
 
 _JOB_FIELDS = ("id", "name", "type", "datacenters", "node_pool", "task_groups", "meta")
 _GROUP_FIELDS = ("name", "count", "tasks", "restart_policy", "networks", "meta", "services")
 
 
-def lower_job(job: m.Job, ctx: Lowering) -> list[Container]:
+def lower_job(job: m.Job, ctx: ContainerLowering) -> list[Container]:
     """Every container of the job, group by group, each group in lifecycle order."""
     _report_job(job, ctx)
     taken: set[str] = set()
@@ -48,7 +44,7 @@ def start_rank(c: Container) -> int:
     return {"": 2, "poststart": 3, "poststop": 4}.get(c.hook, 2)
 
 
-def _lower_group(job: m.Job, group: m.TaskGroup, ctx: Lowering, taken: set[str]) -> list[Container]:
+def _lower_group(job: m.Job, group: m.TaskGroup, ctx: ContainerLowering, taken: set[str]) -> list[Container]:
     tasks = [t for t in group.tasks or [] if _runnable(t, ctx)]
     checks = checks_by_task(group, tasks, ctx)
     containers: list[Container] = []
@@ -65,7 +61,7 @@ def _lower_group(job: m.Job, group: m.TaskGroup, ctx: Lowering, taken: set[str])
     return sorted(containers, key=start_rank)
 
 
-def _bridge_ports(group: m.TaskGroup, containers: list[Container], ctx: Lowering) -> set[str]:
+def _bridge_ports(group: m.TaskGroup, containers: list[Container], ctx: ContainerLowering) -> set[str]:
     """Nomad's bridge mode forwards every group port into the namespace all its tasks share,
     listed in a task's `ports` or not. Here a port belongs to one container: the task whose
     service uses it, else the first main task (HG302). Returns the labels it handled."""
@@ -83,7 +79,7 @@ def _bridge_ports(group: m.TaskGroup, containers: list[Container], ctx: Lowering
         if mapped is None:
             continue
         add_port(owner.ports, mapped, port, ctx)
-        shown = owner.service if ctx.target == "compose" else owner.name
+        shown = owner.service if ctx.flavour.by_service else owner.name
         approximated(
             ctx,
             f'port "{label}" is published by `{shown}` ({field(ctx, "ports")}): in Nomad\'s bridge mode it '
@@ -106,7 +102,7 @@ def _port_owner(label: str, group: m.TaskGroup, running: list[Container]) -> Con
     return next((c for c in running if c.hook == ""), running[0])
 
 
-def _runnable(task: m.Task, ctx: Lowering) -> bool:
+def _runnable(task: m.Task, ctx: ContainerLowering) -> bool:
     """A docker or podman task with a lifecycle hook the engine can order."""
     if task.driver not in CONTAINER_DRIVERS:
         unsupported(
@@ -129,7 +125,7 @@ def _runnable(task: m.Task, ctx: Lowering) -> bool:
 # --------------------------------------------------------------------------- reporting
 
 
-def _report_job(job: m.Job, ctx: Lowering) -> None:
+def _report_job(job: m.Job, ctx: ContainerLowering) -> None:
     """What the job's own fields become, or why they cannot."""
     name = job.name or job.id or "job"
     if job.type in ("system", "sysbatch"):
@@ -149,9 +145,11 @@ def _report_job(job: m.Job, ctx: Lowering) -> None:
     report_leftovers(ctx, job, _JOB_FIELDS, f'job "{name}"')
 
 
-def _report_group(group: m.TaskGroup, containers: list[Container], bridged: set[str], ctx: Lowering) -> None:
+def _report_group(
+    group: m.TaskGroup, containers: list[Container], bridged: set[str], ctx: ContainerLowering
+) -> None:
     where = f'group "{group.name}"'
-    if group.count not in (None, 1) and ctx.target == "docker":
+    if group.count not in (None, 1) and not ctx.flavour.replicas:
         approximated(
             ctx,
             f"count = {group.count} in {where}: each command starts one container; run it {group.count} "
@@ -163,7 +161,7 @@ def _report_group(group: m.TaskGroup, containers: list[Container], bridged: set[
 
 
 def _report_networks(
-    group: m.TaskGroup, containers: list[Container], bridged: set[str], ctx: Lowering
+    group: m.TaskGroup, containers: list[Container], bridged: set[str], ctx: ContainerLowering
 ) -> None:
     """Nomad's bridge mode gives the group one network namespace; here each container has its own."""
     published = bridged | {label for c in containers for label in _labels(c)}

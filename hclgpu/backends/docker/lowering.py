@@ -13,26 +13,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hclgpu.backends.containers_common import (
-    SECOND,
+from hclgpu.backends.containers import SECOND, Check, as_strings, network_ports, port_number
+from hclgpu.backends.docker.checks import lower_health
+from hclgpu.backends.docker.container import (
     Container,
+    ContainerLowering,
     PortMap,
     approximated,
     as_mapping,
-    as_strings,
     engine_name,
     field,
     is_set,
-    network_ports,
-    port_number,
     report_leftovers,
     target_name,
     unsupported,
 )
-from hclgpu.backends.docker.checks import Check, lower_health
 from hclgpu.backends.docker.options import HANDLED_CONFIG, lower_options, runtime_references
 from hclgpu.backends.docker.resources import lower_resources
-from hclgpu.backends.target import Lowering, unique_name
+from hclgpu.backends.target import unique_name
 from hclgpu.ir import models as m
 
 LABEL_PREFIX = "io.hclgpu."
@@ -55,7 +53,12 @@ _TASK_FIELDS = (
 
 
 def lower_task(
-    job: m.Job, group: m.TaskGroup, task: m.Task, checks: list[Check], ctx: Lowering, names: tuple[str, str]
+    job: m.Job,
+    group: m.TaskGroup,
+    task: m.Task,
+    checks: list[Check],
+    ctx: ContainerLowering,
+    names: tuple[str, str],
 ) -> Container | None:
     """The container of one docker/podman task, or None (reported) when it has no image.
 
@@ -86,7 +89,7 @@ def lower_task(
     return c
 
 
-def _command(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
+def _command(c: Container, config: Mapping[str, Any], ctx: ContainerLowering) -> None:
     """Nomad's entrypoint (a list), command (one word) and args; without `command`, args
     replace the image's CMD, as the Nomad docker driver does."""
     c.entrypoint = as_strings(config.get("entrypoint")) or None  # empty: the image's, as in Nomad
@@ -98,7 +101,7 @@ def _command(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
 
 
 def _labels(
-    job: m.Job, group: m.TaskGroup, task: m.Task, config: Mapping[str, Any], ctx: Lowering
+    job: m.Job, group: m.TaskGroup, task: m.Task, config: Mapping[str, Any], ctx: ContainerLowering
 ) -> dict[str, str]:
     """Job, group and task identity, then meta (the task's over the group's over the job's,
     as in Nomad), then the driver's own `labels`."""
@@ -123,7 +126,7 @@ def _labels(
 # --------------------------------------------------------------------------- ports
 
 
-def _ports(task: m.Task, group: m.TaskGroup, ctx: Lowering) -> list[PortMap]:
+def _ports(task: m.Task, group: m.TaskGroup, ctx: ContainerLowering) -> list[PortMap]:
     """The group ports the task's `ports` lists."""
     ports = network_ports(group)
     out: list[PortMap] = []
@@ -138,7 +141,7 @@ def _ports(task: m.Task, group: m.TaskGroup, ctx: Lowering) -> list[PortMap]:
     return out
 
 
-def add_port(ports: list[PortMap], mapped: PortMap, port: m.Port, ctx: Lowering) -> None:
+def add_port(ports: list[PortMap], mapped: PortMap, port: m.Port, ctx: ContainerLowering) -> None:
     """Publish ``mapped`` unless the container already does: two ports of a group with the
     same `to` and no `static` are one published port here (Compose refuses a port listed
     twice; Nomad would give each its own host port), HG302."""
@@ -153,7 +156,7 @@ def add_port(ports: list[PortMap], mapped: PortMap, port: m.Port, ctx: Lowering)
     )
 
 
-def publish(port: m.Port, ctx: Lowering) -> PortMap | None:
+def publish(port: m.Port, ctx: ContainerLowering) -> PortMap | None:
     """A static port on its host port; a dynamic one on a host port Docker picks (HG302);
     None (HG301) when the container port is not fixed."""
     number = port_number(port)
@@ -181,7 +184,7 @@ def publish(port: m.Port, ctx: Lowering) -> PortMap | None:
 # --------------------------------------------------------------------------- lifecycle
 
 
-def _restart(job: m.Job, c: Container, ctx: Lowering) -> str:
+def _restart(job: m.Job, c: Container, ctx: ContainerLowering) -> str:
     """A service keeps running (unless-stopped); a batch task is restarted on failure
     `attempts` times; a task that runs to completion before others is never restarted."""
     blocks = [p for p in (c.group.restart_policy, c.task.restart_policy) if p is not None]
@@ -205,7 +208,9 @@ def _restart(job: m.Job, c: Container, ctx: Lowering) -> str:
     return value
 
 
-def _report_restart(policy: m.RestartPolicy, value: str, batch: bool, c: Container, ctx: Lowering) -> None:
+def _report_restart(
+    policy: m.RestartPolicy, value: str, batch: bool, c: Container, ctx: ContainerLowering
+) -> None:
     """What of a restart block the engine's restart policy does not say."""
     ignored = ["interval", "delay"] + ([] if batch else ["attempts", "mode"])
     details = [f"`{f}`" for f in ignored if is_set(getattr(policy, f))]
@@ -219,15 +224,15 @@ def _report_restart(policy: m.RestartPolicy, value: str, batch: bool, c: Contain
     report_leftovers(ctx, policy, ("attempts", "interval", "delay", "mode"), "a restart block")
 
 
-def _stop(c: Container, ctx: Lowering) -> None:
+def _stop(c: Container, ctx: ContainerLowering) -> None:
     """kill_timeout → the grace period before SIGKILL; kill_signal → the stop signal."""
     c.stop_signal = c.task.kill_signal
     c.stop_grace = c.task.kill_timeout
-    if c.stop_grace is not None and c.stop_grace % SECOND and ctx.target == "docker":
+    if c.stop_grace is not None and c.stop_grace % SECOND and ctx.flavour.whole_second_stop:
         approximated(ctx, f"kill_timeout is rounded up to whole seconds ({field(ctx, 'stop')})", c.task)
 
 
-def _logs(c: Container, ctx: Lowering) -> None:
+def _logs(c: Container, ctx: ContainerLowering) -> None:
     """Nomad rotates task logs (max_files, max_file_size MiB): json-file's max-file/max-size."""
     logs = c.task.log_config
     if logs is None:
@@ -243,7 +248,7 @@ def _logs(c: Container, ctx: Lowering) -> None:
     report_leftovers(ctx, logs, ("max_files", "max_file_size_mb", "enabled", "disabled"), "the logs block")
 
 
-def _report_task(task: m.Task, config: Mapping[str, Any], ctx: Lowering) -> None:
+def _report_task(task: m.Task, config: Mapping[str, Any], ctx: ContainerLowering) -> None:
     """The task's own fields and driver options that the container does not carry."""
     where = f'task "{task.name}"'
     report_leftovers(ctx, task, _TASK_FIELDS, where)
@@ -258,7 +263,7 @@ def _report_task(task: m.Task, config: Mapping[str, Any], ctx: Lowering) -> None
 
 
 def container_names(
-    job: m.Job, group: m.TaskGroup, task: m.Task, ctx: Lowering, taken: set[str]
+    job: m.Job, group: m.TaskGroup, task: m.Task, ctx: ContainerLowering, taken: set[str]
 ) -> tuple[str, str]:
     """(container name ``<job>-<group>-<task>``, service name ``<group>-<task>``), unique in
     the job; HG302 when the one this target writes differs from the Nomad names."""
@@ -266,7 +271,7 @@ def container_names(
     wanted_name = f"{job.name or job.id}-{wanted_service}"
     service = unique_name(engine_name(wanted_service), taken)
     name = engine_name(f"{job.name or job.id}") + "-" + service
-    shown, wanted = (service, wanted_service) if ctx.target == "compose" else (name, wanted_name)
+    shown, wanted = (service, wanted_service) if ctx.flavour.by_service else (name, wanted_name)
     if shown != wanted:
         approximated(ctx, f'task "{task.name}" is `{shown}` ({field(ctx, "name")})', task)
     return name, service

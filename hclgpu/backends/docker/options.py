@@ -1,6 +1,6 @@
 """The driver options of a docker/podman task that become engine settings: /dev/shm size,
 ulimits, bind mounts and device mappings, network mode, force_pull and the one-to-one
-options of :data:`~hclgpu.backends.containers_common.OPTIONS`.
+options of :data:`~hclgpu.backends.docker.container.OPTIONS`.
 
 Values the engine would reject (a ulimit it does not know, a size it cannot parse, a
 relative host path, which Nomad resolves inside the task directory) are left out with
@@ -13,17 +13,17 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hclgpu.backends.containers_common import (
+from hclgpu.backends import containers
+from hclgpu.backends.containers import as_strings
+from hclgpu.backends.docker.container import (
     OPTIONS,
     Container,
-    approximated,
+    ContainerLowering,
     as_mapping,
-    as_strings,
     is_set,
     target_name,
     unsupported,
 )
-from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 
 HANDLED_CONFIG = frozenset(
@@ -67,7 +67,7 @@ ULIMITS = frozenset(
 """The names `docker run --ulimit` knows (github.com/docker/go-units ulimit.go)."""
 
 
-def lower_options(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
+def lower_options(c: Container, config: Mapping[str, Any], ctx: ContainerLowering) -> None:
     """Every driver option the engine has, written into ``c``."""
     _shm(c, config, ctx)
     _ulimits(c, config, ctx)
@@ -75,27 +75,17 @@ def lower_options(c: Container, config: Mapping[str, Any], ctx: Lowering) -> Non
     _options(c, c.task, config, ctx)
 
 
-_RUNTIME = re.compile(r"\$\{[^}]*\}")
-
-
-def runtime_references(ctx: Lowering, task: m.Task, where: str, values: Iterable[str]) -> None:
-    """Nomad interpolates ``${NOMAD_*}``, ``${attr.*}``... when it starts a task; docker does not."""
-    found = sorted({ref for value in values for ref in _RUNTIME.findall(value)})
-    if found:
-        approximated(
-            ctx,
-            f'{", ".join(found)} in `{where}` of task "{task.name}" stays as text: {target_name(ctx)} '
-            "does not interpolate Nomad runtime variables",
-            task,
-            help="replace it with a literal value, or set the variable in the container's environment",
-        )
+def runtime_references(ctx: ContainerLowering, task: m.Task, where: str, values: Iterable[str]) -> None:
+    """HG302 for Nomad runtime variables in ``values``: the engine does not interpolate them."""
+    help = "replace it with a literal value, or set the variable in the container's environment"
+    containers.runtime_references(ctx, task, where, values, target_name(ctx), help)
 
 
 _SIZE = re.compile(r"\d+(\.\d+)? ?[kKmMgGtTpP]?[iI]?[bB]?")
 """What go-units RAMInBytes (`--shm-size`, Compose `shm_size`) accepts."""
 
 
-def _shm(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
+def _shm(c: Container, config: Mapping[str, Any], ctx: ContainerLowering) -> None:
     """Docker's `shm_size` is bytes; podman's a size such as "64m": both pass through."""
     size = config.get("shm_size")
     if not is_set(size):
@@ -108,7 +98,7 @@ def _shm(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
         unsupported(ctx, f'shm_size "{size}" of task "{c.task.name}" is not a size; it is left out', c.task)
 
 
-def _ulimits(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
+def _ulimits(c: Container, config: Mapping[str, Any], ctx: ContainerLowering) -> None:
     """`ulimit { memlock = "-1" }`: "n" means soft = hard = n, "soft:hard" both; -1 is unlimited."""
     if not is_set(config.get("ulimit")):
         return
@@ -134,7 +124,7 @@ def _ulimit_pair(value: str) -> tuple[int, int] | None:
         return None
 
 
-def _mounts(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
+def _mounts(c: Container, config: Mapping[str, Any], ctx: ContainerLowering) -> None:
     """Bind mounts and device mappings of the driver config. A relative host path is relative
     to the task directory in Nomad, which does not exist here: it is left out."""
     for volume in as_strings(config.get("volumes")):
@@ -160,7 +150,7 @@ def _mounts(c: Container, config: Mapping[str, Any], ctx: Lowering) -> None:
         c.devices.append(f"{mapping}:{permissions}" if permissions else mapping)
 
 
-def _options(c: Container, task: m.Task, config: Mapping[str, Any], ctx: Lowering) -> None:
+def _options(c: Container, task: m.Task, config: Mapping[str, Any], ctx: ContainerLowering) -> None:
     """The one-to-one options of :data:`OPTIONS`, the network mode and force_pull."""
     values: dict[str, Any] = {**config, "user": task.user}
     for option in OPTIONS:

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hclgpu.backends.containers_common import (
+from hclgpu.backends.containers import planned_ids
+from hclgpu.backends.docker.container import (
     Container,
+    ContainerLowering,
     Gpus,
     approximated,
     field,
-    planned_ids,
     report_leftovers,
     target_name,
     unsupported,
 )
-from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 
 DEFAULT_CPU_MHZ = 100
@@ -40,7 +40,7 @@ KINDS: dict[tuple[str, str], str] = {
 DEFAULT_VENDORS = {"gpu": "nvidia", "neuron": "aws"}
 
 
-def lower_resources(c: Container, ctx: Lowering) -> None:
+def lower_resources(c: Container, ctx: ContainerLowering) -> None:
     """cpu → cpus, memory → memory (and its reservation when memory_max is set), devices."""
     res = c.task.resources
     _cpu(c, res, ctx)
@@ -60,7 +60,7 @@ def cpus(mhz: int, factor: int) -> float:
     return max(0.01, round(mhz / factor, 3))
 
 
-def _cpu(c: Container, res: m.Resources | None, ctx: Lowering) -> None:
+def _cpu(c: Container, res: m.Resources | None, ctx: ContainerLowering) -> None:
     """Nomad's `cpu` is a share of MHz (a hard quota with cpu_hard_limit); `cores` whole cores."""
     if res is not None and res.cores:
         c.cpus = float(res.cores)
@@ -100,7 +100,7 @@ class _Request:
     """The IDs the node plan chose for this block (`--nodes`/`--node`), if any."""
 
 
-def _devices(c: Container, devices: list[m.RequestedDevice], ctx: Lowering) -> None:
+def _devices(c: Container, devices: list[m.RequestedDevice], ctx: ContainerLowering) -> None:
     """Group the blocks by how the engine passes them, then lower each kind."""
     requests: list[_Request] = []
     for index, device in enumerate(devices):
@@ -135,7 +135,7 @@ def _condition(c: m.Constraint | m.Affinity) -> str:
     return f"{c.l_target} {c.operand or '='} {c.r_target}".strip()
 
 
-def _request(device: m.RequestedDevice, ctx: Lowering) -> _Request | None:
+def _request(device: m.RequestedDevice, ctx: ContainerLowering) -> _Request | None:
     """The kind and count of a block, or None (reported) when the engine has no way to pass it."""
     count = 1 if device.count is None else device.count
     if count == 0:
@@ -174,7 +174,7 @@ def _needs_ids(requests: list[_Request]) -> bool:
     return bool(device.constraints) or device.name.count("/") >= 2
 
 
-def _nvidia(c: Container, requests: list[_Request], ctx: Lowering) -> None:
+def _nvidia(c: Container, requests: list[_Request], ctx: ContainerLowering) -> None:
     """The planned GPUs as `--gpus '"device=0,1"'`; without a plan, `--gpus N` for all blocks
     together (docker then takes the host's first N GPUs, which is what the indexes 0..N-1
     would say), reported where a block filters its GPUs."""
@@ -197,7 +197,7 @@ def _nvidia(c: Container, requests: list[_Request], ctx: Lowering) -> None:
         )
 
 
-def _neuron(c: Container, requests: list[_Request], ctx: Lowering) -> None:
+def _neuron(c: Container, requests: list[_Request], ctx: ContainerLowering) -> None:
     """Inferentia/Trainium devices are the nodes /dev/neuron0, /dev/neuron1... by index."""
     index = 0
     for request in requests:
@@ -224,7 +224,7 @@ def _neuron(c: Container, requests: list[_Request], ctx: Lowering) -> None:
         )
 
 
-def _dri(c: Container, request: _Request, ctx: Lowering) -> None:
+def _dri(c: Container, request: _Request, ctx: ContainerLowering) -> None:
     """AMD (ROCm: /dev/kfd, /dev/dri, group video) and Intel (/dev/dri) GPUs are passed all
     at once; for AMD, ROCR_VISIBLE_DEVICES narrows them to the first `count`."""
     amd = request.kind == "amd"

@@ -10,20 +10,50 @@ object.yaml.j2) and parsed back before it is returned.
 
 from __future__ import annotations
 
-from hclgpu.backends.target import Artifact, Lowering
-from hclgpu.ir import models as m
+import argparse
+
+from hclgpu.backends.kubernetes.options import KubernetesOptions, namespace_argument
+from hclgpu.backends.registry import BaseTarget
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from hclgpu.backends.target import Artifact, Lowering
+    from hclgpu.ir import models as m
 
 
-def render(job: m.Job, ctx: Lowering) -> list[Artifact]:
-    """One YAML artifact per object, named `<kind>-<name>.yaml`."""
-    from hclgpu.backends.kubernetes.workloads import lower_job
-    from hclgpu.backends.templating import render_yaml
+class Kubernetes(BaseTarget):
+    name = "kubernetes"
+    Options = KubernetesOptions
 
-    artifacts = []
-    for obj in lower_job(job, ctx):
-        kind = str(obj["kind"]).lower()
-        name = str(obj["metadata"]["name"])
-        names = [f"{kind}.yaml.j2", "object.yaml.j2"]
-        text = render_yaml("kubernetes", names, obj, ctx.options.templates, source=ctx.source.path)
-        artifacts.append(Artifact(f"{kind}-{name}.yaml", text))
-    return artifacts
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--k8s-devices", choices=("plugin", "dra"), default="plugin",
+            help="kubernetes: device-plugin resources with node affinity, or DRA resource claims",
+        )  # fmt: skip
+        parser.add_argument(
+            "--namespace",
+            type=namespace_argument,
+            help="kubernetes: the namespace of every object (a DNS label)",
+        )
+
+    def render(self, job: m.Job, ctx: Lowering) -> list[Artifact]:
+        """One YAML artifact per object, named `<kind>-<name>.yaml`."""
+        from hclgpu.backends.kubernetes.workloads import lower_job
+        from hclgpu.backends.target import Artifact
+        from hclgpu.backends.templating import render_yaml
+
+        artifacts = []
+        for obj in lower_job(job, ctx):
+            kind = str(obj["kind"]).lower()
+            name = str(obj["metadata"]["name"])
+            names = [f"{kind}.yaml.j2", "object.yaml.j2"]
+            text = render_yaml("kubernetes", names, obj, ctx.options.templates, source=ctx.source.path)
+            artifacts.append(Artifact(f"{kind}-{name}.yaml", text))
+        return artifacts
+
+    def join(self, artifacts: list[Artifact]) -> str:
+        """The objects as one YAML stream, documents separated by ``---``."""
+        return "---\n".join(a.text for a in artifacts)
+
+
+TARGET = Kubernetes()

@@ -11,9 +11,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hclgpu.backends.containers import SECOND
 from hclgpu.backends.kubernetes.objects import Obj, config_map_name, pod_labels
 from hclgpu.backends.kubernetes.reporting import approximated, report_leftovers, unsupported
-from hclgpu.backends.kubernetes.tasks import SECOND, translatable
+from hclgpu.backends.kubernetes.tasks import translatable
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 

@@ -14,10 +14,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from hclgpu.backends.containers import as_strings, network_ports, port_number, runtime_references
 from hclgpu.backends.kubernetes.names import dns_label
 from hclgpu.backends.kubernetes.objects import Obj, container_port_name
 from hclgpu.backends.kubernetes.reporting import HINTS, approximated, is_set, report_leftovers, unsupported
-from hclgpu.backends.kubernetes.tasks import as_strings, network_ports, note_static_port, port_number, seconds
+from hclgpu.backends.kubernetes.tasks import note_static_port, seconds
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
@@ -133,20 +134,10 @@ def _report_task(task: m.Task, config: Mapping[str, Any], ctx: Lowering) -> None
             )
 
 
-_RUNTIME = re.compile(r"\$\{[^}]*\}")
-
-
 def _runtime_references(ctx: Lowering, task: m.Task, field: str, values: Iterable[str]) -> None:
-    """Nomad interpolates ``${NOMAD_*}``, ``${attr.*}``... when it starts a task; Kubernetes won't."""
-    found = sorted({ref for value in values for ref in _RUNTIME.findall(value)})
-    if found:
-        approximated(
-            ctx,
-            f'{", ".join(found)} in `{field}` of task "{task.name}" stays as text: Kubernetes does not '
-            "interpolate Nomad runtime variables",
-            task,
-            help="replace it with a literal value, or a $(VAR) reference to a container env var",
-        )
+    """HG302 for Nomad runtime variables in ``values``: Kubernetes does not interpolate them."""
+    help = "replace it with a literal value, or a $(VAR) reference to a container env var"
+    runtime_references(ctx, task, field, values, "Kubernetes", help)
 
 
 def _security_context(task: m.Task, ctx: Lowering) -> Obj:

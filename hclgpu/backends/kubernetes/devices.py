@@ -36,6 +36,7 @@ from hclgpu.backends.kubernetes.devices_model import (
     Request,
 )
 from hclgpu.backends.kubernetes.devices_plugin import gfd_product, lower_plugin
+from hclgpu.backends.kubernetes.options import kubernetes_options
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 
@@ -61,7 +62,7 @@ def lower_devices(job_name: str, group_name: str, task: m.Task, ctx: Lowering) -
         request = _request(device, ctx)
         if request is None:
             continue
-        if ctx.options.k8s_devices == "dra":
+        if kubernetes_options(ctx).k8s_devices == "dra":
             lower_dra(f"{job_name}-{group_name}-{task.name}", task.name, index, request, ctx, out)
         else:
             lower_plugin(request, ctx, out)

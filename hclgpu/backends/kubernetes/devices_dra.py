@@ -25,6 +25,7 @@ from hclgpu.backends.kubernetes.devices_conditions import (
 )
 from hclgpu.backends.kubernetes.devices_model import DRA_DEVICE_CLASS, DeviceLowering, Request, add_unique
 from hclgpu.backends.kubernetes.names import dns_label
+from hclgpu.backends.kubernetes.options import kubernetes_options
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 
@@ -63,8 +64,8 @@ def lower_dra(
     selectors = _dra_selectors(request, ctx)
     preferences = _dra_preferences(request, claim_name, ctx)
     metadata: dict[str, Any] = {"name": template_name}
-    if ctx.options.namespace:
-        metadata["namespace"] = ctx.options.namespace
+    if kubernetes_options(ctx).namespace:
+        metadata["namespace"] = kubernetes_options(ctx).namespace
     out.claim_templates.append(
         {
             "apiVersion": "resource.k8s.io/v1",

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from hclgpu.backends.containers import checks_by_task
 from hclgpu.backends.kubernetes.configmaps import TEMPLATES_VOLUME, mount_templates, template_files
 from hclgpu.backends.kubernetes.containers import PodParts, task_container
 from hclgpu.backends.kubernetes.names import dns_label
@@ -32,7 +33,7 @@ from hclgpu.backends.kubernetes.objects import (
     workload_kind,
 )
 from hclgpu.backends.kubernetes.placement import pod_placement
-from hclgpu.backends.kubernetes.probes import add_probes, checks_by_task
+from hclgpu.backends.kubernetes.probes import add_probes
 from hclgpu.backends.kubernetes.reporting import approximated, is_set, report_leftovers
 from hclgpu.backends.kubernetes.tasks import report_skipped, translatable
 from hclgpu.backends.target import Lowering
@@ -78,7 +79,7 @@ def _containers(
     sidecars: list[Obj] = []
     inits: list[Obj] = []
     containers: list[Obj] = []
-    checks = checks_by_task(group, ctx)
+    checks = checks_by_task(group, [t for t in group.tasks or [] if translatable(t)], ctx)
     files = template_files(job, group)
     taken: set[str] = set()
     for task in group.tasks or []:

@@ -2,56 +2,23 @@
 readinessProbe, a check with ``check_restart`` its livenessProbe.
 
 A group service's check belongs to no task in Nomad, but a probe belongs to one container,
-so :func:`checks_by_task` picks it: the task the check names, else the task publishing its
-port, else the group's first main task. A check that cannot be a probe is reported there.
+so :func:`~hclgpu.backends.containers.checks_by_task` picks it: the task the check names,
+else the task publishing its port, else the group's first main task. A check that cannot be
+a probe is reported there.
 """
 
 from __future__ import annotations
 
 import copy
 
+from hclgpu.backends.containers import SECOND, Check, network_ports, port_number
 from hclgpu.backends.kubernetes.objects import Obj
 from hclgpu.backends.kubernetes.reporting import approximated, report_leftovers, unsupported
-from hclgpu.backends.kubernetes.tasks import (
-    SECOND,
-    as_strings,
-    network_ports,
-    port_number,
-    seconds,
-    translatable,
-)
+from hclgpu.backends.kubernetes.tasks import seconds
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 
-Check = tuple[m.Service, m.ServiceCheck]
 _PROBE_TYPES = ("http", "tcp", "grpc", "script")
-
-
-def checks_by_task(group: m.TaskGroup, ctx: Lowering) -> dict[str, list[Check]]:
-    """Each check with the task whose container it probes.
-
-    A task's own services probe that task; a group service's check probes the task it
-    names, else the task that publishes its port, else the group's first main task.
-    """
-    out: dict[str, list[Check]] = {}
-    tasks = [t for t in group.tasks or [] if translatable(t)]
-    for task in tasks:
-        for service in task.services or []:
-            out.setdefault(task.name, []).extend((service, check) for check in service.checks or [])
-    main = next((t for t in tasks if t.lifecycle is None), None)
-    for service in group.services or []:
-        for check in service.checks or []:
-            label = check.port_label or service.port_label
-            named = check.task_name or service.task_name
-            owner = next((t for t in tasks if t.name == named), None) if named else None
-            owner = owner or next(
-                (t for t in tasks if label in as_strings((t.config or {}).get("ports"))), main
-            )
-            if owner is None:
-                unsupported(ctx, f'no container runs the check of service "{service.name}"', check)
-            else:
-                out.setdefault(owner.name, []).append((service, check))
-    return out
 
 
 def add_probes(

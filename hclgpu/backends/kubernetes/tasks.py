@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import math
 
+from hclgpu.backends.containers import CONTAINER_DRIVERS, SECOND, port_number
 from hclgpu.backends.kubernetes.reporting import approximated, unsupported
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
-
-RENDERED_DRIVERS = frozenset({"docker", "podman"})
-"""The drivers whose tasks run a container image, and so become containers."""
-SECOND = 1_000_000_000
-"""Nomad durations are in nanoseconds."""
 
 
 def seconds(ns: int) -> int:
@@ -28,12 +24,12 @@ def seconds(ns: int) -> int:
 def translatable(task: m.Task) -> bool:
     """A task that becomes a container: a container driver and a hook Kubernetes has."""
     hook = task.lifecycle.hook if task.lifecycle else ""
-    return task.driver in RENDERED_DRIVERS and hook in ("", "prestart")
+    return task.driver in CONTAINER_DRIVERS and hook in ("", "prestart")
 
 
 def report_skipped(task: m.Task, ctx: Lowering) -> None:
     """HG301 for a task that does not become a container, at the reason (driver or hook)."""
-    if task.driver not in RENDERED_DRIVERS:
+    if task.driver not in CONTAINER_DRIVERS:
         unsupported(
             ctx,
             f'task "{task.name}" uses the `{task.driver}` driver; only docker and podman tasks '
@@ -51,22 +47,6 @@ def report_skipped(task: m.Task, ctx: Lowering) -> None:
         )
 
 
-def network_ports(group: m.TaskGroup) -> dict[str, m.Port]:
-    """Every port label of the group's networks (dynamic and reserved)."""
-    ports: dict[str, m.Port] = {}
-    for network in group.networks or []:
-        for port in [*(network.reserved_ports or []), *(network.dynamic_ports or [])]:
-            ports.setdefault(port.label, port)
-    return ports
-
-
-def port_number(port: m.Port) -> int | None:
-    """The port the container listens on: ``to``, else the static port, else unknown."""
-    if port.to > 0:
-        return port.to
-    return port.value if port.value > 0 else None
-
-
 def note_static_port(ctx: Lowering, port: m.Port) -> None:
     """HG302 for a static port: Kubernetes does not reserve it on the node."""
     approximated(
@@ -77,10 +57,3 @@ def note_static_port(ctx: Lowering, port: m.Port) -> None:
         port,
         help="use a NodePort or LoadBalancer Service for traffic from outside the cluster",
     )
-
-
-def as_strings(value: object) -> list[str]:
-    """A driver-config value as strings: a list item by item, a scalar alone, ``None`` as none."""
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return [] if value is None else [str(value)]

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from hclgpu.backends.containers import network_ports, port_number
 from hclgpu.backends.kubernetes.configmaps import config_map
 from hclgpu.backends.kubernetes.names import dns_label
 from hclgpu.backends.kubernetes.objects import (
@@ -30,15 +31,10 @@ from hclgpu.backends.kubernetes.objects import (
     selector_labels,
     workload_kind,
 )
+from hclgpu.backends.kubernetes.options import kubernetes_options
 from hclgpu.backends.kubernetes.pod import pod_template
 from hclgpu.backends.kubernetes.reporting import approximated, is_set, report_leftovers, unsupported
-from hclgpu.backends.kubernetes.tasks import (
-    network_ports,
-    note_static_port,
-    port_number,
-    seconds,
-    translatable,
-)
+from hclgpu.backends.kubernetes.tasks import note_static_port, seconds, translatable
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 
@@ -102,8 +98,9 @@ def lower_job(job: m.Job, ctx: Lowering) -> list[dict[str, Any]]:
 
 def _namespace(job: m.Job, ctx: Lowering) -> str | None:
     """The render option, else the job's Nomad namespace as a DNS label."""
-    if ctx.options.namespace:
-        return ctx.options.namespace
+    namespace = kubernetes_options(ctx).namespace
+    if namespace:
+        return namespace
     if not job.namespace:
         return None
     namespace = dns_label(job.namespace)

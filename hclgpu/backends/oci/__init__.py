@@ -11,23 +11,52 @@ written by templates/oci/config.json.j2 and parsed back as JSON before it is ret
 
 from __future__ import annotations
 
+import argparse
 import json
 from typing import Any
 
-from hclgpu.backends.target import Artifact, Lowering
-from hclgpu.ir import models as m
+from hclgpu.backends.oci.options import OciOptions
+from hclgpu.backends.registry import BaseTarget
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from hclgpu.backends.target import Artifact, Lowering
+    from hclgpu.ir import models as m
 
 TEMPLATE = "config.json.j2"
 
 
-def render(job: m.Job, ctx: Lowering) -> list[Artifact]:
-    """One ``<group>/<task>/config.json`` artifact per docker/podman task."""
-    from hclgpu.backends.oci.bundle import lower_job
+class Oci(BaseTarget):
+    name = "oci"
+    Options = OciOptions
+    takes_device_ids = True
 
-    return [
-        Artifact(name, render_json(config, ctx.options.templates, source=ctx.source.path))
-        for name, config in lower_job(job, ctx)
-    ]
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--oci-devices", choices=("hook", "cdi", "env"), default="hook",
+            help="oci: GPUs through the NVIDIA prestart hook, CDI device names, or environment only",
+        )  # fmt: skip
+        parser.add_argument(
+            "--cdi-spec", metavar="FILE", help="oci: apply this CDI spec's edits to config.json"
+        )
+        parser.add_argument("--rootfs", metavar="PATH", help="oci: the root filesystem each bundle uses")
+
+    def render(self, job: m.Job, ctx: Lowering) -> list[Artifact]:
+        """One ``<group>/<task>/config.json`` artifact per docker/podman task."""
+        from hclgpu.backends.oci.bundle import lower_job
+        from hclgpu.backends.target import Artifact
+
+        return [
+            Artifact(name, render_json(config, ctx.options.templates, source=ctx.source.path))
+            for name, config in lower_job(job, ctx)
+        ]
+
+    def join(self, artifacts: list[Artifact]) -> str:
+        """Every config.json, each preceded by a comment line naming it."""
+        return "".join(f"// {a.name}\n{a.text}" for a in artifacts)
+
+
+TARGET = Oci()
 
 
 def render_json(data: dict[str, Any], user_dir: str | None, **context: Any) -> str:

@@ -15,9 +15,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from hclgpu.backends.containers import CONTAINER_DRIVERS
 from hclgpu.backends.oci import linux
 from hclgpu.backends.oci.cdi import apply_spec
 from hclgpu.backends.oci.devices import cdi_annotation, lower_devices
+from hclgpu.backends.oci.options import oci_options
 from hclgpu.backends.oci.process import lower_process
 from hclgpu.backends.oci.reporting import HINTS, approximated, is_set, report_leftovers, unsupported
 from hclgpu.backends.oci.scope import TaskScope
@@ -28,7 +30,6 @@ Obj = dict[str, Any]
 
 OCI_VERSION = "1.0.2"
 """The runtime-spec version of the fields used (createRuntime etc. hooks appeared in 1.0.2)."""
-DRIVERS = frozenset({"docker", "podman"})
 
 _JOB_FIELDS = ("region", "namespace", "id", "name", "type", "task_groups", "meta")
 _GROUP_FIELDS = ("count", "tasks", "networks", "meta")
@@ -59,7 +60,7 @@ def lower_job(job: m.Job, ctx: Lowering) -> list[tuple[str, Obj]]:
     for group in job.task_groups or []:
         _report_group(group, ctx)
         for task in group.tasks or []:
-            if task.driver not in DRIVERS:
+            if task.driver not in CONTAINER_DRIVERS:
                 unsupported(
                     ctx,
                     f'task "{task.name}" uses the `{task.driver}` driver; only docker and podman tasks '
@@ -110,11 +111,12 @@ def lower_task(scope: TaskScope) -> Obj:
     config["annotations"] = {}
     config["linux"] = _linux(scope, edits.rules)
     applied: set[str] = set()
-    if edits.cdi and ctx.options.cdi_spec:
-        applied = apply_spec(config, edits.cdi, ctx.options.cdi_spec, scope)
+    cdi_spec = oci_options(ctx).cdi_spec
+    if edits.cdi and cdi_spec:
+        applied = apply_spec(config, edits.cdi, cdi_spec, scope)
     config["annotations"] = _annotations(scope, [name for name, _ in edits.cdi if name not in applied])
     if applied:
-        config["annotations"]["io.hclgpu.cdi-spec"] = str(ctx.options.cdi_spec)
+        config["annotations"]["io.hclgpu.cdi-spec"] = str(cdi_spec)
     if not config["hooks"]:
         del config["hooks"]
     _report_task(scope)
@@ -141,7 +143,7 @@ def _annotations(scope: TaskScope, cdi_names: list[str]) -> dict[str, str]:
     }
     if image:
         out["io.hclgpu.image"] = image
-    if not scope.ctx.options.rootfs:
+    if not oci_options(scope.ctx).rootfs:
         out["io.hclgpu.rootfs"] = (
             "fill rootfs/ beside this file with the image's file system, e.g. "
             f"mkdir rootfs && docker export $(docker create {image or 'IMAGE'}) | tar -C rootfs -x"

@@ -29,6 +29,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from hclgpu.backends.containers import planned_ids
+from hclgpu.backends.oci.options import oci_options
 from hclgpu.backends.oci.reporting import HINTS, approximated, unsupported
 from hclgpu.backends.oci.requirements import DRIVER_VERSION, Requirement, driver_requirement
 from hclgpu.backends.oci.scope import TaskScope
@@ -97,7 +99,7 @@ def lower_devices(scope: TaskScope) -> DeviceEdits:
             unsupported(
                 scope.ctx, f"{_describe(affinity, device)}: nothing ranks the host's devices", affinity
             )
-        planned = _planned(scope, position)
+        planned = planned_ids(scope.ctx, scope.group, scope.task, position)
         if kind == ("nvidia", "gpu"):
             _nvidia(scope, device, ids if planned is None else planned, edits, chosen=planned is not None)
         elif kind == ("aws", "neuron"):
@@ -157,7 +159,7 @@ def _constraints(scope: TaskScope, device: m.RequestedDevice, nvidia: bool) -> l
                 help=HINTS["constraint"],
             )
             continue
-        if scope.ctx.options.oci_devices == "cdi":
+        if oci_options(scope.ctx).oci_devices == "cdi":
             unsupported(
                 scope.ctx,
                 f"{text}: with CDI devices no NVIDIA hook checks NVIDIA_REQUIRE_* variables",
@@ -200,15 +202,6 @@ def _note_ids(scope: TaskScope, device: m.RequestedDevice, field_text: str) -> N
     )
 
 
-def _planned(scope: TaskScope, position: int) -> list[str] | None:
-    """The IDs the node plan (`--nodes`/`--node`) chose for the task's device block at
-    ``position``, or None without a plan for it."""
-    planned = scope.ctx.options.device_ids
-    if planned is None:
-        return None
-    return planned.get((scope.group.name or "", scope.task.name, position))
-
-
 def _nvidia(
     scope: TaskScope,
     device: m.RequestedDevice,
@@ -217,7 +210,7 @@ def _nvidia(
     chosen: bool = False,
 ) -> None:
     """``ids``: the host's first indexes (HG302), or (``chosen``) the UUIDs the node plan chose."""
-    mode = scope.ctx.options.oci_devices
+    mode = oci_options(scope.ctx).oci_devices
     if mode == "cdi":
         names = [f"nvidia.com/gpu={i}" for i in ids]
         edits.cdi.extend((name, device) for name in names)
@@ -239,7 +232,7 @@ def _neuron(
     edits: DeviceEdits,
     planned: list[str] | None = None,
 ) -> None:
-    mode = scope.ctx.options.oci_devices
+    mode = oci_options(scope.ctx).oci_devices
     edits.add_ids("AWS_NEURON_VISIBLE_DEVICES", ids)
     if planned is None:
         _note_ids(scope, device, "AWS_NEURON_VISIBLE_DEVICES=" + ",".join(map(str, ids)))
@@ -271,7 +264,7 @@ def _neuron(
 
 
 def _amd(scope: TaskScope, device: m.RequestedDevice, ids: list[int], edits: DeviceEdits) -> None:
-    mode = scope.ctx.options.oci_devices
+    mode = oci_options(scope.ctx).oci_devices
     if mode == "cdi":
         names = [f"amd.com/gpu={i}" for i in ids]
         edits.cdi.extend((name, device) for name in names)

@@ -20,6 +20,7 @@ import os
 import re
 from typing import Any
 
+from hclgpu.backends.oci.options import oci_options
 from hclgpu.backends.oci.reporting import approximated, unsupported
 from hclgpu.backends.oci.scope import TASK_DIRS, TaskScope, merged_blocks
 
@@ -46,7 +47,7 @@ READONLY_PATHS = ["/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysr
 
 def root(scope: TaskScope) -> dict[str, Any]:
     """``rootfs`` inside the bundle, or the absolute path given with --rootfs."""
-    given = scope.ctx.options.rootfs
+    given = oci_options(scope.ctx).rootfs
     path = os.path.abspath(given) if given else "rootfs"
     return {"path": path, "readonly": bool(scope.config.get("readonly_rootfs"))}
 

@@ -24,8 +24,9 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
+from hclgpu.backends.containers import as_strings
 from hclgpu.backends.oci.reporting import approximated, unsupported
-from hclgpu.backends.oci.scope import TaskScope, as_strings, merged_blocks
+from hclgpu.backends.oci.scope import TaskScope, merged_blocks
 
 DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 UNLIMITED = 2**64 - 1

@@ -125,13 +125,6 @@ def _nomad_env(job: m.Job, group: m.TaskGroup, task: m.Task, ctx: Lowering) -> d
     return env
 
 
-def as_strings(value: object) -> list[str]:
-    """A driver-config value as strings: a list item by item, a scalar alone, ``None`` as none."""
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return [] if value is None else [str(value)]
-
-
 def merged_blocks(value: object) -> dict[str, Any]:
     """A driver-config block (``ulimit { }``, ``sysctl { }``): HCL decodes a block as a list of
     maps, podman writes a map; either way one map, later keys winning."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hclgpu.backends.containers_common import engine_name
+from hclgpu.backends.docker.container import engine_name
 from hclgpu.importers.common import Imported, ImportFailure, ImportOptions, finish
 from hclgpu.importers.compose.document import interpolate, read
 from hclgpu.importers.compose.draft import Draft

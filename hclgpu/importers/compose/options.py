@@ -1,5 +1,5 @@
 """Engine settings of a service that become docker driver options: the one-to-one options
-of :data:`~hclgpu.backends.containers_common.OPTIONS`, ports, volumes, the network mode,
+of :data:`~hclgpu.backends.docker.container.OPTIONS`, ports, volumes, the network mode,
 logging, the pull policy, /dev/shm and ulimits.
 
 Each is the inverse of what :mod:`hclgpu.backends.docker.options` and
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hclgpu.backends.containers_common import Option
+from hclgpu.backends.docker.container import Option
 from hclgpu.backends.docker.options import ULIMITS
 from hclgpu.importers.compose.draft import Draft, PortSpec
 from hclgpu.importers.compose.findings import Findings

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hclgpu.backends.containers_common import OPTIONS
+from hclgpu.backends.docker.container import OPTIONS
 from hclgpu.importers.compose import deploy, devices, health, options
 from hclgpu.importers.compose.draft import LABEL_PREFIX, Draft
 from hclgpu.importers.compose.findings import Findings

@@ -1,13 +1,14 @@
 """What the docker and compose back ends share: the Docker Engine settings one Nomad task
-becomes (:class:`Container`), the name of each setting in either target, and how both
-report what they leave out.
+becomes (:class:`Container`), the :class:`Flavour` that says how each target writes them,
+and how both report what they leave out.
 
 A Compose service is a declarative `docker run`: both ask the same engine for the same
 container. So a task is lowered once, by :mod:`hclgpu.backends.docker.lowering`, into a
 :class:`Container` of plain values, and each target only writes it out: an argv for
 `docker run` (:mod:`hclgpu.backends.docker.argv`), a service mapping for Compose
-(:mod:`hclgpu.backends.compose.service`). The diagnostics of the lowering name the field
-of the target being rendered (``ctx.target``), through :func:`field`.
+(:mod:`hclgpu.backends.compose.service`). Each target lowers with its own flavour in the
+context (:class:`ContainerLowering`), so the lowering's diagnostics name that target's
+field (:func:`field`) and it never asks which target it is working for.
 """
 
 from __future__ import annotations
@@ -20,16 +21,13 @@ from dataclasses import field as dataclass_field
 from typing import Any
 
 from hclgpu.backends import reporting
+from hclgpu.backends.containers import SECOND
 from hclgpu.backends.reporting import approximated as approximated
 from hclgpu.backends.reporting import is_set as is_set
 from hclgpu.backends.reporting import unsupported as unsupported
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
-
-SECOND = 1_000_000_000
-"""Nomad durations are in nanoseconds."""
-
 
 # --------------------------------------------------------------------------- the model
 
@@ -158,7 +156,39 @@ OPTIONS: tuple[Option, ...] = (
 
 # --------------------------------------------------------------------------- target names
 
-TARGET_NAMES = {"docker": "docker run", "compose": "Compose"}
+
+@dataclass(frozen=True, slots=True)
+class Flavour:
+    """How one container target writes the engine's settings: the only differences between
+    `docker run` and Compose that the shared lowering knows of."""
+
+    title: str
+    """How messages name the target."""
+    column: int
+    """Which name of each setting in :data:`_FIELDS` the target writes (0 flag, 1 key)."""
+    by_service: bool
+    """Whether a container is known by its service name (Compose) or its container name."""
+    whole_second_stop: bool
+    """Whether the stop timeout takes whole seconds only (``--stop-timeout``)."""
+    replicas: bool
+    """Whether a group's `count` is expressible (Compose's ``deploy.replicas``)."""
+
+
+DOCKER = Flavour("docker run", 0, by_service=False, whole_second_stop=True, replicas=False)
+COMPOSE = Flavour("Compose", 1, by_service=True, whole_second_stop=False, replicas=True)
+
+
+@dataclass(slots=True)
+class ContainerLowering(Lowering):
+    """The lowering context of a container target: the common one, with its flavour."""
+
+    flavour: Flavour = DOCKER
+
+    @classmethod
+    def of(cls, ctx: Lowering, flavour: Flavour) -> ContainerLowering:
+        """``ctx`` (what the user asked for, where to report) lowering with ``flavour``."""
+        return cls(ctx.target, ctx.source, ctx.sink, ctx.options, flavour)
+
 
 _FIELDS: dict[str, tuple[str, str]] = {
     "name": ("--name", "services.<name>"),
@@ -178,27 +208,17 @@ _FIELDS: dict[str, tuple[str, str]] = {
 }
 
 
-def target_name(ctx: Lowering) -> str:
+def target_name(ctx: ContainerLowering) -> str:
     """How messages name the target: `docker run` or Compose."""
-    return TARGET_NAMES.get(ctx.target, ctx.target)
+    return ctx.flavour.title
 
 
-def field(ctx: Lowering, key: str) -> str:
+def field(ctx: ContainerLowering, key: str) -> str:
     """The target field a setting is written to, for HG302 messages."""
-    docker, compose = _FIELDS[key]
-    return compose if ctx.target == "compose" else docker
+    return _FIELDS[key][ctx.flavour.column]
 
 
 # --------------------------------------------------------------------------- reporting
-
-
-def planned_ids(ctx: Lowering, group: m.TaskGroup, task: m.Task, index: int) -> list[str] | None:
-    """The device IDs the node plan (`--nodes`/`--node`) chose for request ``index`` of the
-    task's `resources.devices`, or None without a plan for it."""
-    planned = ctx.options.device_ids
-    if planned is None:
-        return None
-    return planned.get((group.name or "", task.name, index))
 
 
 HINTS = {
@@ -223,20 +243,13 @@ HINTS = {
 """What to use instead of a field (by HCL name) that docker has no equivalent for."""
 
 
-def report_leftovers(ctx: Lowering, node: Node, handled: Iterable[str], where: str) -> None:
+def report_leftovers(ctx: ContainerLowering, node: Node, handled: Iterable[str], where: str) -> None:
     """HG301 for every field of ``node`` that is set but not in ``handled`` (see
     :func:`hclgpu.backends.reporting.report_leftovers`). Nothing is dropped silently."""
     reporting.report_leftovers(ctx, node, handled, where, f"no {target_name(ctx)} equivalent", HINTS)
 
 
 # --------------------------------------------------------------------------- values
-
-
-def as_strings(value: object) -> list[str]:
-    """A driver-config value as strings: a list item by item, a scalar alone, ``None`` as none."""
-    if isinstance(value, list):
-        return [str(v) for v in value]
-    return [] if value is None else [str(value)]
 
 
 def as_mapping(value: object) -> dict[str, str] | None:
@@ -249,22 +262,6 @@ def as_mapping(value: object) -> dict[str, str] | None:
             return None
         out.update({str(k): str(v) for k, v in item.items()})
     return out
-
-
-def network_ports(group: m.TaskGroup) -> dict[str, m.Port]:
-    """Every port label of the group's networks (static and dynamic)."""
-    ports: dict[str, m.Port] = {}
-    for network in group.networks or []:
-        for port in [*(network.reserved_ports or []), *(network.dynamic_ports or [])]:
-            ports.setdefault(port.label, port)
-    return ports
-
-
-def port_number(port: m.Port) -> int | None:
-    """The port the container listens on: ``to``, else the static port, else unknown."""
-    if port.to > 0:
-        return port.to
-    return port.value if port.value > 0 else None
 
 
 def duration(ns: int) -> str:

@@ -1,0 +1,115 @@
+"""What every container target (Kubernetes, OCI, docker run, Compose) reads from a group the
+same way: which tasks run an image, the ports the group declares and the one a container
+listens on, which task each service check probes, the devices a node plan chose, and how
+Nomad encodes driver-config values.
+
+Each answer is Nomad's, so it is written once here; what a target makes of it (a
+containerPort, a healthcheck, an OCI device) stays with the target.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from hclgpu.backends.reporting import approximated, unsupported
+from hclgpu.backends.target import Lowering
+from hclgpu.ir import models as m
+
+CONTAINER_DRIVERS = frozenset({"docker", "podman"})
+"""The drivers whose tasks run a container image, and so become containers."""
+SECOND = 1_000_000_000
+"""Nomad durations are in nanoseconds."""
+
+Check = tuple[m.Service, m.ServiceCheck]
+"""A check with the service it belongs to (the service names the port by default)."""
+
+
+def network_ports(group: m.TaskGroup) -> dict[str, m.Port]:
+    """Every port label of the group's networks (static and dynamic), the first one kept."""
+    ports: dict[str, m.Port] = {}
+    for network in group.networks or []:
+        for port in [*(network.reserved_ports or []), *(network.dynamic_ports or [])]:
+            ports.setdefault(port.label, port)
+    return ports
+
+
+def port_number(port: m.Port) -> int | None:
+    """The port the container listens on: ``to``, else the static port, else unknown."""
+    if port.to > 0:
+        return port.to
+    return port.value if port.value > 0 else None
+
+
+def as_strings(value: object) -> list[str]:
+    """A driver-config value as strings: a list item by item, a scalar alone, ``None`` as none."""
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return [] if value is None else [str(value)]
+
+
+def checks_by_task(
+    group: m.TaskGroup,
+    tasks: list[m.Task],
+    ctx: Lowering,
+    each_service: Callable[[m.Service], None] | None = None,
+) -> dict[str, list[Check]]:
+    """Each check of the group with the task it probes, among ``tasks`` (those that become
+    containers): a task's own services probe that task; a group service's check the task
+    it (or its service) names, else the task whose driver config publishes its port, else
+    the first main task. HG301 for a check no container can run. ``each_service`` is called
+    once per service, task services first, for what a target says about services."""
+    out: dict[str, list[Check]] = {}
+    for task in tasks:
+        for service in task.services or []:
+            if each_service is not None:
+                each_service(service)
+            out.setdefault(task.name, []).extend((service, check) for check in service.checks or [])
+    main = next((t for t in tasks if t.lifecycle is None), None)
+    for service in group.services or []:
+        if each_service is not None:
+            each_service(service)
+        for check in service.checks or []:
+            owner = _check_owner(service, check, tasks, main)
+            if owner is None:
+                unsupported(ctx, f'no container runs the check of service "{service.name}"', check)
+            else:
+                out.setdefault(owner.name, []).append((service, check))
+    return out
+
+
+def _check_owner(
+    service: m.Service, check: m.ServiceCheck, tasks: list[m.Task], main: m.Task | None
+) -> m.Task | None:
+    label = check.port_label or service.port_label
+    named = check.task_name or service.task_name
+    owner = next((t for t in tasks if t.name == named), None) if named else None
+    return owner or next((t for t in tasks if label in as_strings((t.config or {}).get("ports"))), main)
+
+
+def planned_ids(ctx: Lowering, group: m.TaskGroup, task: m.Task, index: int) -> list[str] | None:
+    """The device IDs the node plan (`render --nodes/--node`) chose for request ``index`` of
+    the task's `resources.devices`, or None without a plan for it."""
+    planned = ctx.options.device_ids
+    if planned is None:
+        return None
+    return planned.get((group.name or "", task.name, index))
+
+
+_RUNTIME = re.compile(r"\$\{[^}]*\}")
+
+
+def runtime_references(
+    ctx: Lowering, task: m.Task, where: str, values: Iterable[str], target: str, help: str
+) -> None:
+    """HG302 for the ``${NOMAD_*}``, ``${attr.*}``... in ``values``: Nomad interpolates them
+    when it starts a task; ``target`` (as messages name it) does not."""
+    found = sorted({ref for value in values for ref in _RUNTIME.findall(value)})
+    if found:
+        approximated(
+            ctx,
+            f'{", ".join(found)} in `{where}` of task "{task.name}" stays as text: {target} '
+            "does not interpolate Nomad runtime variables",
+            task,
+            help=help,
+        )
