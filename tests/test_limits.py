@@ -397,14 +397,20 @@ UNBOUNDED = {
 """Calls whose result (or work) is the product of their arguments or a number given."""
 
 
-def test_every_unbounded_function_fails_quickly_naming_itself() -> None:
-    """In a child process with a deadline, so an unbounded function fails the test instead
-    of hanging it. Each call is one HG116 at the call, naming the function, within seconds;
-    an argument of shared parts already past the budget is HG117 at the argument."""
+PEAK_BYTES = 128 << 20
+"""The most memory (as tracemalloc counts it) one bounded call may take: the largest value
+a call may build is a 16 MiB string, and every case here would build gigabytes unbounded."""
+
+
+def test_every_unbounded_function_fails_before_the_work_naming_itself() -> None:
+    """In a child process, so an unbounded function fails the test (out of memory, or the
+    child's deadline) instead of hanging it. Each call is one HG116 at the call, naming the
+    function, having allocated at most :data:`PEAK_BYTES`; an argument of shared parts
+    already past the budget is HG117 at the argument."""
     shared = "  e = [for i in range(100): []]\n  f = [for i in range(1000): local.e]\n"
     shared += "  shared = [for i in range(1000): local.f]\n"  # 10^8 values written out, 10^6 built
     program = (
-        "import json, time\n"
+        "import json, tracemalloc\n"
         "from hclgpu.pipeline import compile_source\n"
         "from hclgpu.source import SourceFile\n"
         f"cases = {UNBOUNDED!r}\n"
@@ -413,18 +419,20 @@ def test_every_unbounded_function_fails_quickly_naming_itself() -> None:
         "    text = 'locals {\\n' + "
         + repr(shared)
         + " + '}\\njob \"j\" {\\n  meta = { a = ' + call + ' }\\n}\\n'\n"
-        "    started = time.monotonic()\n"
+        "    tracemalloc.start()\n"
         "    result = compile_source(SourceFile('f.nomad.hcl', text))\n"
+        "    peak = tracemalloc.get_traced_memory()[1]\n"
+        "    tracemalloc.stop()\n"
         "    found[name] = [[d.code, d.message, d.span is not None] for d in result.diagnostics]\n"
-        "    found[name].append(time.monotonic() - started)\n"
+        "    found[name].append(peak)\n"
         "print(json.dumps(found))\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=600, check=True
     )
     found = json.loads(done.stdout)
     for name, call in UNBOUNDED.items():
-        *diagnostics, seconds = found[name]
+        *diagnostics, peak = found[name]
         function = call.split("(", 1)[0]
         expected, words = ("HG116", f'function "{function}"')
         if name.endswith("-shared"):  # the argument is past the budget before the call
@@ -432,7 +440,7 @@ def test_every_unbounded_function_fails_quickly_naming_itself() -> None:
         assert [code for code, _, _ in diagnostics] == [expected], (name, diagnostics)
         _, message, located = diagnostics[0]
         assert located and words in message, (name, message)
-        assert seconds < 5, (name, seconds)
+        assert peak < PEAK_BYTES, (name, peak)
 
 
 def test_a_result_at_the_budget_is_still_computed() -> None:
@@ -517,55 +525,88 @@ USES_OF_SHARED = {
 @pytest.mark.parametrize("use", list(USES_OF_SHARED))
 def test_a_value_of_shared_parts_past_the_budget_is_located_where_it_is_used(use: str) -> None:
     text = SHARED + 'job "j" {\n  ' + USES_OF_SHARED[use] + "\n}\n"
-    found, seconds = _compiled_in_a_child(text)
+    found, work = _compiled_in_a_child(text)
     lines = {line for _, line, _ in found}
-    assert {code for code, _, _ in found} == {"HG117"} and seconds < 10
+    assert {code for code, _, _ in found} == {"HG117"} and _bounded(work)
     assert lines == ({66, 71} if use == "attribute" else {66})  # the job block is line 65
 
 
-def _compiled_in_a_child(text: str) -> tuple[list[tuple[str, int, int]], float]:
-    """The located diagnostics of ``text`` compiled in a child process with a deadline and
-    2 GiB of address space, so a loop without a bound fails the test instead of hanging it."""
+MAX_EVALUATED = 10_000_000
+"""The most expressions one file of these tests may evaluate: ten per element of the loop
+budget. Unbounded, the loops here evaluate 10^9 expressions and the walks 10^8 elements."""
+
+
+def _compiled_in_a_child(text: str) -> tuple[list[tuple[str, int, int]], dict[str, int]]:
+    """The located diagnostics of ``text`` compiled in a child process with 2 GiB of address
+    space, and the work it did: the expressions evaluated and the elements of values walked
+    whole. A child past :data:`MAX_EVALUATED` stops there, so an unbounded loop fails the
+    test instead of hanging it."""
     import resource
 
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
     program = (
-        "import json, sys, time\n"
+        "import json, os, sys\n"
+        "from hclgpu.eval import budget, expr\n"
         "from hclgpu.pipeline import compile_source\n"
         "from hclgpu.source import SourceFile\n"
-        "started = time.monotonic()\n"
+        "work = {'evaluated': 0, 'walked': 0}\n"
+        "evaluate, walk = expr.Evaluator.eval, budget.measure\n"
+        "def counted_eval(self, node, scope):\n"
+        "    work['evaluated'] += 1\n"
+        f"    if work['evaluated'] > {MAX_EVALUATED}:  # unbounded: stop at once, and say so\n"
+        "        print(json.dumps([work, []]), flush=True)\n"
+        "        os._exit(0)\n"
+        "    return evaluate(self, node, scope)\n"
+        "def counted_walk(value, remembered):\n"
+        "    try:\n"
+        "        values, text, walked = walk(value, remembered)\n"
+        "    except Exception as error:\n"
+        "        work['walked'] += getattr(error, 'walked', 0)\n"
+        "        raise\n"
+        "    work['walked'] += walked\n"
+        "    return values, text, walked\n"
+        "expr.Evaluator.eval, budget.measure = counted_eval, counted_walk\n"
         "found = compile_source(SourceFile('f.nomad.hcl', sys.stdin.read())).diagnostics\n"
-        "print(json.dumps([time.monotonic() - started, "
+        "print(json.dumps([work, "
         "[[d.code, d.source.position(d.span.start).line, d.source.position(d.span.start).column]"
         " for d in found if d.span]]))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", program], input=text, capture_output=True, text=True,
-        timeout=60, check=True, preexec_fn=limit, cwd=ROOT,
+        timeout=600, check=True, preexec_fn=limit, cwd=ROOT,
     )  # fmt: skip
-    seconds, found = json.loads(done.stdout)
-    return [tuple(item) for item in found], seconds
+    work, found = json.loads(done.stdout)
+    return [tuple(item) for item in found], work
+
+
+def _bounded(work: dict[str, int]) -> bool:
+    """Whether the work of a file stayed within hclgpu's budget (see hclgpu.eval.budget)."""
+    from hclgpu.eval.budget import MAX_MEASURED
+    from hclgpu.eval.functions.base import MAX_RESULT_VALUES
+
+    # the walk that crosses the file's budget stops at the budget of one value
+    return work["evaluated"] <= MAX_EVALUATED and work["walked"] <= MAX_MEASURED + MAX_RESULT_VALUES
 
 
 @pytest.mark.parametrize("loop", list(LOOPS))
 def test_nested_loops_stop_at_the_budget_where_they_stand(loop: str) -> None:
-    found, seconds = _compiled_in_a_child(_meta(LOOPS[loop]))
+    found, work = _compiled_in_a_child(_meta(LOOPS[loop]))
     assert found == [("HG117", 2, LOOPS[loop].index("range(1000)", 50) + 16)]  # the innermost loop
-    assert seconds < 10
+    assert _bounded(work)
 
 
 def test_nested_dynamic_blocks_stop_at_the_budget() -> None:
-    found, seconds = _compiled_in_a_child(DYNAMIC)
+    found, work = _compiled_in_a_child(DYNAMIC)
     assert found == [("HG117", 7, 22)]
-    assert seconds < 10
+    assert _bounded(work)
 
 
 def test_a_template_past_16_mib_is_one_located_error() -> None:
-    found, seconds = _compiled_in_a_child(DOUBLING)
+    found, work = _compiled_in_a_child(DOUBLING)
     assert found[0] == ("HG117", 23, 9)  # l20 holds 16 MiB, l21 (line 23) would hold 32
-    assert seconds < 10
+    assert _bounded(work)
 
 
 BIG_LOCAL = "locals {\n  big = flatten([for i in range(100) : range(1000)])\n}\n"
@@ -575,8 +616,8 @@ BIG_LOCAL = "locals {\n  big = flatten([for i in range(100) : range(1000)])\n}\n
 def test_a_large_local_used_in_a_loop_is_measured_once() -> None:
     uses = "length(local.big), contains(local.big, i), local.big == local.big"
     text = BIG_LOCAL + _meta(f"jsonencode([for i in range(1000) : [{uses}]])")
-    found, seconds = _compiled_in_a_child(text)
-    assert found == [] and seconds < 10  # walked 3,000 times, it would be 3 * 10^8 elements
+    found, work = _compiled_in_a_child(text)
+    assert found == [] and _bounded(work)  # walked 3,000 times, it would be 3 * 10^8 elements
 
 
 def test_the_values_a_file_walks_whole_are_bounded_in_all() -> None:
@@ -585,8 +626,8 @@ def test_the_values_a_file_walks_whole_are_bounded_in_all() -> None:
 
     call = "concat(local.big, [i])"
     meta = _meta(f"length([for i in range(1000) : length({call})])")
-    found, seconds = _compiled_in_a_child(BIG_LOCAL + meta)
-    assert found == [("HG117", 5, meta.splitlines()[1].index(call) + 1)] and seconds < 10
+    found, work = _compiled_in_a_child(BIG_LOCAL + meta)
+    assert found == [("HG117", 5, meta.splitlines()[1].index(call) + 1)] and _bounded(work)
     assert MAX_MEASURED < 1000 * 100_000
 
 
