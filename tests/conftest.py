@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 
@@ -47,6 +48,46 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+class Golden:
+    """Compares output with its reviewed golden file, or rewrites the file under
+    ``pytest --update-golden`` (the diff is then reviewed before it is committed)."""
+
+    def __init__(self, update: bool) -> None:
+        self.update = update
+
+    def __call__(self, path: Path, actual: str) -> None:
+        """``actual`` must be the text of ``path``; a failure shows the unified diff."""
+        if self.update:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(actual, encoding="utf-8")
+            return
+        assert path.exists(), f"{path} is missing; run pytest --update-golden and review it"
+        _same(path.read_text(encoding="utf-8"), actual, str(path))
+
+    def tree(self, folder: Path, files: dict[str, str]) -> None:
+        """``files`` (relative name → text) must be exactly the files below ``folder``."""
+        if self.update:
+            for name, text in files.items():
+                self(folder / name, text)
+            return
+        assert folder.exists(), f"{folder} is missing; run pytest --update-golden and review it"
+        expected = {
+            path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8")
+            for path in sorted(folder.rglob("*"))
+            if path.is_file()
+        }
+        assert sorted(expected) == sorted(files), folder
+        for name, text in files.items():
+            _same(expected[name], text, str(folder / name))
+
+
+def _same(expected: str, actual: str, name: str) -> None:
+    if expected != actual:
+        diff = difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), name, "actual")
+        pytest.fail("".join(diff)[:6000])
+
+
 @pytest.fixture
-def update_golden(request: pytest.FixtureRequest) -> bool:
-    return bool(request.config.getoption("--update-golden"))
+def golden(request: pytest.FixtureRequest) -> Golden:
+    """The golden-file comparison of this run (see :class:`Golden`)."""
+    return Golden(bool(request.config.getoption("--update-golden")))

@@ -7,7 +7,6 @@ with `docker inspect`."""
 
 from __future__ import annotations
 
-import difflib
 import json
 import shlex
 import shutil
@@ -27,7 +26,7 @@ from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import ROOT, shared_dir
+from tests.conftest import ROOT, Golden, shared_dir
 
 SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
 GOLDEN = ROOT / "tests" / "golden"
@@ -104,18 +103,6 @@ def own_compose_checks(doc: dict[str, Any]) -> list[str]:
     return problems
 
 
-def compare_golden(path: Path, text: str, update: bool) -> None:
-    if update:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        return
-    assert path.exists(), f"{path} is missing; run pytest --update-golden and review it"
-    expected = path.read_text(encoding="utf-8")
-    if expected != text:
-        diff = difflib.unified_diff(expected.splitlines(True), text.splitlines(True), str(path), "actual")
-        pytest.fail("".join(diff)[:6000])
-
-
 def stem(sample: Path) -> str:
     return sample.name.removesuffix(".hcl").removesuffix(".nomad")
 
@@ -124,15 +111,15 @@ def stem(sample: Path) -> str:
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_sample_compose_validates_and_matches_golden(sample: Path, update_golden: bool) -> None:
+def test_sample_compose_validates_and_matches_golden(sample: Path, golden: Golden) -> None:
     text, diagnostics = render(sample.read_text(encoding="utf-8"), "compose", sample.name, sample.parent)
     validate_compose(yaml.safe_load(text))
     assert all(d.span is not None for d in diagnostics if d.code in ("HG301", "HG302"))
-    compare_golden(GOLDEN / "compose" / f"{stem(sample)}.yaml", text, update_golden)
+    golden(GOLDEN / "compose" / f"{stem(sample)}.yaml", text)
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_sample_docker_lines_split_back_and_match_golden(sample: Path, update_golden: bool) -> None:
+def test_sample_docker_lines_split_back_and_match_golden(sample: Path, golden: Golden) -> None:
     source = sample.read_text(encoding="utf-8")
     out, diagnostics = artifacts(source, "docker", sample.name, sample.parent)
     for artifact in out:
@@ -141,7 +128,7 @@ def test_sample_docker_lines_split_back_and_match_golden(sample: Path, update_go
         assert argv[:2] == ["docker", "run"] and artifact.text.endswith("\n")
         assert argv[_image_index(argv)] != "", artifact.text
     assert all(d.span is not None for d in diagnostics if d.code in ("HG301", "HG302"))
-    compare_golden(GOLDEN / "docker" / f"{stem(sample)}.sh", registry.get("docker").join(out), update_golden)
+    golden(GOLDEN / "docker" / f"{stem(sample)}.sh", registry.get("docker").join(out))
 
 
 def test_tensorrt_docker_line() -> None:

@@ -6,7 +6,6 @@ before committing it. A failure shows the unified diff of expected and actual ou
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 import pytest
@@ -16,30 +15,16 @@ from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Golden
 
 SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
 GOLDEN = ROOT / "tests" / "golden"
 
 
-def _compare(path: Path, actual: str, update: bool) -> None:
-    if update:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(actual, encoding="utf-8")
-        return
-    assert path.exists(), f"{path} is missing; run pytest --update-golden and review it"
-    expected = path.read_text(encoding="utf-8")
-    if expected != actual:
-        diff = difflib.unified_diff(
-            expected.splitlines(keepends=True), actual.splitlines(keepends=True), str(path), "actual"
-        )
-        pytest.fail("".join(diff)[:6000])
-
-
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_sample_renders_to_golden_nomad_json(sample: Path, update_golden: bool) -> None:
+def test_sample_renders_to_golden_nomad_json(sample: Path, golden: Golden) -> None:
     options = EvalOptions(VariableInputs(env={}), base_dir=sample.parent)
     result = compile_source(SourceFile(sample.name, sample.read_text(encoding="utf-8")), options)
     assert result.job is not None, [f"{d.code} {d.message}" for d in result.diagnostics]
     name = sample.name.removesuffix(".hcl").removesuffix(".nomad")
-    _compare(GOLDEN / "nomad" / f"{name}.json", render(result.job), update_golden)
+    golden(GOLDEN / "nomad" / f"{name}.json", render(result.job))

@@ -17,8 +17,8 @@ from hclgpu.importers.compose import import_compose
 from hclgpu.ir import models as m
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import ROOT
-from tests.test_docker_compose import GOLDEN, SAMPLES, compare_golden, render, stem
+from tests.conftest import ROOT, Golden
+from tests.test_docker_compose import GOLDEN, SAMPLES, render, stem
 
 SERVING = ROOT / "tests" / "data" / "import" / "compose" / "ml-serving.compose.yaml"
 
@@ -133,16 +133,16 @@ job "pipeline" {
 
 
 def test_the_ml_serving_stack(
-    update_golden: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    golden: Golden, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The reviewed job file on stdout, every finding on stderr at its line in the input."""
     monkeypatch.chdir(ROOT)
     assert main(["import", str(SERVING.relative_to(ROOT)), "--from", "compose"]) == 0
     out, err = capsys.readouterr()
-    golden = GOLDEN / "import" / "compose" / "ml-serving.compose.nomad.hcl"
-    compare_golden(golden, out, update_golden)
-    compare_golden(GOLDEN / "import" / "compose" / "ml-serving.compose.findings.txt", err, update_golden)
-    assert main(["check", str(golden)]) == 0
+    expected = GOLDEN / "import" / "compose" / "ml-serving.compose.nomad.hcl"
+    golden(expected, out)
+    golden(GOLDEN / "import" / "compose" / "ml-serving.compose.findings.txt", err)
+    assert main(["check", str(expected)]) == 0
 
 
 def test_the_ml_serving_stack_by_hand() -> None:

@@ -25,8 +25,7 @@ from hclgpu.importers.kubernetes.devices import _order, _weights, label_tests
 from hclgpu.importers.kubernetes.quantities import quantity
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import ROOT
-from tests.test_docker_compose import compare_golden
+from tests.conftest import ROOT, Golden
 from tests.test_k8s_render import render
 
 SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
@@ -80,14 +79,14 @@ def test_sample_round_trip(sample: Path, mode: str) -> None:
 
 @pytest.mark.parametrize("path", REAL_WORLD, ids=lambda p: p.name)
 def test_real_world_manifest_imports_to_the_golden(
-    path: Path, update_golden: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    path: Path, golden: Golden, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(ROOT)
     relative = str(path.relative_to(ROOT))
     assert main(["import", relative, "--from", "kubernetes"]) == 0
     out, err = capsys.readouterr()
-    compare_golden(GOLDEN / f"{path.stem}.nomad.hcl", out, update_golden)
-    compare_golden(GOLDEN / f"{path.stem}.findings.txt", err, update_golden)
+    golden(GOLDEN / f"{path.stem}.nomad.hcl", out)
+    golden(GOLDEN / f"{path.stem}.findings.txt", err)
     result = compile_source(SourceFile("imported.nomad.hcl", out))
     assert result.job is not None
     assert [d.message for d in result.diagnostics if d.severity is Severity.ERROR] == []

@@ -4,7 +4,6 @@ job; an adversarial job whose values must survive YAML exactly."""
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Golden
 
 SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
 GOLDEN = ROOT / "tests" / "golden" / "kubernetes"
@@ -91,19 +90,10 @@ def validate(text: str) -> None:
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_sample_renders_valid_golden_manifests(sample: Path, mode: str, update_golden: bool) -> None:
+def test_sample_renders_valid_golden_manifests(sample: Path, mode: str, golden: Golden) -> None:
     text, _ = render(sample.read_text(encoding="utf-8"), sample.name, mode, sample.parent)
     validate(text)
-    golden = GOLDEN / f"{sample.name.removesuffix('.hcl').removesuffix('.nomad')}.{mode}.yaml"
-    if update_golden:
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(text, encoding="utf-8")
-        return
-    assert golden.exists(), f"{golden} is missing; run pytest --update-golden and review it"
-    expected = golden.read_text(encoding="utf-8")
-    if expected != text:
-        diff = difflib.unified_diff(expected.splitlines(True), text.splitlines(True), str(golden), "actual")
-        pytest.fail("".join(diff)[:6000])
+    golden(GOLDEN / f"{sample.name.removesuffix('.hcl').removesuffix('.nomad')}.{mode}.yaml", text)
 
 
 def _tensorrt(mode: str) -> tuple[list[dict[str, Any]], list[Diagnostic]]:

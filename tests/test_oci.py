@@ -5,7 +5,6 @@ like the CDI library does; Neuron and AMD devices; values that must survive JSON
 
 from __future__ import annotations
 
-import difflib
 import json
 from functools import cache
 from pathlib import Path
@@ -24,7 +23,7 @@ from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import ROOT, shared_dir
+from tests.conftest import ROOT, Golden, shared_dir
 
 SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
 GOLDEN = ROOT / "tests" / "golden" / "oci"
@@ -134,34 +133,16 @@ def validate(config: Config) -> None:
     assert own_checks(config) == []
 
 
-def _golden_files(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): p.read_text(encoding="utf-8") for p in folder.rglob("*.json")}
-
-
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_sample_renders_valid_golden_bundles(sample: Path, mode: str, update_golden: bool) -> None:
+def test_sample_renders_valid_golden_bundles(sample: Path, mode: str, golden: Golden) -> None:
     artifacts, _ = render(sample.read_text(encoding="utf-8"), sample.name, sample.parent, oci_devices=mode)
     assert artifacts
     for artifact in artifacts:
         assert artifact.name.endswith("/config.json") and artifact.name.count("/") == 2
         validate(json.loads(artifact.text))
     folder = GOLDEN / f"{sample.name.removesuffix('.hcl').removesuffix('.nomad')}.{mode}"
-    actual = {a.name: a.text for a in artifacts}
-    if update_golden:
-        for name, text in actual.items():
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            (folder / name).write_text(text, encoding="utf-8")
-        return
-    assert folder.exists(), f"{folder} is missing; run pytest --update-golden and review it"
-    expected = _golden_files(folder)
-    assert sorted(expected) == sorted(actual)
-    for name, text in actual.items():
-        if expected[name] != text:
-            diff = difflib.unified_diff(
-                expected[name].splitlines(True), text.splitlines(True), name, "actual"
-            )
-            pytest.fail("".join(diff)[:6000])
+    golden.tree(folder, {a.name: a.text for a in artifacts})
 
 
 def test_upstream_fixtures_exercise_the_validator() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hclgpu.cli import main
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Golden
 
 SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
 NODES = ROOT / "samples" / "nodes"
@@ -28,16 +28,11 @@ def plan_json(capsys: pytest.CaptureFixture[str], sample: Path, nodes: Path) -> 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
 def test_plan_against_the_mixed_cluster(
-    sample: Path, capsys: pytest.CaptureFixture[str], update_golden: bool
+    sample: Path, capsys: pytest.CaptureFixture[str], golden: Golden
 ) -> None:
     status, out = plan_json(capsys, sample, NODES / "cluster.yaml")
     assert status == 0, out
-    golden = GOLDEN / f"{sample.name.removesuffix('.hcl').removesuffix('.nomad')}.json"
-    if update_golden:
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(out, encoding="utf-8")
-    assert golden.exists(), f"{golden} is missing; run pytest --update-golden and review it"
-    assert json.loads(out) == json.loads(golden.read_text(encoding="utf-8"))
+    golden(GOLDEN / f"{sample.name.removesuffix('.hcl').removesuffix('.nomad')}.json", out)
     assert plan_json(capsys, sample, NODES / "cluster.nomad.json") == (0, out)
 
 
