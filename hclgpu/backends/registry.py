@@ -102,7 +102,7 @@ def targets() -> list[Target]:
 def register(target: Target) -> None:
     """Make ``target`` available under its name, in place of any target of that name (a
     plug-in, a test); :func:`unregister` undoes it."""
-    _MODULES[target.name] = f"<registered {target.name}>"
+    _MODULES[target.name] = f"<registered {target.name}>"  # its place in names(); never imported
     _LOADED[target.name] = target
 
 
