@@ -25,6 +25,8 @@ CASES = [
     (r'a = "C:\bin"' + "\n", "HG007", 1, 8, r"`\b` is not a valid escape sequence"),
     ("/* never closed\na = 1\n", "HG008", 1, 1, "this `/*` comment is never closed"),
     ('job "x" "${y}" {}\n', "HG001", 1, 9, "block labels must be plain strings"),
+    ('job "x-${y}" {}\n', "HG001", 1, 5, "block labels must be plain strings"),  # a job name to substitute
+    ('job "x" {\n  env {\n    "TZ" = "UTC"\n  }\n}\n', "HG001", 3, 5, "argument names must not be quoted"),
     ("a = {b = 1 c = 2}\n", "HG001", 1, 12, "unexpected `c`"),
     ("a = f(1 2)\n", "HG001", 1, 9, "unexpected `2`; expected"),
     ("a = <<EOF trailing\nx\nEOF\n", "HG001", 1, 5, "the heredoc marker `<<EOF` must end its line"),

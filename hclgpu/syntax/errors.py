@@ -94,6 +94,21 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
     )
     if expected >= _EXPRESSION_START and token.type in ("NL", "$END", "RBRACE"):
         return SyntaxProblem(f"expected an expression{after}, found {found}", span)
+    if (
+        token.type == "QUOTE_OPEN"
+        and "STRING" in expected
+        and previous is not None
+        and previous.type == "IDENT"
+    ):
+        return _template_label(span)
+    if token.type in ("STRING", "QUOTE_OPEN") and "IDENT" in expected and "STRING" not in expected:
+        name = token.value if token.type == "STRING" else "..."
+        return SyntaxProblem(
+            "argument names must not be quoted",  # hclsyntax: "Invalid argument name"
+            span,
+            f"write `{name} = ...` without quotes; a name that is not an identifier goes in a map, "
+            f'as in `env = {{ "{name}" = ... }}`',
+        )
     if expected >= _BODY_ITEM and previous is not None and previous.type == "IDENT":
         return SyntaxProblem(
             f"expected `=` or a block `{{` after `{previous.value}`, found {found}",
@@ -102,11 +117,7 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
         )
     if {"LBRACE", "STRING"} <= expected and "EQUAL" not in expected:
         if token.type == "QUOTE_OPEN":
-            return SyntaxProblem(
-                "block labels must be plain strings without `${ }` or `%{ }`",
-                span,
-                "templates are not evaluated in labels",
-            )
+            return _template_label(span)
         block = _block_header(text, token.start)
         if token.type == "EQUAL" and previous is not None and previous.type == "IDENT":
             return SyntaxProblem(
@@ -131,3 +142,11 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
             "put each attribute and each block on a line of its own",
         )
     return SyntaxProblem(f"unexpected {found}; expected {describe_expected(expected)}", span)
+
+
+def _template_label(span: Span) -> SyntaxProblem:
+    return SyntaxProblem(
+        "block labels must be plain strings without `${ }` or `%{ }`",
+        span,
+        "templates are not evaluated in labels",
+    )
