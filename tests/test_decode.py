@@ -3,6 +3,8 @@ normalisation, dynamic blocks and the values Nomad leaves unset."""
 
 from __future__ import annotations
 
+import pytest
+
 from hclgpu.backends.nomad.api import to_api
 from hclgpu.ir import models as m
 from hclgpu.pipeline import Result, compile_source
@@ -36,6 +38,24 @@ def in_task(body: str) -> str:
 def test_unknown_argument_points_at_the_name_and_suggests() -> None:
     found = located(in_task("      resources {\n        memroy = 256\n      }"))
     assert found == [("HG101", "memroy", "did you mean `memory`?")]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "release"),
+    [
+        ('job "j" {\n  vault_token = "s.x"\n}\n', "vault_token", "1.10"),
+        ('job "j" {\n  consul_token = "x"\n}\n', "consul_token", "1.10"),
+        ('job "j" {\n  group "g" {\n    service {\n      id = "a"\n    }\n  }\n}\n', "id", "1.3"),
+        (in_task('      service {\n        check {\n          id = "c"\n        }\n      }'), "id", "1.3"),
+    ],
+)
+def test_an_argument_nomad_removed_says_when_in_one_error(text: str, name: str, release: str) -> None:
+    result = compile_source(SourceFile("j.hcl", text))
+    (diagnostic,) = [d for d in result.diagnostics if d.severity == "error"]
+    assert diagnostic.code == "HG101" and diagnostic.span is not None
+    assert diagnostic.message == f"`{name}` was removed in Nomad {release}"
+    assert result.source.text[diagnostic.span.start : diagnostic.span.end] == name
+    assert (diagnostic.help or "").startswith("delete it")
 
 
 def test_block_written_as_argument_and_argument_as_block() -> None:

@@ -11,7 +11,8 @@ CODES = (
         E,
         "An argument that this block does not take",
         """What: an attribute whose name the block's schema does not have, often a typo
-(`contraint`, `memroy`) or a field removed from Nomad (`vault_token`).
+(`contraint`, `memroy`) or a field Nomad removed: job `vault_token` and `consul_token`
+(Nomad 1.10), service and check `id` (Nomad 1.3); for those the message names the release.
 
 Why: Nomad decodes job files strictly and refuses the whole file.
 

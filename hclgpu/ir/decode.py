@@ -21,7 +21,7 @@ from hclgpu.eval.dynamic import Problem, body_as_data, items
 from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean, suggested
 from hclgpu.eval.values import EvalError, Value
 from hclgpu.ir.base import Node
-from hclgpu.ir.schema import FieldSpec, Schema, convert_value, map_value_type, schema_of
+from hclgpu.ir.schema import REMOVED, FieldSpec, Schema, convert_value, map_value_type, schema_of
 from hclgpu.source import Span
 from hclgpu.syntax import ast
 
@@ -205,6 +205,12 @@ class Decoder:
 
     def unknown_attribute(self, attribute: ast.Attribute, schema: Schema) -> None:
         help: str | None
+        removed = REMOVED.get((schema.owner, attribute.name))
+        if removed is not None:  # one clear error, in place of "not expected here"
+            release, help = removed
+            message = f"`{attribute.name}` was removed in Nomad {release}"
+            self.error("HG101", message, attribute.name_span, help)
+            return
         if attribute.name in schema.blocks:
             help = f"`{attribute.name}` is a block: write `{attribute.name} {{ ... }}`"
         else:

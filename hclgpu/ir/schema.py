@@ -51,11 +51,34 @@ class Schema:
     labels: list[FieldSpec] = field(default_factory=list)
     omit_empty: frozenset[str] = frozenset()
     """Go field names (aliases) with a json ``omitempty`` tag."""
+    owner: str = ""
+    """The model's name (``Job``, ``Service``...), which :data:`REMOVED` is keyed by."""
+
+
+REMOVED: dict[tuple[str, str], tuple[str, str]] = {
+    # api/services.go, hashicorp/nomad 890d4a91b7 (first in v1.3.0)
+    ("Service", "id"): ("1.3", "delete it: Nomad names each service registration itself"),
+    ("ServiceCheck", "id"): ("1.3", "delete it: Nomad names each check itself"),
+    # api/jobs.go, hashicorp/nomad 7268053174 and 5c4d0e923d (first in v1.10.0)
+    ("Job", "vault_token"): (
+        "1.10",
+        "delete it: the token-based Vault workflow is gone; tasks get Vault tokens through their "
+        "workload identity (`vault { role = ... }`)",
+    ),
+    ("Job", "consul_token"): (
+        "1.10",
+        "delete it: the token-based Consul workflow is gone; tasks and services authenticate to "
+        "Consul with their workload identity",
+    ),
+}
+"""Arguments Nomad's job specification once had and no longer has, by (model, name): the
+release that removed each, and what to do. Found by comparing the ``hcl`` tags of every
+``api`` struct across Nomad's release tags from v1.0.0 to v2.0."""
 
 
 @cache
 def schema_of(model: type[Node]) -> Schema:
-    schema = Schema()
+    schema = Schema(owner=model.__name__)
     omit: set[str] = set()
     for name, info in model.model_fields.items():
         marker = next((m for m in info.metadata if isinstance(m, Hcl)), None)
