@@ -35,6 +35,24 @@ CASES = [
 ]
 
 
+def test_quoted_argument_names_are_one_error_per_block_as_hcl_reports_them() -> None:
+    """hclsyntax skips the rest of a block after "Invalid argument name": an HCL1-era `env`
+    block of quoted names is one error, and errors in other blocks are still found."""
+    text = (
+        'job "x" {\n  group "g" {\n    task "t" {\n      env {\n        "PUID" = "1"\n'
+        '        "TZ" = "UTC"\n      }\n      meta {\n        "a" = "b"\n      }\n'
+        "      config {\n        image =\n      }\n    }\n  }\n}\n"
+    )
+    tree, diagnostics = parse_text(text)
+    source = SourceFile("t", text)
+    found = [(d.message, source.position(d.span.start).line) for d in diagnostics if d.span]
+    assert tree is None and found == [
+        ("argument names must not be quoted", 5),
+        ("argument names must not be quoted", 9),
+        ("expected an expression after `=`, found the end of the line", 12),
+    ]
+
+
 @pytest.mark.parametrize(("text", "code", "line", "column", "message"), CASES)
 def test_syntax_error(text: str, code: str, line: int, column: int, message: str) -> None:
     tree, diagnostics = parse_text(text)

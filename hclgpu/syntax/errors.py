@@ -39,6 +39,9 @@ class SyntaxProblem:
     message: str
     span: Span
     help: str | None = None
+    rest_of_body: bool = False
+    """Recover by skipping the rest of the enclosing block, as hclsyntax does after this
+    error: one error for a block of HCL1-style quoted names, not one per line."""
 
 
 def describe_token(token: Token) -> str:
@@ -108,6 +111,7 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
             span,
             f"write `{name} = ...` without quotes; a name that is not an identifier goes in a map, "
             f'as in `env = {{ "{name}" = ... }}`',
+            rest_of_body=True,
         )
     if expected >= _BODY_ITEM and previous is not None and previous.type == "IDENT":
         return SyntaxProblem(

@@ -138,6 +138,22 @@ def _statement_region(text: str, offset: int, code: str) -> tuple[int, int]:
     return start, end
 
 
+def _rest_of_body(text: str, offset: int) -> tuple[int, int]:
+    """From the line holding ``offset`` to the brace that closes the enclosing block (or
+    the end of the file)."""
+    start = text.rfind("\n", 0, offset) + 1
+    depth = 0
+    for match in _CRUDE.finditer(text, start):
+        char = match.group()
+        if char in "{[(":
+            depth += 1
+        elif char in "}])":
+            depth -= 1
+            if depth < 0:
+                return start, match.start()
+    return start, len(text)
+
+
 def _blank(text: str, start: int, end: int) -> str:
     hole = "".join("\n" if char == "\n" else " " for char in text[start:end])
     return text[:start] + hole + text[end:]
@@ -179,6 +195,11 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
             if failure.token.type == "$END":
                 break
             offset, code = failure.token.start, "HG001"
+            if problem.rest_of_body:
+                budget -= len(text)
+                last_offset = offset
+                text = _blank(text, *_rest_of_body(text, offset))
+                continue
         else:
             if failed:
                 return None
