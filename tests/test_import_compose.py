@@ -410,6 +410,26 @@ def test_top_level_keys_without_a_nomad_form_are_reported() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "directory", "image"),
+    [
+        ("services:\n  web:\n    build: .\n", None, "compose-web"),
+        ("services:\n  web:\n    build: .\n", "My_App.v2", "my_appv2-web"),
+        ("name: Shop\nservices:\n  web:\n    build: .\n", "ignored", "shop-web"),
+        ("services:\n  web:\n    build: .\n", "--x", "x-web"),
+    ],
+)
+def test_a_built_service_runs_the_image_compose_would_tag(
+    text: str, directory: str | None, image: str
+) -> None:
+    """`docker compose build` tags a service's image <project>-<service> (project: the file's
+    `name`, else its directory, lower case and only a-z0-9_-); the job runs that image."""
+    imported = import_compose(text, ImportOptions(directory=directory))
+    assert f'image = "{image}"' in imported.hcl
+    (note,) = [d for d in imported.dropped if d.pointer == "/services/web/build"]
+    assert note.code == "HG302" and f"the job runs `{image}`" in note.message
+
+
+@pytest.mark.parametrize(
     ("text", "line", "words"),
     [
         ("services: [\n", 2, "not valid YAML"),
@@ -417,7 +437,6 @@ def test_top_level_keys_without_a_nomad_form_are_reported() -> None:
         ("name: x\n", 1, "no `services`"),
         ("services: {}\n", 1, "`services` must be a mapping"),
         ("services:\n  web: 3\n", 2, "must be a mapping"),
-        ("services:\n  web:\n    build: .\n", 3, "has `build` but no `image`"),
         ("services:\n  web:\n    image: ''\n", 3, "no `image`"),
         ("services: {a: {image: x}}\n---\nservices: {}\n", 1, "one YAML document"),
         ("", None, "empty"),

@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     from hclgpu.importers.common import ImportFailure, ImportOptions
     from hclgpu.io.files import NotUtf8, read_text_or_stdin
 
-    options = ImportOptions(cpu_mhz_per_core=args.cpu_mhz_per_core)
+    folder = os.path.basename(os.path.dirname(os.path.abspath(args.file))) if args.file != "-" else None
+    options = ImportOptions(cpu_mhz_per_core=args.cpu_mhz_per_core, directory=folder)
     try:
         text = read_text_or_stdin(args.file)
     except NotUtf8 as error:

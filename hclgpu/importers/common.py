@@ -31,6 +31,9 @@ class ImportOptions:
     cpu_mhz_per_core: int = 1000
     """Kubernetes and Compose count CPU in cores, Nomad in MHz: one core is this many MHz
     (the render option of the same name, so that a round trip is exact)."""
+    directory: str | None = None
+    """The name of the input file's directory: Compose's project name when the file sets no
+    `name` (the command line passes it; None for standard input or text)."""
 
 
 @dataclass(frozen=True, slots=True)

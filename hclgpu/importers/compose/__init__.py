@@ -11,6 +11,7 @@ HG302 approximated).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hclgpu.backends.docker.container import engine_name
@@ -29,7 +30,8 @@ def import_compose(text: str, options: ImportOptions | None = None) -> Imported:
     """The job file of a compose file, and what it could not carry."""
     findings = Findings(options or ImportOptions())
     doc = interpolate(read(text), findings)
-    drafts = [read_service(str(name), data, findings) for name, data in doc["services"].items()]
+    project = project_name(doc, findings.options)
+    drafts = [read_service(str(name), data, findings, project) for name, data in doc["services"].items()]
     groups = plan_groups(drafts, findings)
     is_generated = generated(drafts)
     _report_networks(doc, groups, is_generated, findings)
@@ -41,6 +43,18 @@ def import_compose(text: str, options: ImportOptions | None = None) -> Imported:
         return finish(job, findings.items)
     except (ValueError, TypeError) as error:  # pydantic's ValidationError is a ValueError
         raise ImportFailure(f"the job built from this file is not valid: {error}") from None
+
+
+def project_name(doc: dict[str, Any], options: ImportOptions) -> str:
+    """Compose's project name: the file's `name`, else its directory's name, normalized as
+    compose-go does (lower case, only `a-z0-9_-`, no leading `_` or `-`); "compose" when
+    neither gives one."""
+    given = doc.get("name")
+    for candidate in (given if isinstance(given, str) else None, options.directory):
+        name = re.sub(r"[^a-z0-9_-]", "", (candidate or "").lower()).lstrip("_-")
+        if name:
+            return name
+    return "compose"
 
 
 def _job_name(doc: dict[str, Any], drafts: list[Draft], is_generated: bool) -> str:

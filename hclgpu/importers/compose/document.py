@@ -51,12 +51,7 @@ def _check_service(text: str, name: str, service: Any) -> None:
     if isinstance(image, str) and image.strip():
         return
     if "build" in service and image is None:
-        raise failure(
-            text,
-            (*where, "build"),
-            f"service `{name}` has `build` but no `image`: a Nomad job runs an image from a registry; "
-            "build and push it, then name it in `image`",
-        )
+        return  # the job runs the image `docker compose build` tags (see service.read_service)
     at = (*where, "image") if "image" in service else where
     raise failure(text, at, f"service `{name}` has no `image` (a non-empty string)")
 

@@ -33,12 +33,20 @@ HINTS = {
 }
 
 
-def read_service(name: str, data: dict[str, Any], findings: Findings) -> Draft:
-    """The draft of one service; ``data`` has an image (checked by the caller)."""
-    draft = Draft(name, ("services", name), {"image": str(data["image"]).strip()})
+def read_service(name: str, data: dict[str, Any], findings: Findings, project: str) -> Draft:
+    """The draft of one service; ``data`` has an image or a `build` (checked by the caller)."""
+    built = data.get("image") is None
+    image = f"{project}-{name}" if built else str(data["image"]).strip()
+    draft = Draft(name, ("services", name), {"image": image})
+    if built:  # compose's own name for the image it builds: <project>-<service>
+        findings.approximated(
+            draft.at("build"),
+            f"service `{name}` is built here and names no `image`; the job runs `{image}`, the name "
+            "`docker compose build` gives the image: push it where the Nomad clients can pull it",
+        )
     for key, value in data.items():
         key = str(key)
-        if key == "image" or key.startswith("x-"):
+        if key == "image" or key.startswith("x-") or (key == "build" and built):
             continue  # extensions: Compose itself ignores them
         handler = HANDLERS.get(key) or _option_handler(key)
         if handler is not None:
