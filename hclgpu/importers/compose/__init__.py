@@ -47,8 +47,8 @@ def import_compose(text: str, options: ImportOptions | None = None) -> Imported:
 
 def project_name(doc: dict[str, Any], options: ImportOptions) -> str:
     """Compose's project name: the file's `name`, else its directory's name, normalized as
-    compose-go does (lower case, only `a-z0-9_-`, no leading `_` or `-`); "compose" when
-    neither gives one."""
+    compose-go does (loader/loader.go NormalizeProjectName, f72979427: lower case, only
+    `a-z0-9_-`, no leading `_` or `-`); "compose" when neither gives one."""
     given = doc.get("name")
     for candidate in (given if isinstance(given, str) else None, options.directory):
         name = re.sub(r"[^a-z0-9_-]", "", (candidate or "").lower()).lstrip("_-")

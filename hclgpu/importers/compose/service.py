@@ -38,7 +38,7 @@ def read_service(name: str, data: dict[str, Any], findings: Findings, project: s
     built = data.get("image") is None
     image = f"{project}-{name}" if built else str(data["image"]).strip()
     draft = Draft(name, ("services", name), {"image": image})
-    if built:  # compose's own name for the image it builds: <project>-<service>
+    if built:  # docker/compose pkg/api/api.go GetImageNameOrDefault (e70e961): project + "-" + service
         findings.approximated(
             draft.at("build"),
             f"service `{name}` is built here and names no `image`; the job runs `{image}`, the name "
