@@ -48,7 +48,7 @@ def add_parser(commands: Subparsers) -> None:
         target.add_arguments(render)
     render.add_argument(
         "--cpu-mhz-per-core", type=positive_int, default=1000, metavar="MHZ",
-        help="kubernetes: how many of Nomad's cpu MHz make one core (default 1000)",
+        help="kubernetes, oci, docker, compose: how many of Nomad's cpu MHz make one core (default 1000)",
     )  # fmt: skip
     render.add_argument(
         "--templates", metavar="DIR", help="use DIR/<target>/*.j2 before the built-in templates"
