@@ -27,6 +27,13 @@ CASES = [
     ('job "x" "${y}" {}\n', "HG001", 1, 9, "block labels must be plain strings"),
     ('job "x-${y}" {}\n', "HG001", 1, 5, "block labels must be plain strings"),  # a job name to substitute
     ('job "x" {\n  env {\n    "TZ" = "UTC"\n  }\n}\n', "HG001", 3, 5, "argument names must not be quoted"),
+    (
+        'job "x" {\n  meta {\n    a = -1,\n  }\n}\n',
+        "HG001",
+        3,
+        11,
+        "an argument must end with a new line, not `,`",
+    ),
     ("a = {b = 1 c = 2}\n", "HG001", 1, 12, "unexpected `c`"),
     ("a = f(1 2)\n", "HG001", 1, 9, "unexpected `2`; expected"),
     ("a = <<EOF trailing\nx\nEOF\n", "HG001", 1, 5, "the heredoc marker `<<EOF` must end its line"),

@@ -113,6 +113,13 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
             f'as in `env = {{ "{name}" = ... }}`',
             rest_of_body=True,
         )
+    if token.type == "COMMA" and "NL" in expected and "COMMA" not in expected:
+        return SyntaxProblem(  # hclsyntax: "Missing newline after argument"
+            "an argument must end with a new line, not `,`",
+            span,
+            "delete the `,`: HCL1 allowed commas between a block's arguments; HCL2, which Nomad reads, "
+            "does not",
+        )
     if expected >= _BODY_ITEM and previous is not None and previous.type == "IDENT":
         return SyntaxProblem(
             f"expected `=` or a block `{{` after `{previous.value}`, found {found}",
