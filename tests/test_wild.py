@@ -11,6 +11,7 @@ Compose file imports to a job that checks without errors.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -157,3 +158,13 @@ def test_a_manifest_or_compose_file_imports_to_a_job_that_checks(
         assert main(["check", "--no-cache", str(job)]) == 0, capsys.readouterr()
     else:
         assert status == 1 and errors and not job.exists()
+
+
+def test_the_command_line_checks_the_whole_corpus_in_parallel_without_a_crash(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The batch path (worker processes, the content cache off) on every job file at once."""
+    status = main(["check", "--no-cache", "--jobs", "2", "--format", "json", str(WILD)])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 1 and report["summary"]["files"] == len(JOBS)
+    assert [d for d in report["diagnostics"] if d["code"].startswith("HG9")] == []
