@@ -60,7 +60,7 @@ def _kind(name: str) -> str:
     return "compose" if "compose" in name.rsplit("__", 1)[-1] else "kubernetes"
 
 
-FILES = sorted(p for p in WILD.iterdir() if not p.name.endswith(".tsv")) if WILD.exists() else []
+FILES = sorted(p for p in WILD.iterdir() if not p.name.endswith((".tsv", ".md"))) if WILD.exists() else []
 JOBS = [p for p in FILES if _kind(p.name) == "nomad"]
 IMPORTS = [p for p in FILES if _kind(p.name) != "nomad"]
 ARGS = _table("ARGS.tsv") if (WILD / "ARGS.tsv").exists() else {}
