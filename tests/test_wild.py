@@ -35,11 +35,9 @@ LICENSES = {"MIT", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "MPL-2.0", "Unl
 """Licenses that let the files be kept here."""
 
 
-def _table(name: str) -> dict[str, list[str]]:
-    """A tab-separated table of WILD, keyed by its first column."""
-    path = WILD / name
-    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line]
-    return {row[0]: row[1:] for row in rows}
+def _rows(name: str) -> list[list[str]]:
+    """The rows of a tab-separated table of WILD."""
+    return [line.split("\t") for line in (WILD / name).read_text(encoding="utf-8").splitlines() if line]
 
 
 def corpus_name(repo: str, path: str) -> str:
@@ -49,9 +47,7 @@ def corpus_name(repo: str, path: str) -> str:
 
 def _provenance() -> dict[str, list[str]]:
     """Corpus file name → [repo, path, commit, license]."""
-    path = WILD / "PROVENANCE.tsv"
-    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line]
-    return {corpus_name(row[0], row[1]): row for row in rows}
+    return {corpus_name(row[0], row[1]): row for row in _rows("PROVENANCE.tsv")}
 
 
 def _kind(name: str) -> str:
@@ -63,7 +59,7 @@ def _kind(name: str) -> str:
 FILES = sorted(p for p in WILD.iterdir() if not p.name.endswith((".tsv", ".md"))) if WILD.exists() else []
 JOBS = [p for p in FILES if _kind(p.name) == "nomad"]
 IMPORTS = [p for p in FILES if _kind(p.name) != "nomad"]
-ARGS = _table("ARGS.tsv") if (WILD / "ARGS.tsv").exists() else {}
+ARGS = {row[0]: row[1:] for row in _rows("ARGS.tsv")} if (WILD / "ARGS.tsv").exists() else {}
 
 
 def compiled(path: Path) -> Result:
