@@ -129,23 +129,21 @@ def options_from(target: Target, values: object) -> Any:
     return target.Options(**{f.name: getattr(values, f.name) for f in fields(target.Options)})
 
 
-SHARED_OPTIONS = ("templates", "unsupported", "cpu_mhz_per_core", "device_ids", "device_node")
-"""The fields of :class:`~hclgpu.backends.target.RenderOptions` every target reads."""
-
-
 def render_options(name: str, **given: Any) -> RenderOptions:
-    """The options of a translation by target ``name`` from keywords: the shared ones and
-    the target's own, by field name (ValueError for one neither has)."""
+    """The options of a translation by target ``name`` from keywords: those every target
+    reads (the fields of RenderOptions) and the target's own, by field name (ValueError for
+    one neither has)."""
     from hclgpu.backends.target import RenderOptions
 
     kind = get(name).Options
     own = {f.name for f in fields(kind)}
-    unknown = sorted(set(given) - own - set(SHARED_OPTIONS))
+    shared = {f.name for f in fields(RenderOptions)} - {"target"}
+    unknown = sorted(set(given) - own - shared)
     if unknown:
-        known = ", ".join(sorted(own | set(SHARED_OPTIONS)))
+        known = ", ".join(sorted(own | shared))
         raise ValueError(f"{name} takes no option {unknown[0]!r}; its options: {known}")
-    shared = {k: v for k, v in given.items() if k not in own}
-    return RenderOptions(**shared, target=kind(**{k: v for k, v in given.items() if k in own}))
+    common = {k: v for k, v in given.items() if k not in own}
+    return RenderOptions(**common, target=kind(**{k: v for k, v in given.items() if k in own}))
 
 
 def options_of(given: object, kind: type[OptionsT]) -> OptionsT:

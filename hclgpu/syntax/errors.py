@@ -97,12 +97,8 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
     )
     if expected >= _EXPRESSION_START and token.type in ("NL", "$END", "RBRACE"):
         return SyntaxProblem(f"expected an expression{after}, found {found}", span)
-    if (
-        token.type == "QUOTE_OPEN"
-        and "STRING" in expected
-        and previous is not None
-        and previous.type == "IDENT"
-    ):
+    after_name = previous is not None and previous.type == "IDENT"
+    if token.type == "QUOTE_OPEN" and "STRING" in expected and after_name:  # `job "a-${b}"`
         return _template_label(span)
     if token.type in ("STRING", "QUOTE_OPEN") and "IDENT" in expected and "STRING" not in expected:
         name = token.value if token.type == "STRING" else "..."
@@ -120,7 +116,7 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
             "delete the `,`: HCL1 allowed commas between a block's arguments; HCL2, which Nomad reads, "
             "does not",
         )
-    if expected >= _BODY_ITEM and previous is not None and previous.type == "IDENT":
+    if expected >= _BODY_ITEM and previous is not None and after_name:
         return SyntaxProblem(
             f"expected `=` or a block `{{` after `{previous.value}`, found {found}",
             span,

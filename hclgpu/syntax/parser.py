@@ -168,6 +168,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
     last_offset = -1
     for _ in range(MAX_ERRORS):
         lexer = Lexer(text)
+        rest_of_body = False
         try:
             with paused_gc():
                 body = _drive(lexer, tables)
@@ -195,11 +196,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
             if failure.token.type == "$END":
                 break
             offset, code = failure.token.start, "HG001"
-            if problem.rest_of_body:
-                budget -= len(text)
-                last_offset = offset
-                text = _blank(text, *_rest_of_body(text, offset))
-                continue
+            rest_of_body = problem.rest_of_body
         else:
             if failed:
                 return None
@@ -214,6 +211,6 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
         if offset <= last_offset or budget <= 0:
             break
         last_offset = offset
-        start, end = _statement_region(text, offset, code)
+        start, end = _rest_of_body(text, offset) if rest_of_body else _statement_region(text, offset, code)
         text = _blank(text, start, end)
     return None
