@@ -35,6 +35,8 @@ CASES = [
         "an argument must end with a new line, not `,`",
     ),
     ("a = {b = 1 c = 2}\n", "HG001", 1, 12, "unexpected `c`"),
+    # a Levant placeholder left in (`[[.cpu]]`): inside a list an expression was expected, not a label
+    ("cpu = [[.cpu]]\n", "HG001", 1, 9, "unexpected `.`; expected an expression"),
     ("a = f(1 2)\n", "HG001", 1, 9, "unexpected `2`; expected"),
     ("a = <<EOF trailing\nx\nEOF\n", "HG001", 1, 5, "the heredoc marker `<<EOF` must end its line"),
     ('a = "x%{y}"\n', "HG001", 1, 7, "`%{y` is not a template directive"),

@@ -122,7 +122,7 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
             span,
             'write an attribute as `name = value`, a block as `name "label" { ... }`',
         )
-    if {"LBRACE", "STRING"} <= expected and "EQUAL" not in expected:
+    if {"LBRACE", "STRING"} <= expected and "EQUAL" not in expected and not expected >= _EXPRESSION_START:
         if token.type == "QUOTE_OPEN":
             return _template_label(span)
         block = _block_header(text, token.start)
