@@ -563,3 +563,95 @@ def test_an_importer_bug_is_a_diagnostic_not_a_traceback(
     assert main(["import", str(source), "--from", "kubernetes", "-o", str(target)]) == 2
     assert "HG901: internal error while importing: KeyError" in capsys.readouterr().err
     assert not target.exists()
+
+
+# --------------------------------------------------------------------------- DRA and operators' kinds
+
+_POD_WITH_CLAIM = """
+apiVersion: v1
+kind: Pod
+metadata: {name: train}
+spec:
+  containers:
+    - name: app
+      image: busybox
+      resources: {claims: [{name: gpus}]}
+  resourceClaims:
+    - {name: gpus, %s}
+"""
+
+
+def _claim(kind: str, api: str, request: str) -> str:
+    spec = f"spec:\n  devices:\n    requests:\n{request}"
+    if kind == "ResourceClaimTemplate":
+        spec = "spec:\n  spec:\n    devices:\n      requests:\n" + "".join(
+            f"  {line}\n" for line in request.splitlines()
+        )
+    return f"apiVersion: resource.k8s.io/{api}\nkind: {kind}\nmetadata: {{name: c}}\n{spec}---\n"
+
+
+def test_a_v1beta1_request_keeps_its_class_and_count_on_the_request_itself() -> None:
+    """Before resource.k8s.io/v1 a request had no `exactly`: its class and count are its own."""
+    request = "      - {name: g, deviceClassName: gpu.nvidia.com, count: 2}\n"
+    text = (
+        _claim("ResourceClaimTemplate", "v1beta1", request) + _POD_WITH_CLAIM % "resourceClaimTemplateName: c"
+    )
+    imported = import_kubernetes(text)
+    assert _task(text)["Resources"]["Devices"] == [{"Name": "nvidia/gpu", "Count": 2}]
+    assert [d.message for d in imported.dropped] == []
+
+
+def test_a_v1_request_without_a_count_asks_for_one_device_without_a_warning() -> None:
+    request = "      - {name: g, exactly: {deviceClassName: gpu.amd.com}}\n"
+    text = _claim("ResourceClaimTemplate", "v1", request) + _POD_WITH_CLAIM % "resourceClaimTemplateName: c"
+    assert _task(text)["Resources"]["Devices"] == [{"Name": "amd/gpu"}]
+    assert [d.message for d in import_kubernetes(text).dropped] == []
+
+
+def test_a_resource_claim_the_pod_names_is_read_and_its_sharing_reported() -> None:
+    request = "      - {name: g, exactly: {deviceClassName: gpu.nvidia.com}}\n"
+    text = _claim("ResourceClaim", "v1", request) + _POD_WITH_CLAIM % "resourceClaimName: c"
+    assert _task(text)["Resources"]["Devices"] == [{"Name": "nvidia/gpu"}]
+    dropped = import_kubernetes(text).dropped
+    assert [(d.code, d.pointer, d.document) for d in dropped] == [("HG302", "/spec/resourceClaims/0", 1)]
+    assert "every pod naming it shares" in dropped[0].message
+
+
+def test_an_unknown_device_class_is_one_finding_for_its_whole_request() -> None:
+    request = "      - {name: g, exactly: {deviceClassName: gpu.example.com, count: 3}}\n"
+    text = _claim("ResourceClaimTemplate", "v1", request) + _POD_WITH_CLAIM % "resourceClaimTemplateName: c"
+    dropped = import_kubernetes(text).dropped
+    assert [(d.code, d.pointer) for d in dropped] == [
+        ("HG301", "/spec/spec/devices/requests/0/exactly/deviceClassName")
+    ]
+
+
+def test_an_operators_kind_imports_its_pod_templates_as_groups() -> None:
+    """A RayCluster's head and worker groups are pods the operator starts: a group each,
+    named by `groupName`, counted by `replicas`, with their GPUs."""
+    text = """
+apiVersion: ray.io/v1
+kind: RayCluster
+metadata: {name: ray}
+spec:
+  headGroupSpec:
+    template:
+      spec:
+        containers: [{name: head, image: rayproject/ray}]
+  workerGroupSpecs:
+    - groupName: gpu-workers
+      replicas: 3
+      template:
+        spec:
+          containers:
+            - name: worker
+              image: rayproject/ray
+              resources: {limits: {nvidia.com/gpu: 1}}
+"""
+    job = _job(text)
+    groups = [(g["Name"], g.get("Count", 1)) for g in job["TaskGroups"]]
+    assert groups == [("headgroupspec", 1), ("gpu-workers", 3)]
+    assert job["TaskGroups"][1]["Tasks"][0]["Resources"]["Devices"] == [{"Name": "nvidia/gpu"}]
+    dropped = import_kubernetes(text).dropped
+    assert [(d.code, d.pointer) for d in dropped] == [("HG302", "/kind")]
+    assert "RayCluster is an operator's kind" in dropped[0].message

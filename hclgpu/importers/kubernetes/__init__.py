@@ -1,7 +1,8 @@
 """Kubernetes manifests back to a Nomad job: ``hclgpu import --from kubernetes``.
 
 The input is one or many YAML or JSON documents (a ``List`` is opened). Its workloads
-(Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, CronJob, Pod) become the job's groups;
+(Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, CronJob, Pod) become the job's groups,
+and so do the pod templates of an operator's kinds (RayCluster, PyTorchJob, LeaderWorkerSet);
 the Services selecting their pods, the ConfigMaps they mount and the ResourceClaimTemplates
 they claim are read with them. The job is named after the workloads' common
 ``app.kubernetes.io/name`` label, else the first workload; a group after its workload, less
@@ -15,7 +16,14 @@ from typing import Any
 
 from hclgpu.importers.common import Imported, ImportFailure, ImportOptions, finish, load_documents
 from hclgpu.importers.kubernetes.source import Findings, Manifest, as_dict
-from hclgpu.importers.kubernetes.workload import POD_PATHS, GroupRead, Objects, read_group
+from hclgpu.importers.kubernetes.workload import (
+    POD_PATHS,
+    GroupRead,
+    Objects,
+    custom_group_name,
+    custom_pod_templates,
+    read_group,
+)
 
 _SERVER_FIELDS = frozenset(
     {"status", "uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "selfLink"}
@@ -27,16 +35,32 @@ def import_kubernetes(text: str, options: ImportOptions | None = None) -> Import
     cpu_mhz_per_core = (options or ImportOptions()).cpu_mhz_per_core
     findings = Findings()
     manifests = _manifests(load_documents(text))
-    workloads = [m for m in manifests if m.kind in POD_PATHS]
+    custom = {id(m): custom_pod_templates(m) for m in manifests}
+    workloads = [m for m in manifests if m.kind in POD_PATHS or custom[id(m)]]
     if not workloads:
         raise ImportFailure(
             "no workload in the input: expected a Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, "
-            "CronJob or Pod"
+            "CronJob or Pod, or a custom resource with pod templates"
         )
-    objects = _objects(manifests, findings)
+    objects = _objects([m for m in manifests if not custom[id(m)]], findings)
     name = _job_name(workloads)
-    reads = [read_group(w, _group_name(w, name), objects, findings, cpu_mhz_per_core) for w in workloads]
-    job = _job(name, reads, workloads, findings)
+    reads: list[GroupRead] = []
+    for workload in workloads:
+        if workload.kind in POD_PATHS:
+            reads.append(
+                read_group(workload, _group_name(workload, name), objects, findings, cpu_mhz_per_core)
+            )
+            continue
+        findings.approximated(
+            workload,
+            ("kind",),
+            f"a {workload.kind} is an operator's kind: its pod templates are read as groups; "
+            "what the operator does around them is not",
+        )
+        for pod in custom[id(workload)]:
+            group = custom_group_name(workload, pod).removeprefix(f"{name}-")
+            reads.append(read_group(workload, group, objects, findings, cpu_mhz_per_core, pod))
+    job = _job(name, reads, [w for w in workloads for _ in custom[id(w)] or [()]], findings)
     for manifest in manifests:
         _report_leftovers(manifest, findings)
     return finish(job, findings.items)
@@ -68,6 +92,8 @@ def _objects(manifests: list[Manifest], findings: Findings) -> Objects:
                 manifest.take(key)
         elif manifest.kind == "ResourceClaimTemplate":
             objects.claim_templates[manifest.name] = manifest
+        elif manifest.kind == "ResourceClaim":
+            objects.claims[manifest.name] = manifest
         elif manifest.kind not in POD_PATHS:
             manifest.take()
             findings.left_out(

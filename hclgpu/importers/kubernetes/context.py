@@ -18,6 +18,7 @@ class PodContext:
     findings: Findings
     config_maps: dict[str, Manifest]
     claim_templates: dict[str, Manifest]
+    claims: dict[str, Manifest]
     cpu_mhz_per_core: int = 1000
     ports: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The group network's ports by label, as API JSON ``Port`` objects."""

@@ -32,7 +32,11 @@ MEMORY_LABEL = "nvidia.com/gpu.memory"
 PRODUCT_LABEL = "nvidia.com/gpu.product"
 DRIVER_MAJOR_LABEL = "nvidia.com/cuda.driver-version.major"
 DEVICE_LABELS = frozenset({MEMORY_LABEL, PRODUCT_LABEL, DRIVER_MAJOR_LABEL})
-DRA_CLASSES = {"gpu.nvidia.com": "nvidia/gpu"}
+DRA_CLASSES = {"gpu.nvidia.com": "nvidia/gpu", "gpu.amd.com": "amd/gpu", "gpu.intel.com": "intel/gpu"}
+"""DeviceClasses of the NVIDIA, AMD (ROCm) and Intel DRA drivers → the Nomad device names the
+extended resources of their device plugins map to."""
+TEMPLATE_DEVICES: Path = ("spec", "spec", "devices")
+"""Where a ResourceClaimTemplate keeps its requests; a ResourceClaim keeps them at ``spec.devices``."""
 
 
 def label_tests(expression: dict[str, Any]) -> tuple[list[DeviceTest], str | None] | None:
@@ -98,25 +102,30 @@ def test_dict(test: DeviceTest, weight: int | None = None) -> dict[str, Any]:
 # --------------------------------------------------------------------------- DRA
 
 
-def claim_devices(template: Manifest, findings: Findings, claim: str) -> list[dict[str, Any]]:
-    """The device blocks of one ResourceClaimTemplate (one per request)."""
+def claim_devices(
+    template: Manifest, findings: Findings, claim: str, devices_at: Path = TEMPLATE_DEVICES
+) -> list[dict[str, Any]]:
+    """The device blocks of one ResourceClaimTemplate or ResourceClaim (one per request).
+
+    A request of resource.k8s.io/v1 keeps its class and selectors under ``exactly``; in
+    v1alpha3 and v1beta1 they sit on the request itself (and ``exactly`` does not exist)."""
     devices = []
-    for index, _ in enumerate(template.items("spec", "spec", "devices", "requests")):
-        path: Path = ("spec", "spec", "devices", "requests", index)
+    for index, _ in enumerate(template.items(*devices_at, "requests")):
+        path: Path = (*devices_at, "requests", index)
         template.take(*path, "name")
         if template.peek(*path, "firstAvailable") is not None:
             device = _first_available(template, path, findings)
-        else:
+        elif template.peek(*path, "exactly") is not None:
             device = _exactly(template, (*path, "exactly"), findings)
+        else:
+            device = _exactly(template, path, findings)
         if device is not None:
             devices.append(device)
     for key in ("constraints", "config"):
-        if template.peek("spec", "spec", "devices", key):
-            template.take("spec", "spec", "devices", key)
+        if template.peek(*devices_at, key):
+            template.take(*devices_at, key)
             findings.left_out(
-                template,
-                ("spec", "spec", "devices", key),
-                f"`{key}` of claim `{claim}` has no Nomad equivalent",
+                template, (*devices_at, key), f"`{key}` of claim `{claim}` has no Nomad equivalent"
             )
     return devices
 
@@ -126,6 +135,7 @@ def _exactly(template: Manifest, path: Path, findings: Findings) -> dict[str, An
     device_class = template.take(*path, "deviceClassName")
     name = DRA_CLASSES.get(str(device_class))
     if name is None:
+        template.take(*path)  # the request's count and selectors go with it
         findings.left_out(
             template, (*path, "deviceClassName"), f"device class `{device_class}` has no known Nomad device"
         )
@@ -145,6 +155,8 @@ def _count(template: Manifest, path: Path, findings: Findings) -> int:
             template, (*path, "allocationMode"), f"allocationMode {mode}: Nomad asks for a count (1 here)"
         )
         return 1
+    if count is None:
+        return 1  # ExactCount's default
     number = whole_number(count, 1)
     if number is None:
         findings.approximated(

@@ -13,9 +13,14 @@ from fractions import Fraction
 from typing import Any
 
 from hclgpu.importers.kubernetes.context import PodContext
-from hclgpu.importers.kubernetes.devices import EXTENDED_RESOURCES, claim_devices, device_block
+from hclgpu.importers.kubernetes.devices import (
+    EXTENDED_RESOURCES,
+    TEMPLATE_DEVICES,
+    claim_devices,
+    device_block,
+)
 from hclgpu.importers.kubernetes.quantities import LIMIT, MIB, quantity, whole
-from hclgpu.importers.kubernetes.source import Path, as_dict
+from hclgpu.importers.kubernetes.source import Manifest, Path, as_dict
 
 _PLAIN = frozenset({"cpu", "memory", "ephemeral-storage"})
 
@@ -133,7 +138,8 @@ def _extended(
 
 
 def _claims(ctx: PodContext, base: Path) -> list[dict[str, Any]]:
-    """DRA claims: each through the pod's resourceClaims to its template in the input."""
+    """DRA claims: each through the pod's resourceClaims to its ResourceClaimTemplate, or to
+    the ResourceClaim it names, in the input."""
     devices: list[dict[str, Any]] = []
     pod_claims = {
         str(c.get("name")): (i, c) for i, c in enumerate(ctx.items("resourceClaims")) if isinstance(c, dict)
@@ -142,16 +148,35 @@ def _claims(ctx: PodContext, base: Path) -> list[dict[str, Any]]:
         ctx.take(*base, "claims", index)
         name = str(as_dict(claim).get("name"))
         position, entry = pod_claims.get(name, (None, {}))
-        template = ctx.claim_templates.get(str(entry.get("resourceClaimTemplateName")))
         if position is not None:
             ctx.take("resourceClaims", position)
-        if template is None:
+        found = _claim_source(ctx, entry, position)
+        if found is None:
             ctx.left_out(
-                (*base, "claims", index), f"claim `{name}` has no ResourceClaimTemplate in the input"
+                (*base, "claims", index),
+                f"claim `{name}` has no ResourceClaimTemplate or ResourceClaim in the input",
             )
             continue
-        template.take("apiVersion")
-        template.take("kind")
-        template.take("metadata")
-        devices += claim_devices(template, ctx.findings, name)
+        source, devices_at = found
+        for key in ("apiVersion", "kind", "metadata"):
+            source.take(key)
+        devices += claim_devices(source, ctx.findings, name, devices_at)
     return devices
+
+
+def _claim_source(
+    ctx: PodContext, entry: dict[str, Any], position: int | None
+) -> tuple[Manifest, Path] | None:
+    """The object a pod's claim entry names, and where its device requests are."""
+    template = ctx.claim_templates.get(str(entry.get("resourceClaimTemplateName")))
+    if template is not None:
+        return template, TEMPLATE_DEVICES
+    shared = ctx.claims.get(str(entry.get("resourceClaimName")))
+    if shared is None or position is None:
+        return None
+    ctx.approximated(
+        ("resourceClaims", position),
+        f"ResourceClaim `{shared.name}` is one set of devices that every pod naming it shares; "
+        "a Nomad task asks for devices of its own",
+    )
+    return shared, ("spec", "devices")

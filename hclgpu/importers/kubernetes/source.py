@@ -23,12 +23,20 @@ class Findings:
     """What the import leaves out (HG301) or bends (HG302), in the order found."""
 
     items: list[Dropped] = field(default_factory=list)
+    _seen: set[tuple[str, str, str, int]] = field(default_factory=set)
 
     def left_out(self, where: Manifest, path: Path, message: str) -> None:
-        self.items.append(Dropped(where.pointer(path), message, "HG301", where.document))
+        self._add(Dropped(where.pointer(path), message, "HG301", where.document))
 
     def approximated(self, where: Manifest, path: Path, message: str) -> None:
-        self.items.append(Dropped(where.pointer(path), message, "HG302", where.document))
+        self._add(Dropped(where.pointer(path), message, "HG302", where.document))
+
+    def _add(self, item: Dropped) -> None:
+        """Once: an object several pods refer to (a shared ResourceClaim) is read for each."""
+        key = (item.pointer, item.message, item.code, item.document)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.items.append(item)
 
 
 @dataclass(slots=True)

@@ -41,6 +41,7 @@ class Objects:
     services: list[Manifest] = field(default_factory=list)
     config_maps: dict[str, Manifest] = field(default_factory=dict)
     claim_templates: dict[str, Manifest] = field(default_factory=dict)
+    claims: dict[str, Manifest] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -54,8 +55,51 @@ class GroupRead:
     job_constraints: list[dict[str, Any]] = field(default_factory=list)
 
 
-def job_type(workload: Manifest) -> str:
+def custom_pod_templates(manifest: Manifest) -> list[Path]:
+    """Where an operator's kind (RayCluster, RayJob, PyTorchJob, LeaderWorkerSet, ...) keeps
+    its pod templates: every mapping under ``spec`` whose own ``spec`` lists ``containers``.
+
+    Such a kind is not a workload Kubernetes itself runs, but its pods are what the operator
+    starts, so each template is read as a group; what the operator adds around them is not."""
+    if manifest.kind in POD_PATHS:
+        return []
+    found: list[Path] = []
+    _find_templates(manifest.peek("spec"), ("spec",), found)
+    return found
+
+
+def _find_templates(value: Any, path: Path, found: list[Path]) -> None:
+    if len(path) > _TEMPLATE_DEPTH:
+        return
+    if isinstance(value, dict):
+        if isinstance(as_dict(value.get("spec")).get("containers"), list):
+            found.append(path)
+            return
+        for key, child in value.items():
+            _find_templates(child, (*path, str(key)), found)
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            _find_templates(child, (*path, index), found)
+
+
+_TEMPLATE_DEPTH = 8
+"""How deep below ``spec`` a pod template is looked for (RayService's worker pods are 5 down)."""
+
+
+def custom_group_name(workload: Manifest, pod: Path) -> str:
+    """``<name>-<where>``: the template's own ``groupName`` (Ray) or the last keys of its path."""
+    given = workload.take(*pod[:-1], "groupName") if pod[-1] == "template" else None
+    parts = [str(p) for p in pod if p not in ("spec", "template")][-2:]
+    where = str(given) if isinstance(given, str) and given else "-".join(parts)
+    name = "-".join(filter(None, [workload.name, where.lower()]))
+    return "".join(c if c.isalnum() or c == "-" else "-" for c in name) or "group"
+
+
+def job_type(workload: Manifest, pod: Path = ()) -> str:
     kind = workload.kind
+    if kind not in POD_PATHS:  # an operator's pods: batch when they run to completion
+        policy = workload.peek(*pod, "spec", "restartPolicy")
+        return "batch" if policy in ("Never", "OnFailure") else "service"
     if kind == "DaemonSet":
         return "system"
     if kind in ("Job", "CronJob"):
@@ -66,14 +110,25 @@ def job_type(workload: Manifest) -> str:
 
 
 def read_group(
-    workload: Manifest, group_name: str, objects: Objects, findings: Findings, mhz: int
+    workload: Manifest,
+    group_name: str,
+    objects: Objects,
+    findings: Findings,
+    mhz: int,
+    pod: Path | None = None,
 ) -> GroupRead:
+    """The group of ``workload``'s pod, at ``pod`` for an operator's kind (see
+    :func:`custom_pod_templates`), else where the kind keeps it."""
     for key in ("apiVersion", "kind", ("metadata", "name"), ("metadata", "namespace")):
         workload.take(*((key,) if isinstance(key, str) else key))
-    read = GroupRead({"Name": group_name}, job_type(workload))
-    pod = POD_PATHS[workload.kind]
-    ctx = PodContext(workload, (*pod, "spec"), findings, objects.config_maps, objects.claim_templates, mhz)
+    pod = POD_PATHS[workload.kind] if pod is None else pod
+    read = GroupRead({"Name": group_name}, job_type(workload, pod))
+    ctx = PodContext(
+        workload, (*pod, "spec"), findings, objects.config_maps, objects.claim_templates, objects.claims, mhz
+    )
     _controller(workload, read, findings)
+    if workload.kind not in POD_PATHS:
+        read.group["Count"] = _int(workload.take(*pod[:-1], "replicas"), 1) if pod[-1] == "template" else 1
     labels = _labels(workload, pod, findings)
     _pod(ctx, read, labels, objects, findings)
     meta = _annotations(workload, pod, findings)
