@@ -115,6 +115,11 @@ def test_operators(operator: str, value: str, codes: list[str]) -> None:
     assert [c for c, _ in found(device_job(constraint("${device.model}", operator, value)))] == codes
 
 
+def test_an_empty_affinity_value_is_pointed_at_where_it_is_written() -> None:
+    """`value = ""` (a blank a script was to fill) is what Nomad refuses: the finding is there."""
+    assert found(device_job(affinity("${device.model}", "", "50"))) == [("HG224", '""')]
+
+
 def test_is_set_in_an_affinity_is_refused() -> None:
     text = device_job(
         '        device "gpu" {\n          affinity {\n            attribute = "${device.model}"\n'

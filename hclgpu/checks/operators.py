@@ -121,11 +121,14 @@ def missing_value(ctx: Context) -> None:
                 help='say what to compare: `attribute = "${device.model}"`',
             )
         elif node.r_target == "" and operand in (*COMPARISONS, *SETS):
+            empty = ctx.attribute(node, "value") is not None  # `value = ""`, often a blank to fill
             ctx.report(
                 "HG224",
-                f"`{operand}` needs a `value`",
-                ctx.value_span(node, "operator"),
-                help="add `value = ...`",
+                f"`{operand}` needs a non-empty `value`" if empty else f"`{operand}` needs a `value`",
+                ctx.value_span(node, "value") if empty else ctx.value_span(node, "operator"),
+                # nomad/structs/structs.go Constraint.Validate and Affinity.Validate (aa026cc99c):
+                # `Operator %q requires an RTarget` for every comparison with an empty RTarget
+                help="write the value to compare with; Nomad refuses an empty one when the job is registered",
             )
 
 

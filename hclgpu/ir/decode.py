@@ -225,11 +225,16 @@ class Decoder:
 
     def unknown_block(self, block: ast.Block, schema: Schema) -> None:
         help: str | None
+        message = f"blocks of type `{block.type}` are not expected here"
+        home = _home(block.type, schema)
+        if home is not None:  # a `device` written in the task, not in its `resources`
+            help = f"`{block.type}` blocks go inside `{home} {{ ... }}`: move it there"
+            self.error("HG102", message, block.type_span, help)
+            return
         if block.type in schema.attributes:
             help = f"`{block.type}` is an argument: write `{block.type} = ...`"
         else:
             help = did_you_mean(block.type, list(schema.blocks))
-        message = f"blocks of type `{block.type}` are not expected here"
         self.error("HG102", message, block.type_span, help, fix=_rename(block.type_span, suggested(help)))
 
     def _blocks(self, body: Body, schema: Schema, values: dict[str, Value]) -> None:
@@ -307,6 +312,14 @@ class Decoder:
                     f"the argument `{name}` is required, but no definition was found",
                     where,
                 )
+
+
+def _home(block_type: str, schema: Schema) -> str | None:
+    """The block directly inside this one where a ``block_type`` block belongs, if one does."""
+    for name, spec in schema.blocks.items():
+        if spec.model is not None and block_type in schema_of(spec.model).blocks:
+            return name
+    return None
 
 
 def _rename(span: Span, name: str | None) -> tuple[Edit, ...]:
