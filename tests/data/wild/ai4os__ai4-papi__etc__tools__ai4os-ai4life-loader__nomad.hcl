@@ -1,0 +1,197 @@
+/*
+Convention:
+-----------
+* ${UPPERCASE} are replaced by the user
+* ${lowercase} are replace by Nomad at launchtime
+* remaining is default, same for everybody
+
+When replacing user values we use safe_substitute() so that ge don't get an error for not
+replacing Nomad values
+*/
+
+job "tool-ai4life-${JOB_UUID}" {
+  namespace = "${NAMESPACE}"
+  type      = "service"
+  region    = "global"
+  id        = "${JOB_UUID}"
+  priority  = "${PRIORITY}"
+
+  meta {
+    owner       = "${OWNER}"  # user-id from OIDC
+    owner_name  = "${OWNER_NAME}"
+    owner_email = "${OWNER_EMAIL}"
+    title       = "${TITLE}"
+    description = "${DESCRIPTION}"
+  }
+
+  # Only use nodes that have succesfully passed the ai4-nomad_tests (ie. meta.status=ready)
+  constraint {
+    attribute = "${meta.status}"
+    operator  = "regexp"
+    value     = "ready"
+  }
+
+  # Only launch in compute nodes (to avoid clashing with system jobs, eg. Traefik)
+  constraint {
+    attribute = "${meta.compute}"
+    operator  = "="
+    value     = "true"
+  }
+
+  # Only deploy in nodes serving that namespace (we use metadata instead of node-pools
+  # because Nomad does not allow a node to belong to several node pools)
+  constraint {
+    attribute = "${meta.namespace}"
+    operator  = "regexp"
+    value     = "${NAMESPACE}"
+  }
+
+  # Try to deploy iMagine jobs on nodes that are iMagine-exclusive
+  # In this way, we leave AI4EOSC nodes for AI4EOSC users and for iMagine users only
+  # when iMagine nodes are fully booked.
+  affinity {
+    attribute = "${meta.namespace}"
+    operator  = "regexp"
+    value     = "ai4eosc"
+    weight    = -100  # anti-affinity for ai4eosc clients
+  }
+
+  # CPU-only jobs should deploy *preferably* on CPU clients (affinity) to avoid
+  # overloading GPU clients with CPU-only jobs.
+  affinity {
+    attribute = "${meta.tags}"
+    operator  = "regexp"
+    value     = "cpu"
+    weight    = 100
+  }
+
+  # Avoid rescheduling the job if the job fails the first time
+  # This is done to avoid confusing users with cyclic job statuses
+  reschedule {
+    attempts  = 0
+    unlimited = false
+  }
+
+  group "usergroup" {
+
+    # Avoid rescheduling the job when the node fails:
+    # * if the node is lost for good, you would need to manually redeploy,
+    # * if the node is unavailable due to a network cut, you will recover the job (and
+    #   your saved data) once the network comes back.
+    prevent_reschedule_on_lost = true
+
+    network {
+
+      port "api" {
+        to = 5000  # -1 will assign random port
+      }
+      port "ui" {
+        to = 80
+      }
+    }
+
+    service {
+      name = "${JOB_UUID}-api"
+      port = "api"
+      tags = [
+        "traefik.enable=true",
+        "traefik.http.routers.${JOB_UUID}-api.tls=true",
+        "traefik.http.routers.${JOB_UUID}-api.rule=Host(`api-${HOSTNAME}.${meta.domain}-${BASE_DOMAIN}`, `www.api-${HOSTNAME}.${meta.domain}-${BASE_DOMAIN}`)",
+      ]
+    }
+
+    service {
+      name = "${JOB_UUID}-ui"
+      port = "ui"
+      tags = [
+        "traefik.enable=true",
+        "traefik.http.routers.${JOB_UUID}-ui.tls=true",
+        "traefik.http.routers.${JOB_UUID}-ui.rule=Host(`ui-${HOSTNAME}.${meta.domain}-${BASE_DOMAIN}`, `www.ui-${HOSTNAME}.${meta.domain}-${BASE_DOMAIN}`)",
+      ]
+    }
+
+    ephemeral_disk {
+      size = ${DISK}
+    }
+
+    task "main" { # Task configured by the user (deepaas, jupyter, vscode)
+
+      driver = "docker"
+
+      config {
+        force_pull = true
+        image      = "ai4oshub/ai4os-ai4life-loader:latest"
+        command    = "deep-start"
+        args       = ["--deepaas"]
+        ports      = ["api"]
+        shm_size   = ${SHARED_MEMORY}
+        memory_hard_limit = ${RAM}
+        storage_opt = {
+          size = "${DISK}M"
+        }
+
+      }
+
+      env {
+        MODEL_NAME = "${AI4LIFE_MODEL}"
+      }
+
+      resources {
+        cores      = ${CPU_NUM}
+        memory     = ${RAM}
+        memory_max = ${RAM}
+
+        device "gpu" {
+          count = ${GPU_NUM}
+
+          # Add a constraint for a particular GPU model
+          constraint {
+            attribute = "${device.model}"
+            operator  = "="
+            value     = "${GPU_MODELNAME}"
+          }
+
+        }
+      }
+    }
+
+    task "ui" { # DEEPaaS UI (Gradio)
+
+      # Run as post-start to make sure DEEPaaS up before launching the UI
+      lifecycle {
+        hook    = "poststart"
+        sidecar = true
+      }
+
+      driver = "docker"
+
+      config {
+        force_pull = true
+        image      = "registry.services.ai4os.eu/ai4os/deepaas_ui:latest"
+        ports      = ["ui"]
+        shm_size   = 250000000   # 250MB
+        memory_hard_limit = 500  # MB
+      }
+
+      env {
+        DURATION = "10000d"  # do not kill UI (duration = 10K days)
+        UI_PORT  = 80
+        MAX_RETRIES = 1000  # some models take a lot to download --> UI will wait at least (5*1000) seconds before failing for not finding DEEPaaS
+      }
+
+      resources {
+        cpu        = 500  # MHz
+        memory     = 500  # MB
+        memory_max = 500  # MB
+      }
+
+      # Do not try to restart a try-me job if it raises error (module incompatible with Gradio UI)
+      restart {
+        attempts = 0
+        mode     = "fail"
+      }
+
+    }
+
+  }
+}
