@@ -56,7 +56,11 @@ def _kind(name: str) -> str:
     return "compose" if "compose" in name.rsplit("__", 1)[-1] else "kubernetes"
 
 
-FILES = sorted(p for p in WILD.iterdir() if not p.name.endswith((".tsv", ".md"))) if WILD.exists() else []
+FILES = (
+    sorted(p for p in WILD.iterdir() if p.is_file() and not p.name.endswith((".tsv", ".md")))
+    if WILD.exists()
+    else []
+)
 JOBS = [p for p in FILES if _kind(p.name) == "nomad"]
 IMPORTS = [p for p in FILES if _kind(p.name) != "nomad"]
 ARGS = {row[0]: row[1:] for row in _rows("ARGS.tsv")} if (WILD / "ARGS.tsv").exists() else {}
