@@ -20,8 +20,8 @@ from hclgpu.importers.kubernetes.workload import (
     POD_PATHS,
     GroupRead,
     Objects,
-    custom_group_name,
-    custom_pod_templates,
+    group_name,
+    pod_templates,
     read_group,
 )
 
@@ -35,32 +35,28 @@ def import_kubernetes(text: str, options: ImportOptions | None = None) -> Import
     cpu_mhz_per_core = (options or ImportOptions()).cpu_mhz_per_core
     findings = Findings()
     manifests = _manifests(load_documents(text))
-    custom = {id(m): custom_pod_templates(m) for m in manifests}
-    workloads = [m for m in manifests if m.kind in POD_PATHS or custom[id(m)]]
+    templates = {id(m): pod_templates(m) for m in manifests}
+    workloads = [m for m in manifests if templates[id(m)]]
     if not workloads:
         raise ImportFailure(
             "no workload in the input: expected a Deployment, StatefulSet, ReplicaSet, DaemonSet, Job, "
             "CronJob or Pod, or a custom resource with pod templates"
         )
-    objects = _objects([m for m in manifests if not custom[id(m)]], findings)
+    objects = _objects([m for m in manifests if not templates[id(m)] or m.kind in POD_PATHS], findings)
     name = _job_name(workloads)
+    pods = [(workload, pod) for workload in workloads for pod in templates[id(workload)]]
     reads: list[GroupRead] = []
-    for workload in workloads:
-        if workload.kind in POD_PATHS:
-            reads.append(
-                read_group(workload, _group_name(workload, name), objects, findings, cpu_mhz_per_core)
+    for workload, pod in pods:
+        if workload.kind not in POD_PATHS and pod is templates[id(workload)][0]:
+            findings.approximated(
+                workload,
+                ("kind",),
+                f"a {workload.kind} is an operator's kind: its pod templates are read as groups; "
+                "what the operator does around them is not",
             )
-            continue
-        findings.approximated(
-            workload,
-            ("kind",),
-            f"a {workload.kind} is an operator's kind: its pod templates are read as groups; "
-            "what the operator does around them is not",
-        )
-        for pod in custom[id(workload)]:
-            group = custom_group_name(workload, pod).removeprefix(f"{name}-")
-            reads.append(read_group(workload, group, objects, findings, cpu_mhz_per_core, pod))
-    job = _job(name, reads, [w for w in workloads for _ in custom[id(w)] or [()]], findings)
+        group = group_name(workload, pod, name)
+        reads.append(read_group(workload, group, objects, findings, cpu_mhz_per_core, pod))
+    job = _job(name, reads, [workload for workload, _ in pods], findings)
     for manifest in manifests:
         _report_leftovers(manifest, findings)
     return finish(job, findings.items)
@@ -109,11 +105,6 @@ def _job_name(workloads: list[Manifest]) -> str:
         if len(values) == 1 and values != {"None"}:
             return values.pop()
     return workloads[0].name or "job"
-
-
-def _group_name(workload: Manifest, job: str) -> str:
-    name = workload.name or workload.kind.lower()
-    return name.removeprefix(f"{job}-") or name
 
 
 def _job(name: str, reads: list[GroupRead], workloads: list[Manifest], findings: Findings) -> dict[str, Any]:

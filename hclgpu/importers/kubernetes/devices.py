@@ -36,7 +36,9 @@ DRA_CLASSES = {"gpu.nvidia.com": "nvidia/gpu", "gpu.amd.com": "amd/gpu", "gpu.in
 """DeviceClasses of the NVIDIA, AMD (ROCm) and Intel DRA drivers → the Nomad device names the
 extended resources of their device plugins map to."""
 TEMPLATE_DEVICES: Path = ("spec", "spec", "devices")
-"""Where a ResourceClaimTemplate keeps its requests; a ResourceClaim keeps them at ``spec.devices``."""
+"""Where a ResourceClaimTemplate keeps its device requests."""
+CLAIM_DEVICES: Path = ("spec", "devices")
+"""Where a ResourceClaim keeps them."""
 
 
 def label_tests(expression: dict[str, Any]) -> tuple[list[DeviceTest], str | None] | None:

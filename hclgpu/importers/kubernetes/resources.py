@@ -14,6 +14,7 @@ from typing import Any
 
 from hclgpu.importers.kubernetes.context import PodContext
 from hclgpu.importers.kubernetes.devices import (
+    CLAIM_DEVICES,
     EXTENDED_RESOURCES,
     TEMPLATE_DEVICES,
     claim_devices,
@@ -179,4 +180,4 @@ def _claim_source(
         f"ResourceClaim `{shared.name}` is one set of devices that every pod naming it shares; "
         "a Nomad task asks for devices of its own",
     )
-    return shared, ("spec", "devices")
+    return shared, CLAIM_DEVICES

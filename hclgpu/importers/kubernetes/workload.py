@@ -55,14 +55,16 @@ class GroupRead:
     job_constraints: list[dict[str, Any]] = field(default_factory=list)
 
 
-def custom_pod_templates(manifest: Manifest) -> list[Path]:
-    """Where an operator's kind (RayCluster, RayJob, PyTorchJob, LeaderWorkerSet, ...) keeps
-    its pod templates: every mapping under ``spec`` whose own ``spec`` lists ``containers``.
+def pod_templates(manifest: Manifest) -> list[Path]:
+    """Where a workload keeps its pod (one place per kind, :data:`POD_PATHS`), or where an
+    operator's kind (RayCluster, RayJob, PyTorchJob, LeaderWorkerSet, ...) keeps its pod
+    templates: every mapping under ``spec`` whose own ``spec`` lists ``containers``. None for
+    an object that runs nothing.
 
-    Such a kind is not a workload Kubernetes itself runs, but its pods are what the operator
-    starts, so each template is read as a group; what the operator adds around them is not."""
+    An operator's kind is not a workload Kubernetes itself runs, but its pods are what the
+    operator starts, so each template is read as a group; what the operator adds is not."""
     if manifest.kind in POD_PATHS:
-        return []
+        return [POD_PATHS[manifest.kind]]
     found: list[Path] = []
     _find_templates(manifest.peek("spec"), ("spec",), found)
     return found
@@ -86,8 +88,16 @@ _TEMPLATE_DEPTH = 8
 """How deep below ``spec`` a pod template is looked for (RayService's worker pods are 5 down)."""
 
 
-def custom_group_name(workload: Manifest, pod: Path) -> str:
-    """``<name>-<where>``: the template's own ``groupName`` (Ray) or the last keys of its path."""
+def group_name(workload: Manifest, pod: Path, job: str) -> str:
+    """The workload's name less the job name prefix the back end adds; for an operator's
+    kind, ``<name>-<where>``: the template's own ``groupName`` (Ray) or its path's last keys."""
+    name = workload.name or workload.kind.lower()
+    if workload.kind not in POD_PATHS:
+        name = _operator_group_name(workload, pod)
+    return name.removeprefix(f"{job}-") or name
+
+
+def _operator_group_name(workload: Manifest, pod: Path) -> str:
     given = workload.take(*pod[:-1], "groupName") if pod[-1] == "template" else None
     parts = [str(p) for p in pod if p not in ("spec", "template")][-2:]
     where = str(given) if isinstance(given, str) and given else "-".join(parts)
@@ -95,7 +105,7 @@ def custom_group_name(workload: Manifest, pod: Path) -> str:
     return "".join(c if c.isalnum() or c == "-" else "-" for c in name) or "group"
 
 
-def job_type(workload: Manifest, pod: Path = ()) -> str:
+def job_type(workload: Manifest, pod: Path) -> str:
     kind = workload.kind
     if kind not in POD_PATHS:  # an operator's pods: batch when they run to completion
         policy = workload.peek(*pod, "spec", "restartPolicy")
@@ -115,20 +125,16 @@ def read_group(
     objects: Objects,
     findings: Findings,
     mhz: int,
-    pod: Path | None = None,
+    pod: Path,
 ) -> GroupRead:
-    """The group of ``workload``'s pod, at ``pod`` for an operator's kind (see
-    :func:`custom_pod_templates`), else where the kind keeps it."""
+    """The group of the pod at ``pod`` in ``workload`` (one of :func:`pod_templates`)."""
     for key in ("apiVersion", "kind", ("metadata", "name"), ("metadata", "namespace")):
         workload.take(*((key,) if isinstance(key, str) else key))
-    pod = POD_PATHS[workload.kind] if pod is None else pod
     read = GroupRead({"Name": group_name}, job_type(workload, pod))
     ctx = PodContext(
         workload, (*pod, "spec"), findings, objects.config_maps, objects.claim_templates, objects.claims, mhz
     )
-    _controller(workload, read, findings)
-    if workload.kind not in POD_PATHS:
-        read.group["Count"] = _int(workload.take(*pod[:-1], "replicas"), 1) if pod[-1] == "template" else 1
+    _controller(workload, pod, read, findings)
     labels = _labels(workload, pod, findings)
     _pod(ctx, read, labels, objects, findings)
     meta = _annotations(workload, pod, findings)
@@ -239,7 +245,7 @@ def _annotations(workload: Manifest, pod: Path, findings: Findings) -> dict[str,
 # --------------------------------------------------------------------------- controllers
 
 
-def _controller(workload: Manifest, read: GroupRead, findings: Findings) -> None:
+def _controller(workload: Manifest, pod: Path, read: GroupRead, findings: Findings) -> None:
     kind = workload.kind
     if kind in ("Deployment", "StatefulSet", "ReplicaSet"):
         read.group["Count"] = _int(workload.take("spec", "replicas"), 1)
@@ -250,6 +256,8 @@ def _controller(workload: Manifest, read: GroupRead, findings: Findings) -> None
         _job(workload, ("spec",), read, findings)
     elif kind == "CronJob":
         _cron(workload, read, findings)
+    elif pod and pod[-1] == "template":  # an operator's template: its `replicas` stand beside it
+        read.group["Count"] = _int(workload.take(*pod[:-1], "replicas"), 1)
     else:
         read.group["Count"] = 1
 
