@@ -111,6 +111,21 @@ def test_every_file_has_its_provenance_and_a_license_that_lets_it_be_kept() -> N
     assert fixed and all(len(row) == 3 and row[1] in names for row in fixed), fixed
 
 
+def test_every_repository_has_its_licence_row_and_every_kept_licence_file_is_named() -> None:
+    table = re.findall(r"^\| (\S+/\S+) \| ([^|]+) \| [^|]* \| ([^|]+) \|$", _notice(), re.MULTILINE)
+    rows = {repo: (set(licences.split(", ")), text.strip()) for repo, licences, text in table}
+    expected: dict[str, set[str]] = {}
+    for repo, _path, _commit, license in _provenance().values():
+        expected.setdefault(repo, set()).add(license)
+    assert {repo: licences for repo, (licences, _) in rows.items()} == expected
+    kept = {f"LICENSES/{p.name}" for p in (WILD / "LICENSES").glob("*.txt")}
+    assert kept == {text for _, text in rows.values() if text != "standard text"}
+
+
+def _notice() -> str:
+    return (WILD / "NOTICE.md").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("path", JOBS, ids=lambda p: p.name)
 def test_a_job_file_finds_what_was_reviewed(path: Path) -> None:
     result = compiled(path)
