@@ -95,7 +95,7 @@ def _compile(source: SourceFile, options: EvalOptions | None, checks: bool) -> R
         from hclgpu.checks import run_checks
 
         assert job is not None
-        run_checks(job, tree, source, sink)
+        run_checks(job, tree, source, sink, (options or EvalOptions()).nomad_version)
     diagnostics = _suppress(tree, source, sink, checked)
     failed = any(d.severity is Severity.ERROR for d in diagnostics)
     return Result(source, tree, diagnostics, None if failed else job, scope)

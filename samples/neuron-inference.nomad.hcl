@@ -20,10 +20,11 @@ job "bert-neuron" {
     }
 
     update {
-      max_parallel     = 1
-      min_healthy_time = "30s"
-      healthy_deadline = "10m"
-      auto_revert      = true
+      max_parallel      = 1
+      min_healthy_time  = "30s"
+      healthy_deadline  = "10m"
+      progress_deadline = "15m"
+      auto_revert       = true
     }
 
     service {

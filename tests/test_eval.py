@@ -18,7 +18,8 @@ from hclgpu.source import SourceFile
 
 def compile_text(text: str, **inputs: Any) -> Result:
     options = EvalOptions(VariableInputs(env=inputs.pop("env", {}), **inputs))
-    return compile_source(SourceFile("job.nomad.hcl", text), options)
+    # evaluation only: the minimal jobs here have no driver, which Nomad's server refuses (HG278)
+    return compile_source(SourceFile("job.nomad.hcl", text), options, checks=False)
 
 
 def meta_value(expr: str, prelude: str = "") -> Any:

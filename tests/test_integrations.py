@@ -23,6 +23,7 @@ PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
 BAD_JOB = """job "y" {
   group "g" {
     task "t" {
+      driver = "docker"
       resources {
         memory = 1
       }
@@ -30,7 +31,7 @@ BAD_JOB = """job "y" {
   }
 }
 """
-"""A job Nomad refuses: 1 MB of memory (HG242 at 5:18)."""
+"""A job Nomad refuses: 1 MB of memory (HG242 at 6:18)."""
 
 
 def hooks() -> dict[str, dict[str, Any]]:
@@ -95,7 +96,7 @@ def test_the_hooks_run_under_pre_commit(tmp_path: Path) -> None:
     out = done.stdout + done.stderr
     assert done.returncode == 1, out
     assert re.search(r"hclgpu check\.+Failed", out) and re.search(r"hclgpu fmt\.+Failed", out), out
-    assert "bad.nomad.hcl:5:18: error[HG242]" in out and "other.hcl" not in out, out
+    assert "bad.nomad.hcl:6:18: error[HG242]" in out and "other.hcl" not in out, out
     assert (repo / "ugly.nomad").read_text() == 'job "x" {\n  type = "batch"\n}\n'
 
 
@@ -142,4 +143,4 @@ def test_the_readme_workflow_check_writes_valid_sarif_with_repository_paths(
     [result] = sarif["runs"][0]["results"]
     location = result["locations"][0]["physicalLocation"]
     assert location["artifactLocation"]["uri"] == "jobs/bad.nomad.hcl"
-    assert location["region"]["startLine"] == 5 and result["ruleId"] == "HG242"
+    assert location["region"]["startLine"] == 6 and result["ruleId"] == "HG242"

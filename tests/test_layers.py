@@ -19,7 +19,8 @@ LAYERS = {
     """,
     1: """
         hclgpu.codes hclgpu.codes.base hclgpu.codes.devices hclgpu.codes.evaluation
-        hclgpu.codes.resources hclgpu.codes.suppression hclgpu.codes.syntax hclgpu.codes.targets
+        hclgpu.codes.resources hclgpu.codes.server hclgpu.codes.suppression hclgpu.codes.syntax
+        hclgpu.codes.targets
         hclgpu.diagnostics hclgpu.io.inputs hclgpu.re2 hclgpu.re2.parser hclgpu.re2.translator
         hclgpu.re2.vm hclgpu.units hclgpu.units.attribute hclgpu.units.strconv hclgpu.units.table
         hclgpu.units.versions
@@ -41,10 +42,13 @@ LAYERS = {
         hclgpu.ir.json_syntax hclgpu.ir.models hclgpu.ir.normalize hclgpu.ir.schema
     """,
     4: """
-        hclgpu.checks hclgpu.checks.affinities hclgpu.checks.context hclgpu.checks.deprecations
-        hclgpu.checks.devices hclgpu.checks.naming hclgpu.checks.networks hclgpu.checks.operators
-        hclgpu.checks.resources hclgpu.checks.satisfiable hclgpu.checks.suppress
-        hclgpu.checks.targets hclgpu.checks.values hclgpu.plan hclgpu.plan.devices
+        hclgpu.checks hclgpu.checks.affinities hclgpu.checks.context hclgpu.checks.covered
+        hclgpu.checks.deprecations
+        hclgpu.checks.devices hclgpu.checks.groups hclgpu.checks.jobs hclgpu.checks.naming
+        hclgpu.checks.networks hclgpu.checks.operators hclgpu.checks.resources
+        hclgpu.checks.satisfiable hclgpu.checks.server hclgpu.checks.services
+        hclgpu.checks.suppress hclgpu.checks.targets hclgpu.checks.tasks hclgpu.checks.values
+        hclgpu.plan hclgpu.plan.devices
         hclgpu.plan.fingerprint hclgpu.plan.inventory hclgpu.plan.model hclgpu.plan.nodecheck
         hclgpu.plan.planner hclgpu.plan.report
     """,

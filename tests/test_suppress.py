@@ -13,13 +13,13 @@ def codes(text: str) -> list[tuple[str, int]]:
 
 def job(device_body: str, prefix: str = "") -> str:
     return (
-        f'{prefix}job "j" {{\n  group "g" {{\n    task "t" {{\n      resources {{\n'
+        f'{prefix}job "j" {{\n  group "g" {{\n    task "t" {{\n      driver = "docker"\n      resources {{\n'
         f'        device "gpu" {{\n{device_body}\n        }}\n      }}\n    }}\n  }}\n}}\n'
     )
 
 
 def test_the_rule_fires_without_a_comment() -> None:
-    assert codes(job("          count = 0")) == [("HG203", 6)]
+    assert codes(job("          count = 0")) == [("HG203", 7)]
 
 
 def test_a_comment_on_the_line_before_suppresses_by_id_or_name() -> None:
@@ -37,8 +37,8 @@ def test_a_file_comment_suppresses_everywhere() -> None:
 
 def test_a_comment_two_lines_above_does_not_apply() -> None:
     assert codes(job("          # hclgpu-ignore: HG203\n\n          count = 0")) == [
-        ("HG290", 6),
-        ("HG203", 8),
+        ("HG290", 7),
+        ("HG203", 9),
     ]
 
 

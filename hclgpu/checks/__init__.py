@@ -17,8 +17,10 @@ from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
 
 Rule = Callable[[Context], None]
-RULES: dict[str, Rule] = {}
-"""Every rule by the code it reports (filled when the rule modules are imported)."""
+RULES: dict[str, list[Rule]] = {}
+"""The rules of each code (filled when the rule modules are imported). A code of Nomad's
+server validation can have one rule per block family it covers (HG280: the group's disk,
+the task's logs)."""
 
 RULE_MODULES = (
     "devices",
@@ -31,6 +33,11 @@ RULE_MODULES = (
     "networks",
     "deprecations",
     "naming",
+    "jobs",
+    "groups",
+    "tasks",
+    "services",
+    "covered",
 )
 
 
@@ -38,15 +45,16 @@ def rule(code: str) -> Callable[[Rule], Rule]:
     """Register a rule function under its code."""
 
     def register(function: Rule) -> Rule:
-        if code in RULES:
-            raise ValueError(f"{code} is registered twice")
-        RULES[code] = function
+        functions = RULES.setdefault(code, [])
+        if any(f.__qualname__ == function.__qualname__ for f in functions):
+            raise ValueError(f"{function.__qualname__} is registered twice for {code}")
+        functions.append(function)
         return function
 
     return register
 
 
-def load_rules() -> dict[str, Rule]:
+def load_rules() -> dict[str, list[Rule]]:
     """Import every rule module once (they register themselves) and return the registry."""
     from importlib import import_module
     from importlib.util import find_spec
@@ -58,19 +66,22 @@ def load_rules() -> dict[str, Rule]:
     return RULES
 
 
-def run_checks(job: m.Job, tree: ast.File, source: SourceFile, sink: Sink) -> None:
-    """Run every rule on one decoded job."""
-    context = Context(job, source, tree, sink)
-    for code, function in load_rules().items():
-        try:
-            function(context)
-        except Exception as error:  # a bug in one rule must not hide the others' findings
-            sink.emit(
-                "HG901",
-                f"internal error in the rule for {code}: {type(error).__name__}: {error}",
-                source,
-                help="this is a bug in hclgpu; please report it with the file",
-            )
+def run_checks(
+    job: m.Job, tree: ast.File, source: SourceFile, sink: Sink, nomad_version: str = "2.0"
+) -> None:
+    """Run every rule on one decoded job, against the server of Nomad ``nomad_version``."""
+    context = Context(job, source, tree, sink, nomad_version)
+    for code, functions in load_rules().items():
+        for function in functions:
+            try:
+                function(context)
+            except Exception as error:  # a bug in one rule must not hide the others' findings
+                sink.emit(
+                    "HG901",
+                    f"internal error in the rule for {code}: {type(error).__name__}: {error}",
+                    source,
+                    help="this is a bug in hclgpu; please report it with the file",
+                )
 
 
 __all__ = ["RULES", "Context", "load_rules", "rule", "run_checks"]

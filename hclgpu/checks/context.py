@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
+from hclgpu.codes import Severity
 from hclgpu.diagnostics import Edit, Related, Sink
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
@@ -39,7 +40,10 @@ class Context:
     source: SourceFile
     tree: ast.File
     sink: Sink
+    nomad_version: str = "2.0"
+    """The Nomad release whose server the job is checked against (``--nomad-version``)."""
     _blocks: dict[int, ast.Block] | None = field(default=None, repr=False)
+    _canonical: m.Job | None = field(default=None, repr=False)
     _placed: dict[str, list[Placed]] = field(default_factory=dict, repr=False)
 
     # ---- reporting --------------------------------------------------------------
@@ -53,8 +57,13 @@ class Context:
         help: str | None = None,
         related: Iterable[Related] = (),
         fix: Iterable[Edit] = (),
+        severity: Severity | None = None,
     ) -> None:
-        self.sink.emit(code, message, self.source, span, help=help, related=related, fix=fix)
+        """Report a finding; ``severity`` overrides the code's default (a code whose rule
+        covers both what the server refuses and what it only lets fail later)."""
+        self.sink.emit(
+            code, message, self.source, span, help=help, related=related, fix=fix, severity=severity
+        )
 
     # ---- locating -----------------------------------------------------------------
 
@@ -109,6 +118,23 @@ class Context:
         return self.header_span(node)
 
     # ---- walking ------------------------------------------------------------------
+
+    @property
+    def canonical(self) -> m.Job:
+        """The job as Nomad's server receives it: after the agent's ``Canonicalize`` defaults.
+
+        Its nodes keep the spans of the blocks they came from; a block the defaults created
+        has none, so rules point at the enclosing block instead."""
+        if self._canonical is None:
+            from hclgpu.ir.canonical import canonicalize
+
+            self._canonical = canonicalize(self.job)
+        return self._canonical
+
+    def canonical_tasks(self) -> Iterator[tuple[m.TaskGroup, m.Task]]:
+        for group in self.canonical.task_groups or []:
+            for task in group.tasks or []:
+                yield group, task
 
     def groups(self) -> Iterator[m.TaskGroup]:
         yield from self.job.task_groups or []

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
+from hclgpu.codes import Severity
 from hclgpu.diagnostics import Related
 from hclgpu.eval.expr import did_you_mean
 from hclgpu.ir import models as m
@@ -146,13 +147,16 @@ def undeclared_port(ctx: Context) -> None:
     """Services, checks and docker `ports` can only use ports a network declares."""
     for group in ctx.groups():
         declared = [p.port.label for p in group_ports(group)]
+        first = [p.label for p in network_ports(group.networks[0])] if group.networks else []
         for service in group.services or []:
             _check_service(ctx, service, declared, f"group `{group.name}`", in_task=False)
         for task in group.tasks or []:
             own = [p.port.label for p in task_ports(task)]
             scope = f"group `{group.name}` or task `{task.name}`"
             for service in task.services or []:
-                _check_service(ctx, service, [*declared, *own], scope, in_task=True)
+                # Nomad's server looks a task service's ports up in the group's first network
+                # and the task's own (validateServices, nomad/structs/structs.go:8550)
+                _check_service(ctx, service, [*first, *own], scope, in_task=True)
             if task.driver == "docker":
                 _check_docker_ports(ctx, group, task, declared, own)
 
@@ -165,12 +169,15 @@ def _check_service(
     Group services may name a port number (Consul Connect sidecars do); task services and
     their checks only with `address_mode = "driver"`, as Nomad's `validateServices` has it.
     """
+    severity = None if in_task else Severity.WARNING  # the server refuses only task services'
     numbers = not in_task or service.address_mode == "driver"
-    _check_reference(ctx, service, service.port_label, declared, scope, numbers=numbers)
+    _check_reference(ctx, service, service.port_label, declared, scope, numbers=numbers, severity=severity)
     for check in service.checks or []:
         if check.type in PORT_CHECK_TYPES:
             numbers = not in_task or check.address_mode == "driver"
-            _check_reference(ctx, check, check.port_label, declared, scope, numbers=numbers)
+            _check_reference(
+                ctx, check, check.port_label, declared, scope, numbers=numbers, severity=severity
+            )
 
 
 def _check_reference(
@@ -181,6 +188,7 @@ def _check_reference(
     scope: str,
     *,
     numbers: bool,
+    severity: Severity | None,
 ) -> None:
     """Runtime `${...}` values cannot be checked; a number is a port, not a label."""
     if not label or "${" in label or label in declared:
@@ -193,6 +201,7 @@ def _check_reference(
                 f"{kind} port `{label}` is a number, not a port label of {scope}",
                 ctx.value_span(node, "port"),
                 help='a port number needs `address_mode = "driver"`; otherwise name a declared port',
+                severity=severity,
             )
         return
     ctx.report(
@@ -200,6 +209,7 @@ def _check_reference(
         f"{kind} port `{label}` is not declared by any `network` block of {scope}",
         ctx.value_span(node, "port"),
         help=_label_help(label, declared),
+        severity=severity,
     )
 
 
@@ -224,6 +234,7 @@ def _check_docker_ports(
             f"docker `ports` names `{label}`, which no `network` block of group `{group.name}` declares",
             config_item_span(ctx, task, "ports", index),
             help=help,
+            severity=Severity.WARNING,  # the server accepts it; the container just does not get the port
         )
 
 

@@ -182,7 +182,10 @@ def compile_entries(path: str, text: str, inputs: Inputs) -> tuple[list[dict[str
             args=list(inputs.variables), files=[Path(f) for f in inputs.var_files], env=dict(os.environ)
         )
         base = Path(path).parent if path and not path.startswith("<") else Path()
-        result = compile_source(source, EvalOptions(variables, base_dir=base, allow_fs=inputs.allow_fs))
+        options = EvalOptions(
+            variables, base_dir=base, allow_fs=inputs.allow_fs, nomad_version=inputs.nomad_version
+        )
+        result = compile_source(source, options)
         found = result.diagnostics
     except Exception as error:  # a bug in hclgpu: report it, never a traceback
         message = f"internal error while checking this file: {type(error).__name__}: {error}"

@@ -48,13 +48,18 @@ class Inputs:
     var_files: tuple[str, ...] = ()
     allow_fs: bool = False
     env: tuple[tuple[str, str], ...] = ()
+    nomad_version: str = "2.0"
 
     def fingerprint(self) -> str:
-        return clean_index.fingerprint(self.variables, self.var_files, self.allow_fs, self.env)
+        return clean_index.fingerprint(
+            self.variables, self.var_files, self.allow_fs, self.env, self.nomad_version
+        )
 
 
-def inputs_from(variables: Sequence[str], var_files: Sequence[str], allow_fs: bool) -> Inputs:
-    return Inputs(tuple(variables), tuple(var_files), allow_fs, clean_index.nomad_var_env())
+def inputs_from(
+    variables: Sequence[str], var_files: Sequence[str], allow_fs: bool, nomad_version: str = "2.0"
+) -> Inputs:
+    return Inputs(tuple(variables), tuple(var_files), allow_fs, clean_index.nomad_var_env(), nomad_version)
 
 
 @dataclass(slots=True)

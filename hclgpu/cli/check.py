@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
 
     sink = Sink()
     cache = Cache() if caching else None
-    inputs = inputs_from(args.var, args.var_file, args.allow_fs)
+    inputs = inputs_from(args.var, args.var_file, args.allow_fs, args.nomad_version)
     options = Options(inputs, args.jobs, cache, progress=args.format == "text")
     try:
         if "-" in args.paths:
@@ -88,6 +88,6 @@ def _all_clean(args: argparse.Namespace) -> int | None:
 
     index = clean_index.CleanIndex(clean_index.cache_root(), __version__)
     inputs = clean_index.fingerprint(
-        tuple(args.var), tuple(args.var_file), args.allow_fs, clean_index.nomad_var_env()
+        tuple(args.var), tuple(args.var_file), args.allow_fs, clean_index.nomad_var_env(), args.nomad_version
     )
     return clean_index.all_clean(args.paths, index, inputs)

@@ -34,13 +34,17 @@ def cache_root() -> str:
 
 
 def fingerprint(
-    variables: tuple[str, ...], var_files: tuple[str, ...], allow_fs: bool, env: tuple[tuple[str, str], ...]
+    variables: tuple[str, ...],
+    var_files: tuple[str, ...],
+    allow_fs: bool,
+    env: tuple[tuple[str, str], ...],
+    nomad_version: str = "2.0",
 ) -> str:
-    """A digest of everything evaluation reads besides the job file (var-files by content)."""
+    """A digest of everything checking reads besides the job file (var-files by content)."""
     import hashlib
 
     home = os.environ.get("HOME", "") if allow_fs else ""  # pathexpand("~") reads it
-    digest = hashlib.sha256(repr((variables, allow_fs, env, home)).encode())
+    digest = hashlib.sha256(repr((variables, allow_fs, env, home, nomad_version)).encode())
     for name in var_files:
         try:
             digest.update(read_bytes(name)[0])  # never /dev/zero or a FIFO: evaluation refuses them

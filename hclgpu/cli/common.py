@@ -51,7 +51,10 @@ def eval_options(args: argparse.Namespace, path: str) -> EvalOptions:
         env=dict(os.environ),
     )
     base = Path(path).parent if path and not path.startswith("<") else Path()
-    return EvalOptions(variables, base_dir=base, allow_fs=bool(getattr(args, "allow_fs", False)))
+    allow_fs = bool(getattr(args, "allow_fs", False))
+    return EvalOptions(
+        variables, base_dir=base, allow_fs=allow_fs, nomad_version=getattr(args, "nomad_version", "2.0")
+    )
 
 
 def check_one(item: Input, sink: Sink, args: argparse.Namespace | None = None) -> Result | None:

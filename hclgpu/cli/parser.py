@@ -58,6 +58,10 @@ def add_format(parser: argparse.ArgumentParser) -> None:
     )
 
 
+NOMAD_VERSIONS = ("1.8", "1.9", "1.10", "1.11", "2.0")
+"""The releases of hclgpu.checks.server.RELEASES (kept here so the parser imports nothing)."""
+
+
 def add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--var", "-var", action="append", default=[], metavar="NAME=VALUE", help="set an input variable"
@@ -69,6 +73,11 @@ def add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--allow-fs", action="store_true",
         help="let file functions read outside the job file's directory",
+    )  # fmt: skip
+    parser.add_argument(
+        "--nomad-version", choices=NOMAD_VERSIONS, default=NOMAD_VERSIONS[-1], metavar="VERSION",
+        help=f"check against the server of this Nomad release: {', '.join(NOMAD_VERSIONS)}"
+        f" (default {NOMAD_VERSIONS[-1]}; see docs/validation.md)",
     )  # fmt: skip
 
 

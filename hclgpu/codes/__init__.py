@@ -8,11 +8,19 @@ HG1xx schema and evaluation, HG2xx semantics, HG3xx target support, HG9xx intern
 
 from __future__ import annotations
 
-from hclgpu.codes import devices, evaluation, resources, suppression, syntax, targets
+from hclgpu.codes import devices, evaluation, resources, server, suppression, syntax, targets
 from hclgpu.codes.base import Code, Severity
 
 _ALL = sorted(
-    (*syntax.CODES, *evaluation.CODES, *devices.CODES, *resources.CODES, *suppression.CODES, *targets.CODES),
+    (
+        *syntax.CODES,
+        *evaluation.CODES,
+        *devices.CODES,
+        *resources.CODES,
+        *server.CODES,
+        *suppression.CODES,
+        *targets.CODES,
+    ),
     key=lambda code: code.id,
 )
 

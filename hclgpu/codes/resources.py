@@ -135,18 +135,17 @@ Fix: use a port number between 1 and 65535.""",
     Code(
         "HG248",
         "undeclared-port",
-        W,
+        E,
         "A service, check or docker `ports` entry names a port no network declares",
         """What: a `service` or `check` `port`, or an entry of a docker task's
 `config { ports = [...] }`, names a port label that no `network` block of the group
-declares (for task services: the group network or the task's own network).
+declares (for task services: the group's first network or the task's own network).
 
 Why: for a task service Nomad rejects the job at registration (`port label "http"
-referenced by services web does not exist`); a group service fails to register when
-the allocation starts; docker fails to start the task (`Port "http" not found, check
-network block`), or publishes nothing when the group has no network ports.
-This is a warning because Nomad's parser accepts such files, and some of Nomad's own
-test fixtures do this.
+referenced by services web does not exist`, `validateServices`): an error. A group
+service is accepted but fails to register when the allocation starts, and docker
+fails to start the task (`Port "http" not found, check network block`) or publishes
+nothing when the group has no network ports: those two are warnings.
 
 Example:
     network { port "http" { to = 8080 } }
@@ -229,15 +228,15 @@ it in `config { ports = ["http"] }` and remove `port_map`.""",
     Code(
         "HG256",
         "requires-batch-scheduler",
-        W,
+        E,
         "`periodic` or `parameterized` in a job that is not `batch` or `sysbatch`",
         """What: a job with a `periodic` block (not disabled) or a `parameterized` block has a
 `type` other than "batch" or "sysbatch"; a job without `type` is a "service" job.
 
 Why: Nomad rejects the job at registration with `Periodic can only be used with
-"batch" or "sysbatch" scheduler` or `Parameterized job can only be used with ...`.
-This is a warning only because Nomad's parser accepts such files, and some of its
-own test fixtures omit the type.
+"batch" or "sysbatch" scheduler` or `Parameterized job can only be used with ...`
+(`Job.Validate`, nomad/structs/structs.go:4858 and :4870). Nomad's parser accepts
+such files; its server does not.
 
 Example:
     job "nightly" {
@@ -295,7 +294,7 @@ _NAMING = (
     Code(
         "HG265",
         "invalid-service-name",
-        W,
+        E,
         "A service name is not a valid RFC 1123 name",
         """What: a service name (or the default `<job>-<group>-<task>` name of a service
 without `name`) is not 1-63 letters, digits and dashes, starting and ending with a
@@ -305,8 +304,8 @@ as if they were a plain word.
 Why: Nomad rejects the job at registration: "Service name must be valid per RFC 1123
 and can contain only alphanumeric characters or dashes and must be no longer than 63
 characters". A default name inherits underscores or dots from the job, group or task
-names. This is a warning only because Nomad's parser accepts such files, and some of
-its own test fixtures have such names.
+names. Nomad's parser accepts such files; its server does not (`Service.ValidateName`,
+nomad/structs/services.go:954).
 
 Example:
     job "web_app" {

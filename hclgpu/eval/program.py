@@ -30,6 +30,8 @@ class EvalOptions:
     variables: VariableInputs = field(default_factory=VariableInputs)
     base_dir: Path = field(default_factory=Path)
     allow_fs: bool = False
+    nomad_version: str = "2.0"
+    """The Nomad release whose server the rules check against (``--nomad-version``)."""
 
 
 @dataclass(slots=True)

@@ -229,7 +229,27 @@ def _rotation(draft: Draft, opts: dict[str, str | None], findings: Findings) -> 
                 findings.approximated(draft.at("logging", "options", key), "rounded up to whole MiB")
         else:
             findings.left_out(draft.at("logging", "options", key), f"json-file option `{key}` is left out")
-    return out
+    return _fit_disk(draft, out, findings)
+
+
+DEFAULT_DISK_MB = 300
+"""A group's ephemeral disk when the job sets none; Nomad keeps the task logs on it."""
+
+
+def _fit_disk(draft: Draft, rotation: dict[str, int], findings: Findings) -> dict[str, int]:
+    """Nomad refuses logs that do not fit below the disk (`LogConfig.Validate`,
+    nomad/structs/structs.go:7878): keep fewer or smaller files, and say so."""
+    files, size = rotation.get("MaxFiles", 10), rotation.get("MaxFileSizeMB", 10)
+    if files * size < DEFAULT_DISK_MB:
+        return rotation
+    fitted_size = min(size, DEFAULT_DISK_MB - 1)
+    fitted_files = max(1, (DEFAULT_DISK_MB - 1) // fitted_size)
+    findings.approximated(
+        draft.at("logging", "options"),
+        f"{files} log files of {size} MB do not fit on Nomad's {DEFAULT_DISK_MB} MB ephemeral disk;"
+        f" kept {fitted_files} of {fitted_size} MB",
+    )
+    return {**rotation, "MaxFiles": fitted_files, "MaxFileSizeMB": fitted_size}
 
 
 def pull_policy(draft: Draft, value: Any, findings: Findings) -> None:

@@ -1,0 +1,529 @@
+"""The job's own settings as Nomad's server validates them (HG268, HG274, HG275, HG277, HG288).
+
+`Job.Validate` and the server's `jobValidate` admission hook (nomad/structs/structs.go,
+nomad/job_endpoint_hooks.go), `PeriodicConfig.Validate`, `ParameterizedJobConfig.Validate`,
+`DispatchPayloadConfig.Validate`, `Spread.Validate` (job and group spreads) and the
+constraint-attribute check `validateConstraintAttribute` (nomad/structs/constraint.go,
+Nomad 1.11.2 and later). The job read is the canonical one: type "service" and priority 50
+when unset, the job ID as its name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hclgpu.checks import rule
+from hclgpu.checks.context import Context
+from hclgpu.checks.server import Condition, at, reject
+from hclgpu.checks.tasks import escapes_allocation
+from hclgpu.ir import models as m
+from hclgpu.ir.base import Node
+
+S = "nomad/structs/structs.go"
+HOOKS = "nomad/job_endpoint_hooks.go"
+
+MISSING_ID = Condition(
+    "missing-job-id",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4744",
+    'the job ID is empty (`job "" {}`, or `id = ""`)',
+    "Missing job ID",
+)
+MISSING_NAME = Condition(
+    "missing-job-name",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4751",
+    '`name = ""`',
+    "Missing job name",
+)
+INVALID_TYPE = Condition(
+    "invalid-job-type",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4764",
+    "`type` is not service, batch, system or sysbatch",
+    "Invalid job type: {type!r}",
+)
+CORE_TYPE = Condition(
+    "core-job-type",
+    "HG268",
+    "jobValidate.Validate",
+    f"{HOOKS}:511",
+    '`type = "_core"`',
+    "job type cannot be core",
+)
+EMPTY_DATACENTER = Condition(
+    "empty-datacenter",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4771",
+    "`datacenters` holds an empty string",
+    "Job datacenter must be non-empty string",
+)
+SYSTEM_AFFINITY = Condition(
+    "system-job-affinity",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4787",
+    "a system job has a job-level `affinity`",
+    "System jobs may not have an affinity block",
+)
+SYSTEM_SPREAD = Condition(
+    "system-job-spread",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4800",
+    "a system job has a job-level `spread`",
+    "System jobs may not have a spread block",
+)
+UI_DESCRIPTION = Condition(
+    "ui-description-too-long",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4814",
+    "`ui { description }` is over 1000 bytes",
+    "UI description must be under 1000 characters, currently {length}",
+)
+GROUP_NAMELESS = Condition(
+    "group-without-name",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4828",
+    'a group is labelled with the empty string (`group "" {}`)',
+    "Job task group {index} missing name",
+)
+GROUP_TWICE = Condition(
+    "group-defined-twice",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4830",
+    "two groups have one name",
+    "Job task group {index} redefines '{name}' from group {first}",
+)
+PRIORITY = Condition(
+    "job-priority-range",
+    "HG268",
+    "jobValidate.Validate",
+    f"{HOOKS}:519",
+    "`priority` is below 1 (0 takes the server's default) or above the server's job_max_priority"
+    " (100 by default)",
+    "job priority must be between [1, 100]",
+)
+CRON_AND_CRONS = Condition(
+    "periodic-cron-and-crons",
+    "HG274",
+    "PeriodicConfig.Validate",
+    f"{S}:5918",
+    "an enabled `periodic` block sets both `cron` and `crons`",
+    "Only cron or crons may be used",
+)
+NO_CRON = Condition(
+    "periodic-without-spec",
+    "HG274",
+    "PeriodicConfig.Validate",
+    f"{S}:5921",
+    "an enabled `periodic` block sets neither `cron` nor `crons`",
+    "Must specify a spec",
+)
+TIME_ZONE = Condition(
+    "periodic-time-zone",
+    "HG274",
+    "PeriodicConfig.Validate",
+    f"{S}:5927",
+    "`time_zone` is not a zone Go's time.LoadLocation knows",
+    "Invalid time zone {zone!r}",
+)
+CRON_SPEC = Condition(
+    "periodic-cron-spec",
+    "HG274",
+    "PeriodicConfig.Validate",
+    f"{S}:5936",
+    "a cron expression has other than 5, 6 or 7 fields (or an unknown @-shortcut), or characters"
+    " cronexpr never accepts",
+    "Invalid cron spec {spec!r}",
+)
+PAYLOAD = Condition(
+    "parameterized-payload",
+    "HG275",
+    "ParameterizedJobConfig.Validate",
+    f"{S}:6089",
+    "`payload` is not optional, required or forbidden",
+    "Unknown payload requirement: {payload!r}",
+)
+META_OVERLAP = Condition(
+    "parameterized-meta-overlap",
+    "HG275",
+    "ParameterizedJobConfig.Validate",
+    f"{S}:6095",
+    "a key is in both `meta_required` and `meta_optional`",
+    "Required and optional meta keys should be disjoint. Following keys exist in both: {keys}",
+)
+DISPATCH_ESCAPES = Condition(
+    "dispatch-payload-escapes",
+    "HG275",
+    "DispatchPayloadConfig.Validate",
+    f"{S}:6151",
+    "`dispatch_payload { file }` leads out of the allocation directory",
+    "destination escapes allocation directory",
+)
+SPREAD_ATTRIBUTE = Condition(
+    "spread-without-attribute",
+    "HG277",
+    "Spread.Validate",
+    f"{S}:10293",
+    "a spread has no `attribute`",
+    "Missing spread attribute",
+)
+SPREAD_WEIGHT = Condition(
+    "spread-weight",
+    "HG277",
+    "Spread.Validate",
+    f"{S}:10296",
+    "a spread's `weight` is 0 or below, or above 100 (50 when unset)",
+    "Spread block must have a positive weight from 0 to 100",
+)
+SPREAD_TWICE = Condition(
+    "spread-target-twice",
+    "HG277",
+    "Spread.Validate",
+    f"{S}:10307",
+    "two targets of a spread have one value",
+    "Spread target value {value!r} already defined",
+)
+SPREAD_PERCENT = Condition(
+    "spread-target-percent",
+    "HG277",
+    "Spread.Validate",
+    f"{S}:10310",
+    "a spread target's `percent` is over 100",
+    "Spread target percentage for value {value!r} must be between 0 and 100",
+)
+SPREAD_SUM = Condition(
+    "spread-percent-sum",
+    "HG277",
+    "Spread.Validate",
+    f"{S}:10315",
+    "a spread's target percents add up to more than 100",
+    "Sum of spread target percentages must not be greater than 100%; got {total}%",
+)
+ATTRIBUTE_OPEN = Condition(
+    "constraint-attribute-opening-brace",
+    "HG288",
+    "validateConstraintAttribute",
+    "nomad/structs/constraint.go:44",
+    "a constraint `attribute` starts with `$` but not `${`",
+    "attribute {attribute!r} is missing an opening brace",
+    since=(1, 11, 2),
+)
+ATTRIBUTE_CLOSE = Condition(
+    "constraint-attribute-closing-brace",
+    "HG288",
+    "validateConstraintAttribute",
+    "nomad/structs/constraint.go:47",
+    "a constraint `attribute` starts with `${` but does not end with `}`",
+    "attribute {attribute!r} is missing a closing brace",
+    since=(1, 11, 2),
+)
+ATTRIBUTE_UNKNOWN = Condition(
+    "constraint-attribute-unsupported",
+    "HG288",
+    "validateConstraintAttribute",
+    "nomad/structs/constraint.go:67",
+    "a constraint `attribute` is an interpolation other than `${node.unique.id}`, `${node.datacenter}`,"
+    " `${node.unique.name}`, `${node.class}`, `${node.pool}`"
+    " or one starting `${attr.`, `${device.`, `${meta.`",
+    "unsupported attribute {attribute!r}",
+    since=(1, 11, 2),
+)
+DISTINCT_COUNT_NUMBER = Condition(
+    "distinct-property-count-number",
+    "HG288",
+    "Constraint.Validate",
+    f"{S}:10056",
+    "a `distinct_property` constraint's `value` is not a whole number",
+    "Failed to convert RTarget {value!r} to uint64",
+)
+DISTINCT_COUNT_ZERO = Condition(
+    "distinct-property-count-zero",
+    "HG288",
+    "Constraint.Validate",
+    f"{S}:10058",
+    "a `distinct_property` constraint's `value` is 0",
+    "Distinct Property must have an allowed count of 1 or greater: 0 < 1",
+)
+
+JOB_TYPES = ("service", "batch", "system", "sysbatch")
+EXACT_TARGETS = (
+    "${node.unique.id}",
+    "${node.datacenter}",
+    "${node.unique.name}",
+    "${node.class}",
+    "${node.pool}",
+)
+PREFIX_TARGETS = ("${attr.", "${device.", "${meta.")
+
+
+@rule("HG268")
+def job_settings(ctx: Context) -> None:
+    job = ctx.canonical
+    if not job.id:
+        reject(ctx, MISSING_ID, ctx.label_span(job), help='give the job a name: `job "web" { ... }`')
+    if job.name == "" and job.id:
+        reject(ctx, MISSING_NAME, at(ctx, [job], "name"), help="remove `name`, or give it a value")
+    _job_type(ctx, job)
+    datacenters = ctx.attribute(job, "datacenters")
+    if "" in (job.datacenters or []):
+        span = datacenters.value.span if datacenters is not None else ctx.header_span(job)
+        reject(ctx, EMPTY_DATACENTER, span, help='remove the empty name, or use `"*"` for every datacenter')
+    if job.type == "system":
+        for condition, blocks in ((SYSTEM_AFFINITY, job.affinities), (SYSTEM_SPREAD, job.spreads)):
+            if blocks:
+                reject(
+                    ctx,
+                    condition,
+                    ctx.header_span(blocks[0]),
+                    help="remove it: a system job runs on every eligible node",
+                )
+    if job.ui is not None and len((job.ui.description or "").encode()) > 1000:
+        length = len((job.ui.description or "").encode())
+        reject(
+            ctx,
+            UI_DESCRIPTION,
+            at(ctx, [job.ui], "description"),
+            length=length,
+            help="shorten the description to under 1000 bytes",
+        )
+    if job.priority is not None and job.priority != 0 and not 1 <= job.priority <= 100:
+        reject(
+            ctx, PRIORITY, at(ctx, [job], "priority"), help="use a priority from 1 to 100 (50 is the default)"
+        )
+    _group_names(ctx, job)
+
+
+def _job_type(ctx: Context, job: m.Job) -> None:
+    if job.type == "_core":
+        reject(
+            ctx,
+            CORE_TYPE,
+            at(ctx, [job], "type"),
+            help="`_core` is Nomad's own; use service, batch, system or sysbatch",
+        )
+    elif job.type not in JOB_TYPES:
+        reject(
+            ctx,
+            INVALID_TYPE,
+            at(ctx, [job], "type"),
+            type=job.type,
+            help="use service, batch, system or sysbatch",
+        )
+
+
+def _group_names(ctx: Context, job: m.Job) -> None:
+    first: dict[str, int] = {}
+    for index, group in enumerate(job.task_groups or [], 1):
+        name = group.name or ""
+        if not name:
+            reject(ctx, GROUP_NAMELESS, ctx.label_span(group), index=index, help="give the group a name")
+        elif name in first:
+            reject(
+                ctx,
+                GROUP_TWICE,
+                ctx.label_span(group),
+                index=index,
+                name=name,
+                first=first[name],
+                help="give each group its own name",
+            )
+        else:
+            first[name] = index
+
+
+@rule("HG274")
+def periodic(ctx: Context) -> None:
+    periodic = ctx.canonical.periodic
+    if periodic is None or periodic.enabled is False:
+        return
+    specs = periodic.specs or []
+    if periodic.spec and specs:
+        reject(
+            ctx, CRON_AND_CRONS, at(ctx, [periodic], "crons", "cron"), help="keep `crons` and remove `cron`"
+        )
+    if not periodic.spec and not specs:
+        reject(ctx, NO_CRON, ctx.header_span(periodic), help='add `crons = ["0 * * * *"]` (or the schedule)')
+    if periodic.time_zone and not _known_zone(periodic.time_zone):
+        reject(
+            ctx,
+            TIME_ZONE,
+            at(ctx, [periodic], "time_zone"),
+            zone=periodic.time_zone,
+            help='use an IANA time zone such as "Europe/Berlin" or "UTC"',
+        )
+    for spec in [periodic.spec, *specs] if periodic.spec else specs:
+        if not cron_parses(spec):
+            reject(
+                ctx,
+                CRON_SPEC,
+                at(ctx, [periodic], "crons", "cron"),
+                spec=spec,
+                help='write five fields (minute hour day month weekday), e.g. "*/15 * * * *"',
+            )
+
+
+def _known_zone(name: str) -> bool:
+    """Go's ``time.LoadLocation``: "UTC", "Local" or a zone of the IANA database."""
+    if name in ("UTC", "Local"):
+        return True
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+CRON_SHORTCUTS = ("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@hourly")
+CRON_FIELD = re.compile(r"[0-9A-Za-z*?/,\-#]+")
+
+
+def cron_parses(spec: str) -> bool:
+    """What every expression hashicorp/cronexpr parses has: 5, 6 or 7 fields of its characters,
+    or one of its @-shortcuts. Deliberately lenient: a false alarm costs more than a miss."""
+    text = spec.strip()
+    if text.startswith("@"):
+        return text in CRON_SHORTCUTS
+    fields = text.split()
+    return 5 <= len(fields) <= 7 and all(CRON_FIELD.fullmatch(field) for field in fields)
+
+
+@rule("HG275")
+def parameterized(ctx: Context) -> None:
+    config = ctx.canonical.parameterized_job
+    if config is not None:
+        if config.payload not in ("", "optional", "required", "forbidden"):  # "" is optional (Canonicalize)
+            reject(
+                ctx,
+                PAYLOAD,
+                at(ctx, [config], "payload"),
+                payload=config.payload,
+                help='use `payload = "optional"`, `"required"` or `"forbidden"`',
+            )
+        both = [key for key in config.meta_required or [] if key in (config.meta_optional or [])]
+        if both:
+            reject(
+                ctx,
+                META_OVERLAP,
+                at(ctx, [config], "meta_optional"),
+                keys=f"[{' '.join(both)}]",
+                help="a key is either required or optional: remove it from one list",
+            )
+    for _, task in ctx.canonical_tasks():
+        payload = task.dispatch_payload
+        if payload is not None and payload.file and escapes_allocation("task", payload.file):
+            reject(
+                ctx,
+                DISPATCH_ESCAPES,
+                at(ctx, [payload], "file"),
+                where=f"task `{task.name}`",
+                help="keep the payload file inside the task directory",
+            )
+
+
+@rule("HG277")
+def spreads(ctx: Context) -> None:
+    job = ctx.canonical
+    for spread in job.spreads or []:
+        _spread(ctx, spread, "job")
+    if job.type == "system":
+        return  # a system job's group spreads are HG269 (refused outright)
+    for group in job.task_groups or []:
+        for spread in group.spreads or []:
+            _spread(ctx, spread, f"group `{group.name}`")
+
+
+def _spread(ctx: Context, spread: m.Spread, where: str) -> None:
+    if not spread.attribute:
+        reject(
+            ctx,
+            SPREAD_ATTRIBUTE,
+            ctx.header_span(spread),
+            where=where,
+            help="set `attribute`, e.g. `${node.datacenter}`",
+        )
+    if not 0 < (spread.weight or 0) <= 100:
+        reject(
+            ctx, SPREAD_WEIGHT, at(ctx, [spread], "weight"), where=where, help="use a weight from 1 to 100"
+        )
+    seen: set[str] = set()
+    total = 0
+    for target in spread.spread_target or []:
+        if target.value in seen:
+            reject(
+                ctx,
+                SPREAD_TWICE,
+                ctx.label_span(target),
+                where=where,
+                value=target.value,
+                help="merge the two targets",
+            )
+        seen.add(target.value)
+        if target.percent > 100:
+            reject(
+                ctx,
+                SPREAD_PERCENT,
+                at(ctx, [target], "percent"),
+                where=where,
+                value=target.value,
+                help="use a percent from 0 to 100",
+            )
+        total += target.percent
+    if total > 100:
+        reject(
+            ctx,
+            SPREAD_SUM,
+            ctx.header_span(spread),
+            where=where,
+            total=total,
+            help="lower the targets' percents to a sum of at most 100",
+        )
+
+
+@rule("HG288")
+def constraint_attributes(ctx: Context) -> None:
+    for placed in ctx.placed("constraints"):
+        constraint = placed.node
+        _attribute(ctx, constraint, constraint.l_target)
+        if constraint.operand == "distinct_property" and constraint.r_target:
+            value = constraint.r_target
+            if not value.isdigit() or int(value) >= 1 << 64:
+                reject(
+                    ctx,
+                    DISTINCT_COUNT_NUMBER,
+                    at(ctx, [constraint], "value"),
+                    value=value,
+                    help="the value of distinct_property is how many allocations may share a value: a number",
+                )
+            elif int(value) == 0:
+                reject(ctx, DISTINCT_COUNT_ZERO, at(ctx, [constraint], "value"), help="allow at least 1")
+
+
+def _attribute(ctx: Context, node: Node, target: str) -> None:
+    if not target.startswith("$"):
+        return
+    span = at(ctx, [node], "attribute")
+    fix = "write the target whole, e.g. `${attr.kernel.name}`"
+    if not target.startswith("${"):
+        reject(ctx, ATTRIBUTE_OPEN, span, attribute=target, help=fix)
+    elif not target.endswith("}"):
+        reject(ctx, ATTRIBUTE_CLOSE, span, attribute=target, help=fix)
+    elif target not in EXACT_TARGETS and not target.startswith(PREFIX_TARGETS):
+        reject(
+            ctx,
+            ATTRIBUTE_UNKNOWN,
+            span,
+            attribute=target,
+            help="constraints may target ${node.unique.id}, ${node.datacenter}, ${node.unique.name},"
+            " ${node.class}, ${node.pool}, ${attr.*}, ${meta.*} and ${device.*}",
+        )

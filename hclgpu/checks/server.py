@@ -1,0 +1,158 @@
+"""Nomad's server-side validation, one declared condition per check in Nomad's source.
+
+`nomad job validate` and `nomad job run` send the job to the agent, which canonicalizes it
+(`api.Job.Canonicalize`: the defaults of :mod:`hclgpu.ir.canonical`) and hands it to the
+server. The server runs its admission hooks (`nomad/job_endpoint_hooks.go`: mutators, then
+validators, all of whose errors are collected) and `structs.Job.Validate`, which walks the
+job through `TaskGroup.Validate`, `Task.Validate` and the `Validate` of every block.
+
+Each check hclgpu mirrors is a :class:`Condition`: the hclgpu code it reports, the Nomad
+function and the file:line of the check at :data:`NOMAD_COMMIT`, Nomad's own message, and
+the releases that have it. Rules report a condition with :func:`reject`, which words the
+finding in Nomad's terms and leaves it out when the release chosen with ``--nomad-version``
+does not have the check. docs/validation.md is this registry as a table (a test keeps the
+two equal, row for row).
+"""
+
+from __future__ import annotations
+
+import json
+import string
+from dataclasses import dataclass
+
+from hclgpu.checks.context import Context
+from hclgpu.ir.base import Node
+from hclgpu.source import Span
+
+NOMAD_COMMIT = "aa026cc99cfb74a77e519a1c1f0c78ba1b452705"
+"""The hashicorp/nomad commit (2.0.6) whose file:line every condition cites."""
+
+Release = tuple[int, int, int]
+
+RELEASES: dict[str, Release] = {
+    "1.8": (1, 8, 4),
+    "1.9": (1, 9, 7),
+    "1.10": (1, 10, 5),
+    "1.11": (1, 11, 3),
+    "2.0": (2, 0, 6),
+}
+"""The releases ``--nomad-version`` accepts, each as its newest patch release."""
+NEWEST = "2.0"
+
+CONDITIONS: dict[str, Condition] = {}
+"""Every declared condition by id, in declaration order (filled as rule modules load)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """One check of Nomad's server, as hclgpu reports it."""
+
+    id: str
+    """A stable kebab-case name, unique over all conditions."""
+    code: str
+    nomad: str
+    """The Go function, e.g. ``RestartPolicy.Validate``."""
+    source: str
+    """``path:line`` in hashicorp/nomad at :data:`NOMAD_COMMIT` (``@vX.Y.Z`` where it is gone)."""
+    condition: str
+    """When it fails, in job-file terms."""
+    message: str
+    """Nomad's words, with ``{name}`` placeholders for what Nomad formats in."""
+    since: Release | None = None
+    until: Release | None = None
+    """The first release without the check (exclusive), when it was removed."""
+
+    def __post_init__(self) -> None:
+        if self.id in CONDITIONS:
+            raise ValueError(f"condition {self.id} is declared twice")
+        CONDITIONS[self.id] = self
+
+    def holds_in(self, release: Release) -> bool:
+        return (self.since is None or release >= self.since) and (self.until is None or release < self.until)
+
+    @property
+    def releases(self) -> str:
+        """Which releases have the check, as docs/validation.md writes it."""
+        since = ".".join(map(str, self.since)) if self.since else ""
+        until = ".".join(map(str, self.until)) if self.until else ""
+        if since and until:
+            return f">= {since}, < {until}"
+        return f">= {since}" if since else (f"< {until}" if until else "all")
+
+
+def reject(
+    ctx: Context,
+    condition: Condition,
+    span: Span | None,
+    *,
+    where: str = "",
+    help: str,
+    **values: object,
+) -> None:
+    """Report ``condition`` in Nomad's words, prefixed by where in the job it is."""
+    if not condition.holds_in(RELEASES[ctx.nomad_version]):
+        return
+    text = _GO.format(condition.message, **values)
+    ctx.report(condition.code, f"{where}: {text}" if where else text, span, help=help)
+
+
+class _GoFormatter(string.Formatter):
+    """``str.format`` where ``!r`` quotes like Go's ``%q`` (double quotes, Go escapes)."""
+
+    def convert_field(self, value: object, conversion: str | None) -> object:
+        if conversion == "r":
+            return json.dumps(str(value), ensure_ascii=False)
+        return super().convert_field(value, conversion)
+
+
+_GO = _GoFormatter()
+
+
+def go_duration(nanoseconds: int) -> str:
+    """A duration as Go's ``time.Duration.String`` prints it (``1m30s``, ``500ms``, ``0s``)."""
+    if nanoseconds == 0:
+        return "0s"
+    sign, rest = ("-", -nanoseconds) if nanoseconds < 0 else ("", nanoseconds)
+    if rest < 1_000_000_000:
+        for unit, size in (("ms", 1_000_000), ("µs", 1_000), ("ns", 1)):
+            if rest >= size:
+                return sign + _fraction(rest, size) + unit
+    hours, rest = divmod(rest, 3_600_000_000_000)
+    minutes, rest = divmod(rest, 60_000_000_000)
+    seconds = _fraction(rest, 1_000_000_000) + "s"
+    if hours:
+        return f"{sign}{hours}h{minutes}m{seconds}"
+    return f"{sign}{minutes}m{seconds}" if minutes else sign + seconds
+
+
+def _fraction(value: int, size: int) -> str:
+    whole, part = divmod(value, size)
+    if not part:
+        return str(whole)
+    digits = str(part).rjust(len(str(size)) - 1, "0").rstrip("0")
+    return f"{whole}.{digits}"
+
+
+SECOND = 1_000_000_000
+
+
+def at(ctx: Context, nodes: list[Node | None], *names: str) -> Span | None:
+    """Where to point: the first of ``names`` written in the first node that writes one,
+    else the header of the first node that came from the file.
+
+    ``nodes`` run from the most specific (a group's ``update`` block) to the most general
+    (the job's), so a merged or defaulted value is blamed on the block that set it."""
+    header: Span | None = None
+    for node in nodes:
+        if node is None or node.span is None:
+            continue
+        for name in names:
+            attribute = ctx.attribute(node, name)
+            if attribute is not None:
+                return attribute.value.span
+        if header is None:
+            header = ctx.header_span(node)
+    return header
+
+
+__all__ = ["CONDITIONS", "NEWEST", "NOMAD_COMMIT", "RELEASES", "Condition", "at", "go_duration", "reject"]

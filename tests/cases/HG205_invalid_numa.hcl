@@ -1,0 +1,18 @@
+# expect: HG205@13:22
+job "infer" {
+  group "infer" {
+    task "server" {
+      driver = "docker"
+      config {
+        image = "vllm/vllm-openai:v0.6.3"
+      }
+      resources {
+        device "nvidia/gpu" {}
+        numa {
+          affinity = "none"
+          devices  = ["amd/gpu"]
+        }
+      }
+    }
+  }
+}
