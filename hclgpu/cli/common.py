@@ -68,7 +68,11 @@ def check_one(item: Input, sink: Sink, args: argparse.Namespace | None = None) -
         return None
     try:
         result = (
-            check_source(source) if args is None else compile_source(source, eval_options(args, item.path))
+            check_source(source)
+            if args is None
+            else compile_source(
+                source, eval_options(args, item.path), checks=not getattr(args, "parser_only", False)
+            )
         )
     except Exception as error:  # a bug in hclgpu: report it, never a traceback
         sink.emit(

@@ -71,6 +71,9 @@ def run(args: argparse.Namespace) -> int:
     from hclgpu.diagnostics import Sink
 
     sink = Sink()
+    # Nomad JSON is what Nomad's parser prints (`nomad job run -output`), which no server
+    # validation precedes: a job the server would refuse still has its JSON. `check` says why.
+    args.parser_only = args.target == "nomad"
     status, result = single(args, sink, compile=True)
     if result is None or result.job is None:
         return status or EXIT_ERRORS
