@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from hclgpu.checks.context import Context
 from hclgpu.ir.base import Node
 from hclgpu.source import Span
+from hclgpu.units.durations import go_duration
 
 NOMAD_COMMIT = "aa026cc99cfb74a77e519a1c1f0c78ba1b452705"
 """The hashicorp/nomad commit (2.0.6) whose file:line every condition cites."""
@@ -53,7 +54,7 @@ class Condition:
     nomad: str
     """The Go function, e.g. ``RestartPolicy.Validate``."""
     source: str
-    """``path:line`` in hashicorp/nomad at :data:`NOMAD_COMMIT` (``@vX.Y.Z`` where it is gone)."""
+    """``path:line`` in hashicorp/nomad at :data:`NOMAD_COMMIT`, or at :attr:`tag`."""
     condition: str
     """When it fails, in job-file terms."""
     message: str
@@ -61,6 +62,12 @@ class Condition:
     since: Release | None = None
     until: Release | None = None
     """The first release without the check (exclusive), when it was removed."""
+    tag: str = ""
+    """The release tag (``v1.9.0``) :attr:`source` is read at, for a check gone since."""
+    needs: str = ""
+    """What of the cluster's configuration decides the check, for one hclgpu cannot make
+    offline (a namespace that must exist, an enabled Vault cluster): such a condition is
+    documented and never reported."""
 
     def __post_init__(self) -> None:
         if self.id in CONDITIONS:
@@ -69,6 +76,11 @@ class Condition:
 
     def holds_in(self, release: Release) -> bool:
         return (self.since is None or release >= self.since) and (self.until is None or release < self.until)
+
+    @property
+    def location(self) -> str:
+        """Where the check is, as docs/validation.md writes it."""
+        return f"{self.source} @ {self.tag}" if self.tag else self.source
 
     @property
     def releases(self) -> str:
@@ -90,7 +102,7 @@ def reject(
     **values: object,
 ) -> None:
     """Report ``condition`` in Nomad's words, prefixed by where in the job it is."""
-    if not condition.holds_in(RELEASES[ctx.nomad_version]):
+    if condition.needs or not condition.holds_in(RELEASES[ctx.nomad_version]):
         return
     text = _GO.format(condition.message, **values)
     ctx.report(condition.code, f"{where}: {text}" if where else text, span, help=help)
@@ -106,31 +118,6 @@ class _GoFormatter(string.Formatter):
 
 
 _GO = _GoFormatter()
-
-
-def go_duration(nanoseconds: int) -> str:
-    """A duration as Go's ``time.Duration.String`` prints it (``1m30s``, ``500ms``, ``0s``)."""
-    if nanoseconds == 0:
-        return "0s"
-    sign, rest = ("-", -nanoseconds) if nanoseconds < 0 else ("", nanoseconds)
-    if rest < 1_000_000_000:
-        for unit, size in (("ms", 1_000_000), ("µs", 1_000), ("ns", 1)):
-            if rest >= size:
-                return sign + _fraction(rest, size) + unit
-    hours, rest = divmod(rest, 3_600_000_000_000)
-    minutes, rest = divmod(rest, 60_000_000_000)
-    seconds = _fraction(rest, 1_000_000_000) + "s"
-    if hours:
-        return f"{sign}{hours}h{minutes}m{seconds}"
-    return f"{sign}{minutes}m{seconds}" if minutes else sign + seconds
-
-
-def _fraction(value: int, size: int) -> str:
-    whole, part = divmod(value, size)
-    if not part:
-        return str(whole)
-    digits = str(part).rjust(len(str(size)) - 1, "0").rstrip("0")
-    return f"{whole}.{digits}"
 
 
 SECOND = 1_000_000_000
