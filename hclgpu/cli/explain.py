@@ -1,4 +1,5 @@
-"""``hclgpu explain``: what a diagnostic code means, why, and how to fix it."""
+"""``hclgpu explain``: what a diagnostic code means, why, and how to fix it; and
+``hclgpu explain admission``: what Nomad's server changes in a job when it registers it."""
 
 from __future__ import annotations
 
@@ -13,13 +14,40 @@ if TYPE_CHECKING:
 
 
 def add_parser(commands: Subparsers) -> None:
-    explain = commands.add_parser("explain", help="explain a diagnostic code")
-    explain.add_argument("code", metavar="CODE", help="a code such as HG001, or its name")
+    explain = commands.add_parser("explain", help="explain a diagnostic code, or Nomad's admission changes")
+    explain.add_argument(
+        "code",
+        metavar="CODE",
+        help="a code such as HG001, or its name; or `admission`, or one admission change by its id",
+    )
+
+
+ADMISSION = "admission"
+
+
+def _admission(wanted: str) -> int | None:
+    """Print every admission change (``admission``) or the one named; None if not one."""
+    from hclgpu.ir.admission import MUTATIONS
+
+    chosen = [m for m in MUTATIONS if wanted in (ADMISSION, m.id)]
+    if not chosen:
+        return None
+    if wanted == ADMISSION:
+        sys.stdout.write(
+            "What Nomad's server changes in a job when it registers it, in order"
+            " (hclgpu render --target nomad --admission shows the result):\n\n"
+        )
+    for mutation in chosen:
+        sys.stdout.write(f"{mutation.id} ({mutation.hook}, {mutation.source})\n    {mutation.what}.\n")
+    return EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
     from hclgpu.codes import lookup
 
+    admitted = _admission(args.code)
+    if admitted is not None:
+        return admitted
     code = lookup(args.code)
     if code is None:
         sys.stderr.write(f"hclgpu: unknown code `{args.code}`; `hclgpu rules` lists them all\n")

@@ -44,6 +44,12 @@ def add_parser(commands: Subparsers) -> None:
     render.add_argument(
         "--canonicalize", action="store_true", help="apply the defaults Nomad's HTTP agent fills in"
     )
+    render.add_argument(
+        "--admission",
+        action="store_true",
+        help="also apply what Nomad's server adds on registration: implied constraints, Connect"
+        " sidecar tasks and ports (implies --canonicalize; see hclgpu explain admission)",
+    )
     for target in registry.targets():
         target.add_arguments(render)
     render.add_argument(
@@ -89,10 +95,14 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(planned, int):
             return planned
         device_ids = planned
-    if args.canonicalize:
+    if args.canonicalize or args.admission:
         from hclgpu.ir.canonical import canonicalize
 
         job = canonicalize(job)
+    if args.admission:
+        from hclgpu.ir.admission import admit
+
+        job = admit(job)
     options = RenderOptions(
         templates=args.templates,
         unsupported=args.unsupported,

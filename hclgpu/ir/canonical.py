@@ -26,7 +26,7 @@ from typing import TypeVar
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 
-__all__ = ["canonicalize"]
+__all__ = ["canonicalize", "canonicalize_task"]
 
 SECOND = 1_000_000_000
 MINUTE = 60 * SECOND
@@ -40,6 +40,12 @@ def canonicalize(job: m.Job) -> m.Job:
     out = job.model_copy(deep=True)
     _job(out)
     return out
+
+
+def canonicalize_task(task: m.Task, group: m.TaskGroup, job: m.Job) -> None:
+    """The task defaults alone, in place, for a task added to a canonical ``group``: the
+    Envoy tasks Nomad's server injects for Consul Connect (hclgpu.ir.admission)."""
+    _task(task, group, job)
 
 
 # --------------------------------------------------------------------------- helpers
