@@ -23,7 +23,7 @@ LAYERS = {
         hclgpu.codes.targets
         hclgpu.diagnostics hclgpu.io.inputs hclgpu.re2 hclgpu.re2.parser hclgpu.re2.translator
         hclgpu.re2.vm hclgpu.units hclgpu.units.attribute hclgpu.units.strconv hclgpu.units.table
-        hclgpu.units.versions
+        hclgpu.units.versions hclgpu.units.durations
     """,
     2: """
         hclgpu.io.documents hclgpu.syntax hclgpu.syntax.ast hclgpu.syntax.build
@@ -39,7 +39,7 @@ LAYERS = {
         hclgpu.eval.functions.unicode hclgpu.eval.functions.yaml_codec hclgpu.eval.program
         hclgpu.eval.references hclgpu.eval.types hclgpu.eval.values hclgpu.eval.variables hclgpu.ir
         hclgpu.ir.base hclgpu.ir.build hclgpu.ir.canonical hclgpu.ir.custom hclgpu.ir.decode
-        hclgpu.ir.json_syntax hclgpu.ir.models hclgpu.ir.normalize hclgpu.ir.schema
+        hclgpu.ir.json_syntax hclgpu.ir.models hclgpu.ir.normalize hclgpu.ir.schema hclgpu.ir.admission
     """,
     4: """
         hclgpu.checks hclgpu.checks.affinities hclgpu.checks.context hclgpu.checks.covered
@@ -48,6 +48,10 @@ LAYERS = {
         hclgpu.checks.networks hclgpu.checks.operators hclgpu.checks.resources
         hclgpu.checks.satisfiable hclgpu.checks.server hclgpu.checks.services
         hclgpu.checks.suppress hclgpu.checks.targets hclgpu.checks.tasks hclgpu.checks.values
+        hclgpu.checks.connect hclgpu.checks.hooks hclgpu.checks.secrets hclgpu.checks.service_checks
+        hclgpu.checks.volumes hclgpu.checks.warnings hclgpu.checks.policies hclgpu.checks.strategies
+        hclgpu.checks.task_blocks hclgpu.checks.task_files hclgpu.checks.gateways
+        hclgpu.checks.connect_admission hclgpu.checks.findings
         hclgpu.plan hclgpu.plan.devices
         hclgpu.plan.fingerprint hclgpu.plan.inventory hclgpu.plan.model hclgpu.plan.nodecheck
         hclgpu.plan.planner hclgpu.plan.report

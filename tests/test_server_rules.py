@@ -16,47 +16,17 @@ from pathlib import Path
 import pytest
 
 from hclgpu.checks import load_rules
-from hclgpu.checks.server import CONDITIONS, Condition
+from hclgpu.checks.server import CONDITIONS, NEWEST, RELEASES, Condition
 from hclgpu.cli import main
+from hclgpu.codes import CODES
+from hclgpu.eval.program import EvalOptions
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-
-IMAGE = 'config {\n        image = "nginx:1.27"\n      }'
-
-
-def job(
-    job_body: str = "",
-    group: str = "",
-    task: str = "",
-    *,
-    kind: str = "",
-    driver: str = 'driver = "docker"',
-    second_task: str = "",
-) -> str:
-    """A valid service job (`type` from ``kind``) with extra text in the job, group and task."""
-    kind_line = f'  type = "{kind}"\n' if kind else ""
-    extra = (
-        f'    task "side" {{\n      driver = "docker"\n      {IMAGE}\n{second_task}\n    }}\n'
-        if second_task
-        else ""
-    )
-    return (
-        f'job "web" {{\n{kind_line}{job_body}\n  group "web" {{\n{group}\n'
-        f'    task "server" {{\n      {driver}\n      {IMAGE}\n{task}\n    }}\n{extra}  }}\n}}\n'
-    )
-
-
-NETWORK = 'network {\n  port "http" {\n    to = 8080\n  }\n}'
-CHECK = 'interval = "10s"\ntimeout = "2s"'
-
-
-def service(body: str, check: str | None = None) -> str:
-    """A group network and a group service on its port, with ``body`` and a check."""
-    checks = f"check {{\n{check}\n}}" if check is not None else ""
-    return f'{NETWORK}\nservice {{\nname = "web"\nport = "http"\n{body}\n{checks}\n}}'
-
+from tests.server_cases import EXTRA_ALSO, EXTRA_CASES
+from tests.server_cases.common import CHECK, DELAY, IMAGE, job, service
 
 CASES: dict[str, tuple[str, str]] = {
+    **EXTRA_CASES,
     # the job (jobs.py)
     "missing-job-id": (job(job_body='id = ""'), job(job_body='id = "web"')),
     "missing-job-name": (job(job_body='name = ""'), job(job_body='name = "web"')),
@@ -160,7 +130,7 @@ CASES: dict[str, tuple[str, str]] = {
         job('constraint {\noperator = "distinct_property"\nattribute = "${meta.rack}"\nvalue = "0"\n}'),
         job('constraint {\noperator = "distinct_property"\nattribute = "${meta.rack}"\nvalue = "1"\n}'),
     ),
-    # groups (groups.py)
+    # groups (groups.py, policies.py, strategies.py)
     "negative-group-count": (job(group="count = -1"), job(group="count = 0")),
     "max-run-duration-not-positive": (
         job(group='max_run_duration = "-1s"', kind="batch"),
@@ -367,7 +337,7 @@ CASES: dict[str, tuple[str, str]] = {
         job(group="count = 0\nscaling {\nmin = -1\nmax = 2\n}"),
         job(group="count = 0\nscaling {\nmin = 0\nmax = 2\n}"),
     ),
-    # tasks (tasks.py)
+    # tasks (tasks.py, task_blocks.py, task_files.py)
     "numa-affinity": (
         job(task='resources {\nnuma {\naffinity = "sometimes"\n}\n}'),
         job(task='resources {\nnuma {\naffinity = "none"\n}\n}'),
@@ -559,20 +529,26 @@ CASES: dict[str, tuple[str, str]] = {
         job(group=service('provider = "nomad"')),
     ),
     "group-mixes-service-providers": (
-        job(group=service('provider = "nomad"'), task='service {\nname = "other"\nprovider = "consul"\n}'),
-        job(group=service('provider = "nomad"'), task='service {\nname = "other"\nprovider = "nomad"\n}'),
+        job(
+            group=service('provider = "nomad"'),
+            task=f'{DELAY}\nservice {{\nname = "other"\nprovider = "consul"\n}}',
+        ),
+        job(
+            group=service('provider = "nomad"'),
+            task=f'{DELAY}\nservice {{\nname = "other"\nprovider = "nomad"\n}}',
+        ),
     ),
     "task-service-alloc-address-mode": (
-        job(task='service {\nname = "task"\naddress_mode = "alloc"\n}'),
-        job(task='service {\nname = "task"\naddress_mode = "host"\n}'),
+        job(task=f'{DELAY}\nservice {{\nname = "task"\naddress_mode = "alloc"\n}}'),
+        job(task=f'{DELAY}\nservice {{\nname = "task"\naddress_mode = "host"\n}}'),
     ),
     "task-service-duplicate": (
-        job(task='service {\nname = "a"\n}\nservice {\nname = "a"\n}'),
-        job(task='service {\nname = "a"\n}\nservice {\nname = "b"\n}'),
+        job(task=f'{DELAY}\nservice {{\nname = "a"\n}}\nservice {{\nname = "a"\n}}'),
+        job(task=f'{DELAY}\nservice {{\nname = "a"\n}}\nservice {{\nname = "b"\n}}'),
     ),
     "task-service-with-connect": (
-        job(task='service {\nname = "a"\nconnect {\nnative = true\n}\n}'),
-        job(task='service {\nname = "a"\n}'),
+        job(task=f'{DELAY}\nservice {{\nname = "a"\nconnect {{\nnative = true\n}}\n}}'),
+        job(task=f'{DELAY}\nservice {{\nname = "a"\n}}'),
     ),
     "check-type": (
         job(group=service("", f'type = "udp"\n{CHECK}')),
@@ -639,8 +615,13 @@ CASES: dict[str, tuple[str, str]] = {
 }
 
 ALSO: dict[str, set[str]] = {
+    **EXTRA_ALSO,
     "numa-affinity": {"numa-requires-enterprise"},  # CE refuses any affinity but "none"
-    "reschedule-attempts-without-interval": {"reschedule-interval", "reschedule-attempts-do-not-fit"},
+    "reschedule-attempts-without-interval": {
+        "reschedule-interval",
+        "reschedule-attempts-do-not-fit",
+        "reschedule-constant-delays-do-not-fit",
+    },
     "reschedule-max-delay": {"reschedule-max-delay-below-delay"},  # delay is at least 5s
     "scaling-max-below-min": {"count-above-scaling-max", "count-below-scaling-min"},
     "spread-target-percent": {"spread-percent-sum"},
@@ -658,30 +639,53 @@ def _pattern(condition: Condition) -> re.Pattern[str]:
     return re.compile(r"(?:.*: )?" + re.sub(r"\\\{[a-z_]+(?:!r)?\\\}", ".+", words) + r"$", re.DOTALL)
 
 
-def _findings(text: str) -> list[tuple[str, str, str]]:
-    result = compile_source(SourceFile("job.nomad.hcl", text))
+def _findings(text: str, release: str = NEWEST) -> list[tuple[str, str, str]]:
+    result = compile_source(SourceFile("job.nomad.hcl", text), EvalOptions(nomad_version=release))
     return [(d.code, d.message, str(d.severity)) for d in result.diagnostics]
+
+
+def _release(condition: Condition) -> str:
+    """The newest release that has the check: a case is run against it."""
+    return next(name for name, release in reversed(RELEASES.items()) if condition.holds_in(release))
 
 
 @pytest.mark.parametrize("ident", sorted(CASES))
 def test_a_minimal_job_trips_only_its_check_and_its_twin_passes(ident: str) -> None:
     load_rules()
     bad, good = CASES[ident]
-    errors = [(code, message) for code, message, severity in _findings(bad) if severity == "error"]
+    release = _release(CONDITIONS[ident])
+    severity = str(CODES[CONDITIONS[ident].code].severity)
+    found = [(code, message) for code, message, level in _findings(bad, release) if level == severity]
     expected = [CONDITIONS[other] for other in sorted({ident, *ALSO.get(ident, set())})]
-    assert len(errors) == len(expected), errors
+    assert len(found) == len(expected), found
     for other in expected:
-        assert any(code == other.code and _pattern(other).match(message) for code, message in errors), (
-            other.id
+        assert any(code == other.code and _pattern(other).match(message) for code, message in found), other.id
+    assert _findings(good, release) == []
+
+
+def test_a_check_gone_from_a_release_is_left_out_for_newer_ones() -> None:
+    """A check Nomad removed (``until``) trips in the releases before, not in the newest."""
+    load_rules()
+    gone = [c for c in CONDITIONS.values() if c.until is not None and c.id in CASES]
+    for condition in gone:
+        found = _findings(CASES[condition.id][0])
+        assert not any(c == condition.code and _pattern(condition).match(m) for c, m, _ in found), (
+            condition.id
         )
-    assert _findings(good) == []
+
+
+def test_a_check_of_the_cluster_configuration_is_documented_not_reported() -> None:
+    load_rules()
+    for condition in CONDITIONS.values():
+        assert not condition.needs or condition.id not in CASES, condition.id
 
 
 def test_every_server_check_has_a_case() -> None:
     load_rules()
     from hclgpu.checks import covered
 
-    assert set(CONDITIONS) - covered.IDS - TESTED_ELSEWHERE == set(CASES)
+    cluster = {ident for ident, condition in CONDITIONS.items() if condition.needs}
+    assert set(CONDITIONS) - covered.IDS - TESTED_ELSEWHERE - cluster == set(CASES)
 
 
 def test_a_check_new_in_a_release_is_left_out_for_older_ones(

@@ -7,6 +7,7 @@ change to the registry with ``.venv/bin/python -m tests.test_validation_doc``.
 
 from __future__ import annotations
 
+import re
 import sys
 
 from hclgpu.checks import load_rules
@@ -16,6 +17,7 @@ from tests.conftest import ROOT
 
 DOC = ROOT / "docs" / "validation.md"
 START, END = "<!-- table: start -->", "<!-- table: end -->"
+ADMISSION_START, ADMISSION_END = "<!-- admission: start -->", "<!-- admission: end -->"
 
 
 def _cell(text: str) -> str:
@@ -27,9 +29,9 @@ def _row(condition: Condition) -> str:
         f"`{condition.nomad}`",
         condition.condition,
         f"`{condition.message}`",
-        condition.code,
+        condition.code or f"— ({condition.needs})",
         f"`{condition.id}`",
-        f"{condition.source}",
+        condition.location,
         condition.releases,
     )
     return "| " + " | ".join(_cell(cell) for cell in cells) + " |"
@@ -43,13 +45,26 @@ def table() -> str:
     return "\n".join([head, rule, *(_row(c) for c in rows)])
 
 
-def _documented() -> str:
+def admission_table() -> str:
+    """The server's admission changes (hclgpu.ir.admission), in the order it makes them."""
+    from hclgpu.ir.admission import MUTATIONS
+
+    head = "| change | Nomad mutator | what it does | source |"
+    rows = [f"| `{m.id}` | `{m.hook}` | {_cell(m.what)} | {m.source} |" for m in MUTATIONS]
+    return "\n".join([head, "|---|---|---|---|", *rows])
+
+
+def _documented(start: str = START, end: str = END) -> str:
     text = DOC.read_text(encoding="utf-8")
-    return text.split(START, 1)[1].split(END, 1)[0].strip()
+    return text.split(start, 1)[1].split(end, 1)[0].strip()
 
 
 def test_the_doc_table_is_the_registry_row_for_row() -> None:
     assert _documented().splitlines() == table().splitlines()
+
+
+def test_the_doc_lists_every_admission_change() -> None:
+    assert _documented(ADMISSION_START, ADMISSION_END).splitlines() == admission_table().splitlines()
 
 
 def test_the_doc_names_the_commit_every_line_is_read_at() -> None:
@@ -57,25 +72,41 @@ def test_the_doc_names_the_commit_every_line_is_read_at() -> None:
 
 
 def test_every_condition_reports_a_registered_error_code() -> None:
+    """An error, or HG264 for what the server accepts with a warning; none for a check
+    of the cluster's configuration, which hclgpu cannot make offline."""
     load_rules()
     for condition in CONDITIONS.values():
-        assert condition.code in CODES, condition.id
-        assert CODES[condition.code].severity is Severity.ERROR, condition.id
+        if condition.needs:
+            assert condition.code == "", condition.id
+        else:
+            assert condition.code in CODES, condition.id
+            # HG264: the server's warnings; HG258, the older rule that reports its `cron` one
+            wanted = Severity.WARNING if condition.code in ("HG264", "HG258") else Severity.ERROR
+            assert CODES[condition.code].severity is wanted, condition.id
         path, _, line = condition.source.rpartition(":")
         assert path.startswith("nomad/") and line.isdigit(), condition.source
+        assert not condition.tag or re.fullmatch(r"v\d+\.\d+\.\d+", condition.tag), condition.tag
 
 
 def test_every_new_server_code_has_its_conditions() -> None:
-    """HG205 and HG268-HG289 exist for the server's checks: none may be left without a row."""
+    """HG205, HG264, HG268-HG289 and HG292-HG294 exist for the server's checks: none may be
+    left without a row."""
     load_rules()
     documented = {condition.code for condition in CONDITIONS.values()}
-    server = {code for code in CODES if code == "HG205" or "HG268" <= code <= "HG289"}
+    server = {
+        code
+        for code in CODES
+        if code in ("HG205", "HG264") or "HG268" <= code <= "HG289" or "HG292" <= code <= "HG294"
+    }
     assert server <= documented
 
 
-if __name__ == "__main__":  # rewrite the table in docs/validation.md
-    text = DOC.read_text(encoding="utf-8")
-    before, rest = text.split(START, 1)
-    after = rest.split(END, 1)[1]
-    DOC.write_text(f"{before}{START}\n{table()}\n{END}{after}", encoding="utf-8")
+def _rewrite(text: str, start: str, end: str, body: str) -> str:
+    before, rest = text.split(start, 1)
+    return f"{before}{start}\n{body}\n{end}{rest.split(end, 1)[1]}"
+
+
+if __name__ == "__main__":  # rewrite the tables in docs/validation.md
+    text = _rewrite(DOC.read_text(encoding="utf-8"), START, END, table())
+    DOC.write_text(_rewrite(text, ADMISSION_START, ADMISSION_END, admission_table()), encoding="utf-8")
     sys.stdout.write(f"{DOC}: {len(CONDITIONS)} conditions\n")

@@ -44,6 +44,7 @@ class Context:
     """The Nomad release whose server the job is checked against (``--nomad-version``)."""
     _blocks: dict[int, ast.Block] | None = field(default=None, repr=False)
     _canonical: m.Job | None = field(default=None, repr=False)
+    _admitted: m.Job | None = field(default=None, repr=False)
     _placed: dict[str, list[Placed]] = field(default_factory=dict, repr=False)
 
     # ---- reporting --------------------------------------------------------------
@@ -130,6 +131,16 @@ class Context:
 
             self._canonical = canonicalize(self.job)
         return self._canonical
+
+    @property
+    def admitted(self) -> m.Job:
+        """The canonical job after the server's admission mutators (hclgpu.ir.admission):
+        what ``Job.Validate`` and ``Job.Warnings`` look at, Envoy tasks and all. Computed once."""
+        if self._admitted is None:
+            from hclgpu.ir.admission import admit
+
+            self._admitted = admit(self.canonical)
+        return self._admitted
 
     def canonical_tasks(self) -> Iterator[tuple[m.TaskGroup, m.Task]]:
         for group in self.canonical.task_groups or []:

@@ -1,9 +1,10 @@
 """Server checks that rules written before the server registry already report.
 
 Those rules (devices, operators, values, affinities, resources, networks, naming,
-deprecations) carry more than one Nomad check each and word their findings themselves,
-so they do not go through :func:`~hclgpu.checks.server.reject`; the checks they mirror are
-declared here so that docs/validation.md lists every server check in one table.
+deprecations, and the decoder's HG122 for scaling policies) carry more than one Nomad check
+each and word their findings themselves, so they do not go through
+:func:`~hclgpu.checks.server.reject`; the checks they mirror are declared here so that
+docs/validation.md lists every server check in one table.
 """
 
 from __future__ import annotations
@@ -44,9 +45,22 @@ _declare(
     ("constraint-attribute", "HG224", "Constraint.Validate", f"{S}:10077",
      "a constraint without `attribute` (other than distinct_hosts)",
      "no attribute provided but is required by operator"),
+    ("affinity-set-contains-value", "HG224", "Affinity.Validate", f"{S}:10171",
+     "a set_contains, set_contains_all or set_contains_any affinity has no `value`",
+     "Set contains operators require an RTarget"),
+    ("affinity-regexp", "HG222", "Affinity.Validate", f"{S}:10175",
+     "a regexp affinity's `value` does not compile", "Regular expression failed to compile: {error}"),
+    ("affinity-version", "HG223", "Affinity.Validate", f"{S}:10179",
+     "a version affinity's `value` does not parse", "Version affinity is invalid: {error}"),
+    ("affinity-semver", "HG223", "Affinity.Validate", f"{S}:10183",
+     "a semver affinity's `value` does not parse", "Semver affinity is invalid: {error}"),
+    ("affinity-operator-value", "HG224", "Affinity.Validate", f"{S}:10187",
+     "a comparison affinity without a `value`", "Operator {operator!r} requires an RTarget"),
     ("affinity-operator", "HG220", "Affinity.Validate", f"{S}:10190",
      "an unknown affinity `operator`, or one affinities do not take",
      "Unknown affinity operator {operator!r}"),
+    ("affinity-attribute", "HG224", "Affinity.Validate", f"{S}:10195",
+     "an affinity without `attribute`", "No LTarget provided but is required"),
     ("affinity-weight-zero", "HG230", "Affinity.Validate", f"{S}:10200",
      "an affinity `weight` of 0", "Affinity weight cannot be zero"),
     ("affinity-weight-range", "HG231", "Affinity.Validate", f"{S}:10204",
@@ -71,10 +85,19 @@ _declare(
      "a port's `to` below 0 (-1 excepted)", "Port {label!r} cannot be mapped to negative value {to}"),
     ("port-mapped-above-65535", "HG247", "TaskGroup.validateNetworks", f"{S}:7357",
      "a port's `to` above 65535", "Port {label!r} cannot be mapped to a port ({to}) greater than 65535"),
+    ("task-port-label-twice", "HG245", "TaskGroup.validateNetworks", f"{S}:7412",
+     "a port of a task's `resources { network }` has a label of the group network's",
+     "Port label {label} already in use by {other}"),
+    ("task-static-port-twice", "HG246", "TaskGroup.validateNetworks", f"{S}:7425",
+     "a task network's static port is reserved by the group network or an earlier task"
+     " (ignore_collision does not count there)",
+     "Static port {port} already reserved by {other}"),
+    ("task-port-above-65535", "HG247", "TaskGroup.validateNetworks", f"{S}:7428",
+     "a task network's static port above 65535", "Port {label} ({port}) cannot be greater than 65535"),
     ("task-service-port", "HG248", "validateServices", f"{S}:8589",
      "a task service or check names a port that is not a label of the group's first network or the task's",
      "port label {label!r} referenced by services {services} does not exist"),
-    ("task-check-numeric-port", "HG248", "validateServices", f"{S}:8533",
+    ("task-check-numeric-port", "HG248", "validateServices", f"{S}:8539",
      'a task check uses a numeric port without `address_mode = "driver"`',
      'check {name!r} cannot use a numeric port {port} without setting address_mode="driver"'),
     ("periodic-needs-batch", "HG256", "Job.Validate", f"{S}:4858",
@@ -93,8 +116,19 @@ _declare(
      "the job ID contains a space", "Job ID contains a space"),
     ("job-id-nul", "HG266", "Job.Validate", f"{S}:4748",
      "the job ID contains a NUL character", "Job ID contains a null character"),
+    ("job-name-nul", "HG266", "Job.Validate", f"{S}:4753",
+     "the job `name` contains a NUL character (a name left to the ID is reported as the ID)",
+     "Job Name contains a null character"),
     ("group-name-nul", "HG266", "TaskGroup.Validate", f"{S}:7117",
      "a group name contains a NUL character", "Task group name contains null character"),
     ("task-name-slash", "HG266", "Task.Validate", f"{S}:8216",
      "a task name contains / or \\", "Task name cannot include slashes"),
+    ("task-name-nul", "HG266", "Task.Validate", f"{S}:8218",
+     "a task name contains a NUL character (and no slash)", "Task name cannot include null characters"),
+    ("periodic-cron-deprecated", "HG258", "Job.Warnings", f"{S}:4987",
+     "a `periodic` block uses `cron` (a warning, even when the block is disabled)",
+     "cron is deprecated and may be removed in a future release. Use crons instead"),
+    ("scaling-policy-type", "HG122", "ScalingPolicy.validateType", "nomad/structs/structs_ce.go:61",
+     'a group `scaling` block\'s `type` is not "horizontal" (the file is refused when parsed)',
+     'Scaling policy invalid: scaling policy type "{type}" is not valid'),
 )  # fmt: skip

@@ -1,11 +1,12 @@
-"""The job's own settings as Nomad's server validates them (HG268, HG274, HG275, HG277, HG288).
+"""The job's own settings as Nomad's server validates them (HG268, HG274, HG275, HG277, HG288, HG289).
 
 `Job.Validate` and the server's `jobValidate` admission hook (nomad/structs/structs.go,
 nomad/job_endpoint_hooks.go), `PeriodicConfig.Validate`, `ParameterizedJobConfig.Validate`,
 `DispatchPayloadConfig.Validate`, `Spread.Validate` (job and group spreads) and the
 constraint-attribute check `validateConstraintAttribute` (nomad/structs/constraint.go,
-Nomad 1.11.2 and later). The job read is the canonical one: type "service" and priority 50
-when unset, the job ID as its name.
+Nomad 1.11.2 and later), and `Multiregion.Validate`, which a Community Edition server fails
+outright (nomad/structs/structs_ce.go). The job read is the canonical one: type "service"
+and priority 50 when unset, the job ID as its name.
 """
 
 from __future__ import annotations
@@ -38,12 +39,20 @@ MISSING_NAME = Condition(
     '`name = ""`',
     "Missing job name",
 )
+MISSING_TYPE = Condition(
+    "missing-job-type",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4762",
+    '`type = ""` (the agent defaults only an unset type to service)',
+    "Missing job type",
+)
 INVALID_TYPE = Condition(
     "invalid-job-type",
     "HG268",
     "Job.Validate",
     f"{S}:4764",
-    "`type` is not service, batch, system or sysbatch",
+    "`type` is not service, batch, system or sysbatch (nor empty)",
     "Invalid job type: {type!r}",
 )
 CORE_TYPE = Condition(
@@ -61,6 +70,14 @@ EMPTY_DATACENTER = Condition(
     f"{S}:4771",
     "`datacenters` holds an empty string",
     "Job datacenter must be non-empty string",
+)
+NO_GROUPS = Condition(
+    "job-without-groups",
+    "HG268",
+    "Job.Validate",
+    f"{S}:4777",
+    "the job has no `group` block and no job-level `task` (which becomes a group of its own)",
+    "Missing job task groups",
 )
 SYSTEM_AFFINITY = Condition(
     "system-job-affinity",
@@ -135,13 +152,22 @@ TIME_ZONE = Condition(
     "`time_zone` is not a zone Go's time.LoadLocation knows",
     "Invalid time zone {zone!r}",
 )
+CRON_ATTRIBUTE_SPEC = Condition(
+    "periodic-cron-attribute-spec",
+    "HG274",
+    "PeriodicConfig.Validate",
+    f"{S}:5936",
+    "the deprecated `cron` expression has other than 5, 6 or 7 fields (or an unknown @-shortcut),"
+    " or characters cronexpr never accepts",
+    "Invalid cron spec {spec!r}",
+)
 CRON_SPEC = Condition(
     "periodic-cron-spec",
     "HG274",
     "PeriodicConfig.Validate",
-    f"{S}:5936",
-    "a cron expression has other than 5, 6 or 7 fields (or an unknown @-shortcut), or characters"
-    " cronexpr never accepts",
+    f"{S}:5942",
+    "an expression of `crons` has other than 5, 6 or 7 fields (or an unknown @-shortcut), or"
+    " characters cronexpr never accepts (one error each)",
     "Invalid cron spec {spec!r}",
 )
 PAYLOAD = Condition(
@@ -245,6 +271,14 @@ DISTINCT_COUNT_NUMBER = Condition(
     "a `distinct_property` constraint's `value` is not a whole number",
     "Failed to convert RTarget {value!r} to uint64",
 )
+MULTIREGION = Condition(
+    "multiregion-unlicensed",
+    "HG289",
+    "Multiregion.Validate",
+    "nomad/structs/structs_ce.go:46",
+    "a `multiregion` block with a `region` block (Community Edition; an empty `multiregion {}` is ignored)",
+    "Multiregion jobs are unlicensed.",
+)
 DISTINCT_COUNT_ZERO = Condition(
     "distinct-property-count-zero",
     "HG288",
@@ -299,11 +333,20 @@ def job_settings(ctx: Context) -> None:
         reject(
             ctx, PRIORITY, at(ctx, [job], "priority"), help="use a priority from 1 to 100 (50 is the default)"
         )
+    if not job.task_groups:
+        reject(
+            ctx,
+            NO_GROUPS,
+            ctx.header_span(job),
+            help='add a `group "<name>" { task "<name>" { ... } }` block',
+        )
     _group_names(ctx, job)
 
 
 def _job_type(ctx: Context, job: m.Job) -> None:
-    if job.type == "_core":
+    if job.type == "":
+        reject(ctx, MISSING_TYPE, at(ctx, [job], "type"), help="remove `type` (service), or name the type")
+    elif job.type == "_core":
         reject(
             ctx,
             CORE_TYPE,
@@ -360,15 +403,12 @@ def periodic(ctx: Context) -> None:
             zone=periodic.time_zone,
             help='use an IANA time zone such as "Europe/Berlin" or "UTC"',
         )
-    for spec in [periodic.spec, *specs] if periodic.spec else specs:
+    fix = 'write five fields (minute hour day month weekday), e.g. "*/15 * * * *"'
+    if periodic.spec and not cron_parses(periodic.spec):
+        reject(ctx, CRON_ATTRIBUTE_SPEC, at(ctx, [periodic], "cron"), spec=periodic.spec, help=fix)
+    for spec in specs:
         if not cron_parses(spec):
-            reject(
-                ctx,
-                CRON_SPEC,
-                at(ctx, [periodic], "crons", "cron"),
-                spec=spec,
-                help='write five fields (minute hour day month weekday), e.g. "*/15 * * * *"',
-            )
+            reject(ctx, CRON_SPEC, at(ctx, [periodic], "crons"), spec=spec, help=fix)
 
 
 def _known_zone(name: str) -> bool:
@@ -487,6 +527,19 @@ def _spread(ctx: Context, spread: m.Spread, where: str) -> None:
             where=where,
             total=total,
             help="lower the targets' percents to a sum of at most 100",
+        )
+
+
+@rule("HG289")
+def multiregion_unlicensed(ctx: Context) -> None:
+    """A Community Edition server refuses any job that lists regions (`Job.IsMultiregion`)."""
+    multiregion = ctx.canonical.multiregion
+    if multiregion is not None and multiregion.regions:
+        reject(
+            ctx,
+            MULTIREGION,
+            ctx.header_span(multiregion),
+            help="remove the `multiregion` block, or run the job on Nomad Enterprise",
         )
 
 

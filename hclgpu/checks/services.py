@@ -1,10 +1,17 @@
-"""Services and their checks as Nomad's server validates them (HG283, HG284).
+"""Services as Nomad's server validates them (HG283, and HG284 for the checks it looks at).
 
-`Service.Validate`, `ServiceCheck.validateCommon`/`validateNomad`, `CheckRestart.Validate`
-(nomad/structs/services.go), the task-service rules of `validateServices` and the group's
-`TaskGroup.validateServices` (nomad/structs/structs.go). Service names and port labels are
-HG265 and HG248. The canonical job is read: provider "consul" when unset.
-`validateCommon` stops at a check's first problem, and so does this rule.
+`Service.Validate` (nomad/structs/services.go) for every service, `TaskGroup.validateServices`
+and `validateScriptChecksInGroupServices` for a group, and the task's `validateServices`
+(nomad/structs/structs.go). The checks `Service.Validate` walks are in
+:mod:`hclgpu.checks.service_checks`; service names and port labels are HG265 and HG248.
+
+The job is read as the server holds it: the agent's defaults (provider consul, the check's
+`on_update` from its service), then `Service.Canonicalize` (a task service's `task` is its
+task; a check's `task` is its service's; the agent drops the own `task` of a task service's
+check) and what the connect mutator adds before validation (the task of a Connect native
+service, the tasks it injects for sidecars and gateways). `TaskGroup.validateServices`
+skips the address-mode and task checks of a group service that `Service.Validate` refused;
+so does this module, except for refusals of the `connect` block itself (HG292).
 """
 
 from __future__ import annotations
@@ -13,11 +20,28 @@ from collections.abc import Iterator
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import SECOND, Condition, at, go_duration, reject
+from hclgpu.checks.naming import SERVICE_NAME, service_name
+from hclgpu.checks.server import RELEASES, Condition, Release, at, reject
+from hclgpu.checks.service_checks import (
+    ALLOC_IPV6,
+    PORT_TYPES,
+    UPDATE_MODES,
+    Problem,
+    address_modes,
+    check_problems,
+    placed_services,
+    problem,
+    report,
+    server_check_name,
+    server_port_label,
+    server_service_name,
+)
 from hclgpu.ir import models as m
 
 S = "nomad/structs/structs.go"
 SV = "nomad/structs/services.go"
+
+# ---- Service.Validate ---------------------------------------------------------------------
 
 ADDRESS_NEEDS_AUTO = Condition(
     "service-address-without-auto",
@@ -32,7 +56,7 @@ ADDRESS_MODE = Condition(
     "HG283",
     "Service.Validate",
     f"{SV}:781",
-    "`address_mode` is not auto, host, driver, alloc or alloc_ipv6",
+    "`address_mode` is not auto, host, driver, alloc or alloc_ipv6 (alloc_ipv6 from 1.10.4)",
     'Service address_mode must be "auto", "host", or "driver"; not {mode!r}',
 )
 ON_UPDATE = Condition(
@@ -51,6 +75,16 @@ PROVIDER = Condition(
     "`provider` is not consul or nomad",
     'Service provider must be "consul", or "nomad"; not {provider!r}',
 )
+KIND = Condition(
+    "service-kind",
+    "HG283",
+    "Service.validateConsulService",
+    f"{SV}:883",
+    "a Consul service sets a `kind` other than api-gateway, ingress-gateway, mesh-gateway or"
+    " terminating-gateway",
+    "Service {name} kind must be one of consul service kind or empty",
+    since=(1, 10, 3),
+)
 NOMAD_CONNECT = Condition(
     "nomad-service-with-connect",
     "HG283",
@@ -58,6 +92,67 @@ NOMAD_CONNECT = Condition(
     f"{SV}:924",
     'a service with `provider = "nomad"` has a `connect` block',
     "Service with provider nomad cannot include Connect blocks",
+)
+IDENTITY_AUDIENCE = Condition(
+    "service-identity-without-aud",
+    "HG283",
+    "Service.validateIdentity",
+    f"{SV}:936",
+    "a service's `identity` block has no `aud`",
+    "Service identity must provide at least one target aud value",
+)
+
+# ---- TaskGroup.validateServices and validateScriptChecksInGroupServices ---------------------
+
+OWN_TASK = Condition(
+    "task-service-other-task",
+    "HG283",
+    "TaskGroup.validateServices",
+    f"{S}:7480",
+    "a task service's `task` names another task",
+    "Service {name} is invalid: may only specify task the service belongs to, got {task!r}",
+)
+CHECK_OWN_TASK = Condition(
+    "task-service-check-other-task",
+    "HG284",
+    "TaskGroup.validateServices",
+    f"{S}:7488",
+    "a check of a task service whose `task` names another task (the check takes its service's `task`)",
+    "Check {name} is invalid: may only specify task the check belongs to, got {task!r}",
+)
+GROUP_DRIVER_MODE = Condition(
+    "group-service-driver-address-mode",
+    "HG283",
+    "TaskGroup.validateServices",
+    f"{S}:7526",
+    'a group service has `address_mode = "driver"`',
+    'service {name!r} cannot use address_mode="driver", only services defined in a "task" block'
+    " can use this mode",
+)
+GROUP_CHECK_DRIVER_MODE = Condition(
+    "group-check-driver-address-mode",
+    "HG284",
+    "TaskGroup.validateServices",
+    f"{S}:7532",
+    'a check of a group service has a `task` (its own or the service\'s) and `address_mode = "driver"`',
+    'Check {name!r} invalid: cannot use address_mode="driver", only checks defined in a "task" service'
+    " block can use this mode",
+)
+CHECK_UNKNOWN_TASK = Condition(
+    "group-check-unknown-task",
+    "HG284",
+    "TaskGroup.validateServices",
+    f"{S}:7536",
+    "a check of a group service names (itself or through the service's `task`) no task of the group",
+    "Check {name} invalid: refers to non-existent task {task}",
+)
+NOT_UNIQUE = Condition(
+    "group-services-not-unique",
+    "HG283",
+    "TaskGroup.validateServices",
+    f"{S}:7547",
+    "two services of the group have one name, one `port` and one owner (the task, or the group)",
+    "Services are not unique: {services}",
 )
 MIXED_PROVIDERS = Condition(
     "group-mixes-service-providers",
@@ -67,21 +162,42 @@ MIXED_PROVIDERS = Condition(
     "the services of one group (its own and its tasks') use both providers",
     "Multiple service providers used: task group services must use the same provider",
 )
+SCRIPT_CHECK_TASK = Condition(
+    "group-script-check-without-task",
+    "HG284",
+    "TaskGroup.validateScriptChecksInGroupServices",
+    f"{S}:7582",
+    'a group service without `task` has a `type = "script"` check (lowercase) without `task`',
+    "Service [{group}]->{service} or Check {name} must specify task parameter",
+)
+
+# ---- validateServices (the services of a task) ------------------------------------------------
+
 TASK_ALLOC_MODE = Condition(
     "task-service-alloc-address-mode",
     "HG283",
     "validateServices",
     f"{S}:8460",
     'a task service has `address_mode = "alloc"`',
-    'service {name!r} cannot use address_mode="alloc",'
-    ' only services defined in a "group" block can use this mode',
+    'service {name!r} cannot use address_mode="alloc", only services defined in a "group" block'
+    " can use this mode",
+)
+TASK_ALLOC_IPV6_MODE = Condition(
+    "task-service-alloc-ipv6-address-mode",
+    "HG283",
+    "validateServices",
+    f"{S}:8464",
+    'a task service has `address_mode = "alloc_ipv6"`',
+    'service {name!r} cannot use address_mode="alloc_ipv6", only services defined in a "group" block'
+    " can use this mode",
+    since=ALLOC_IPV6,
 )
 TASK_DUPLICATE = Condition(
     "task-service-duplicate",
     "HG283",
     "validateServices",
     f"{S}:8470",
-    "two services of a task have one name and one port",
+    "two services of a task have one name and one port (compared as name and port run together)",
     "service {name!r} is duplicate",
 )
 TASK_CONNECT = Condition(
@@ -92,351 +208,412 @@ TASK_CONNECT = Condition(
     "a task service has a `connect` block",
     'service {name!r} cannot have "connect" block, only services defined in a "group" block can',
 )
-CHECK_TYPE = Condition(
-    "check-type",
+TASK_CHECK_DUPLICATE = Condition(
+    "task-check-duplicate",
     "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:262",
-    "a check's `type` is not grpc, http, script or tcp (http or tcp with provider nomad)",
-    "invalid check type ({type!r}), must be one of {allowed}",
+    "validateServices",
+    f"{S}:8496",
+    'two checks of a task service have one name (unnamed checks are all `service: "<service>" check`)',
+    "check {name!r} is duplicate",
 )
-HTTP_PATH = Condition(
-    "check-http-without-path",
+TASK_CHECK_ALLOC_MODE = Condition(
+    "task-check-alloc-address-mode",
     "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:269",
-    "an http check has no `path`",
-    "http type must have http path",
+    "validateServices",
+    f"{S}:8501",
+    'a check of a task service has `address_mode = "alloc"` (the message names the service)',
+    'check {name!r} cannot use address_mode="alloc", only checks defined in a "group" service block'
+    " can use this mode",
 )
-HTTP_RELATIVE = Condition(
-    "check-http-absolute-path",
+TASK_CHECK_ALLOC_IPV6_MODE = Condition(
+    "task-check-alloc-ipv6-address-mode",
     "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:276",
-    "an http check's `path` is an absolute URL (has a scheme)",
-    "http type must have relative http path",
+    "validateServices",
+    f"{S}:8505",
+    'a check of a task service has `address_mode = "alloc_ipv6"` (the message names the service)',
+    'check {name!r} cannot use address_mode="alloc_ipv6", only checks defined in a "group" service block'
+    " can use this mode",
+    since=ALLOC_IPV6,
 )
-SCRIPT_COMMAND = Condition(
-    "check-script-without-command",
+TASK_CHECK_PORT = Condition(
+    "task-check-missing-port",
     "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:280",
-    "a script check has no `command`",
-    "script type must have a valid script path",
+    "validateServices",
+    f"{S}:8520",
+    "a grpc, http or tcp check (lowercase) of a task service has no `port` and its service none either",
+    "check {name!r} is missing a port",
 )
-INTERVAL_MISSING = Condition(
-    "check-without-interval",
+TASK_CHECK_PORT_NUMBER = Condition(
+    "task-check-invalid-numeric-port",
     "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:286",
-    "a check has no `interval`",
-    "missing required value interval. Interval cannot be less than 1s",
+    "validateServices",
+    f"{S}:8533",
+    'a port-needing check of a task service with `address_mode = "driver"` uses a port number of 0 or less'
+    " (its own `port`, else its service's)",
+    "check {name!r} has invalid numeric port {port}",
 )
-INTERVAL_LOW = Condition(
-    "check-interval",
+TASK_CHECK_INHERITED_NUMBER = Condition(
+    "task-check-inherited-numeric-port",
     "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:288",
-    "a check's `interval` < 1s",
-    "interval ({value}) cannot be lower than 1s",
-)
-TIMEOUT_MISSING = Condition(
-    "check-without-timeout",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:293",
-    "a check has no `timeout`",
-    "missing required value timeout. Timeout cannot be less than 1s",
-)
-TIMEOUT_LOW = Condition(
-    "check-timeout",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:295",
-    "a check's `timeout` < 1s",
-    "timeout ({value}) is lower than required minimum timeout 1s",
-)
-INITIAL_STATUS = Condition(
-    "check-initial-status",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:305",
-    "`initial_status` is not passing, warning or critical",
-    'invalid initial check state ({value}), must be one of "passing", "warning", "critical" or empty',
-)
-CHECK_AUTO = Condition(
-    "check-address-mode-auto",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:313",
-    '`address_mode = "auto"` on a check',
-    'invalid address_mode "auto" - auto only valid for services',
-)
-CHECK_ADDRESS = Condition(
-    "check-address-mode",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:313",
-    "a check's `address_mode` is not host, driver, alloc or alloc_ipv6",
-    "invalid address_mode {mode!r}",
-)
-CHECK_ON_UPDATE = Condition(
-    "check-on-update",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:323",
-    "a check's `on_update` is not require_healthy, ignore_warnings or ignore",
-    'on_update must be "require_healthy", "ignore_warnings", or "ignore"; got {value!r}',
-)
-IGNORE_WITH_RESTART = Condition(
-    "check-on-update-ignore-with-restart",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:333",
-    '`on_update = "ignore"` on a check with `check_restart`',
-    'on_update value "ignore" is not compatible with check_restart',
-)
-RESTART_LIMIT = Condition(
-    "check-restart-negative-limit",
-    "HG284",
-    "CheckRestart.Validate",
-    f"{S}:7800",
-    "`check_restart { limit }` < 0",
-    "limit must be greater than or equal to 0 but found {value}",
-)
-RESTART_GRACE = Condition(
-    "check-restart-negative-grace",
-    "HG284",
-    "CheckRestart.Validate",
-    f"{S}:7804",
-    "`check_restart { grace }` < 0",
-    "grace period must be greater than or equal to 0 but found {value}",
+    "validateServices",
+    f"{S}:8539",
+    "a port-needing check of a task service without `port` and without"
+    ' `address_mode = "driver"` inherits its service\'s numeric `port` (a number the check'
+    " writes itself is HG248)",
+    'check {name!r} cannot use a numeric port {port} without setting address_mode="driver"',
 )
 
-ADDRESS_MODES = ("host", "driver", "alloc", "alloc_ipv6")
-UPDATE_MODES = ("", "require_healthy", "ignore_warnings", "ignore")
+CONSUL_KINDS = ("", "api-gateway", "ingress-gateway", "mesh-gateway", "terminating-gateway")
+"""Consul's service kinds but connect-proxy (`api.ServiceKind`), as `validateConsulService` allows."""
+GATEWAY_TASKS = {"ingress": "connect-ingress", "terminating": "connect-terminating", "mesh": "connect-mesh"}
 
 
-def _services(ctx: Context) -> Iterator[tuple[m.TaskGroup, m.Task | None, m.Service]]:
-    for group in ctx.canonical.task_groups or []:
-        for service in group.services or []:
-            yield group, None, service
-        for task in group.tasks or []:
-            for service in task.services or []:
-                yield group, task, service
+# ---- Service.Validate ---------------------------------------------------------------------
+
+
+def service_problems(service: m.Service, name: str, release: Release) -> list[Problem]:
+    """What `Service.Validate` reports of the service itself (its checks aside)."""
+    found: list[Problem] = []
+    mode, modes = service.address_mode, address_modes(release)
+    if mode in modes and service.address:
+        found += problem(ADDRESS_NEEDS_AUTO, service, "address", 'remove `address_mode`, or set it to "auto"')
+    elif mode not in ("", "auto", *modes):
+        found += problem(ADDRESS_MODE, service, "address_mode", f"use auto, {', '.join(modes)}", mode=mode)
+    if service.on_update not in UPDATE_MODES:
+        fix = "use require_healthy, ignore_warnings or ignore"
+        found += problem(ON_UPDATE, service, "on_update", fix, value=service.on_update)
+    if service.provider == "consul" and service.kind not in CONSUL_KINDS:
+        fix = "use api-gateway, ingress-gateway, mesh-gateway or terminating-gateway, or remove `kind`"
+        found += problem(KIND, service, "kind", fix, name=name)
+    elif service.provider == "nomad" and service.connect is not None:
+        fix = 'Connect needs Consul: use `provider = "consul"`, or remove `connect`'
+        found += problem(NOMAD_CONNECT, service.connect, "", fix)
+    elif service.provider not in ("consul", "nomad"):
+        fix = 'use `provider = "consul"` or `"nomad"`'
+        found += problem(PROVIDER, service, "provider", fix, provider=service.provider)
+    identity = service.identity
+    if identity is not None and not identity.audience:
+        found += problem(IDENTITY_AUDIENCE, identity, "aud", 'add the audience, e.g. `aud = ["consul.io"]`')
+    return found
+
+
+def service_refused(
+    job: m.Job, group: m.TaskGroup, task: m.Task | None, service: m.Service, release: Release
+) -> bool:
+    """Whether `Service.Validate` fails in ``release`` (its `connect` checks aside)."""
+    name = server_service_name(job, group, task, service)
+    if not SERVICE_NAME.fullmatch(service_name(job, group, task, service)):
+        return True
+    found = service_problems(service, name, release)
+    for check in service.checks or []:
+        found += check_problems(group, service, name, check, release)
+    return any(p.condition.holds_in(release) for p in found)
 
 
 @rule("HG283")
-def services(ctx: Context) -> None:
-    for _, task, service in _services(ctx):
-        where = f"service `{service.name}`"
-        mode = service.address_mode or ""
-        if mode in ADDRESS_MODES and service.address:
-            reject(
-                ctx,
-                ADDRESS_NEEDS_AUTO,
-                at(ctx, [service], "address"),
-                where=where,
-                help='remove `address_mode`, or set it to "auto"',
-            )
-        elif mode not in ("", "auto", *ADDRESS_MODES):
-            reject(
-                ctx,
-                ADDRESS_MODE,
-                at(ctx, [service], "address_mode"),
-                where=where,
-                mode=mode,
-                help="use auto, host, driver, alloc or alloc_ipv6",
-            )
-        if (service.on_update or "") not in UPDATE_MODES:
-            reject(
-                ctx,
-                ON_UPDATE,
-                at(ctx, [service], "on_update"),
-                where=where,
-                value=service.on_update,
-                help="use require_healthy, ignore_warnings or ignore",
-            )
-        if service.provider not in ("consul", "nomad"):
-            reject(
-                ctx,
-                PROVIDER,
-                at(ctx, [service], "provider"),
-                where=where,
-                provider=service.provider,
-                help='use `provider = "consul"` or `"nomad"`',
-            )
-        elif service.provider == "nomad" and service.connect is not None:
-            reject(
-                ctx,
-                NOMAD_CONNECT,
-                ctx.header_span(service.connect),
-                where=where,
-                help='Connect needs Consul: use `provider = "consul"`, or remove `connect`',
-            )
+def invalid_services(ctx: Context) -> None:
+    """Every service as `Service.Validate` sees it, then the task's and the group's rules."""
+    job, release = ctx.canonical, RELEASES[ctx.nomad_version]
+    for group, task, service in placed_services(job):
+        name = server_service_name(job, group, task, service)
+        found = service_problems(service, name, release)
         if task is not None:
-            _task_service(ctx, service, where)
-    _task_duplicates(ctx)
-    _providers(ctx)
+            found += _task_service(service, name)
+        for each in found:
+            report(ctx, each, f"service `{name}`")
+    for group in job.task_groups or []:
+        _group_services(ctx, job, group, release)
+        for task in group.tasks or []:
+            _task_duplicates(ctx, job, group, task)
 
 
-def _task_service(ctx: Context, service: m.Service, where: str) -> None:
+# ---- the services of a task (validateServices) ------------------------------------------------
+
+
+def _task_service(service: m.Service, name: str) -> list[Problem]:
+    found: list[Problem] = []
+    fix = "move the service to the group, or use another address_mode"
     if service.address_mode == "alloc":
-        reject(
-            ctx,
-            TASK_ALLOC_MODE,
-            at(ctx, [service], "address_mode"),
-            where=where,
-            name=service.name,
-            help="move the service to the group, or use another address_mode",
-        )
+        found += problem(TASK_ALLOC_MODE, service, "address_mode", fix, name=name)
+    if service.address_mode == "alloc_ipv6":
+        found += problem(TASK_ALLOC_IPV6_MODE, service, "address_mode", fix, name=name)
     if service.connect is not None:
-        reject(
-            ctx,
-            TASK_CONNECT,
-            ctx.header_span(service.connect),
-            where=where,
-            name=service.name,
-            help="move the service with its `connect` block to the group",
-        )
+        fix = "move the service with its `connect` block to the group"
+        found += problem(TASK_CONNECT, service.connect, "", fix, name=name)
+    return found
 
 
-def _task_duplicates(ctx: Context) -> None:
-    for _, task in ctx.canonical_tasks():
-        seen: set[str] = set()
+def _task_duplicates(ctx: Context, job: m.Job, group: m.TaskGroup, task: m.Task) -> None:
+    seen: set[str] = set()
+    for service in task.services or []:
+        name = server_service_name(job, group, task, service)
+        key = name + service.port_label
+        if key in seen:
+            reject(
+                ctx,
+                TASK_DUPLICATE,
+                at(ctx, [service], "name"),
+                where=f"task `{task.name}`",
+                name=name,
+                help="give each service of a task its own name or port",
+            )
+        seen.add(key)
+
+
+# ---- the services of a group (TaskGroup.validateServices) -----------------------------------
+
+
+def _group_services(ctx: Context, job: m.Job, group: m.TaskGroup, release: Release) -> None:
+    where = f"group `{group.name}`"
+    for task in group.tasks or []:
         for service in task.services or []:
-            key = (service.name or "") + (service.port_label or "")
-            if key in seen:
+            if service.task_name and service.task_name != task.name:
                 reject(
                     ctx,
-                    TASK_DUPLICATE,
-                    at(ctx, [service], "name"),
-                    where=f"task `{task.name}`",
-                    name=service.name,
-                    help="give each service of a task its own name or port",
+                    OWN_TASK,
+                    at(ctx, [service], "task"),
+                    where=where,
+                    name=server_service_name(job, group, task, service),
+                    task=service.task_name,
+                    help=f"remove `task`: a service of task `{task.name}` belongs to it",
                 )
-            seen.add(key)
-
-
-def _providers(ctx: Context) -> None:
-    for group in ctx.canonical.task_groups or []:
-        found = [s for task in [None, *(group.tasks or [])] for s in _of(group, task)]
-        if len({s.provider for s in found}) > 1:
-            second = next(s for s in found if s.provider != found[0].provider)
+    for service in group.services or []:
+        if service.address_mode == "driver" and not service_refused(job, group, None, service, release):
             reject(
                 ctx,
-                MIXED_PROVIDERS,
-                at(ctx, [second], "provider"),
-                where=f"group `{group.name}`",
-                help="register every service of the group with one provider",
+                GROUP_DRIVER_MODE,
+                at(ctx, [service], "address_mode"),
+                where=where,
+                name=server_service_name(job, group, None, service),
+                help='use auto, host or alloc, or move the service into the task to use "driver"',
             )
+    _not_unique(ctx, job, group)
+    _providers(ctx, group)
 
 
-def _of(group: m.TaskGroup, task: m.Task | None) -> list[m.Service]:
-    return (group.services if task is None else task.services) or []
+def _not_unique(ctx: Context, job: m.Job, group: m.TaskGroup) -> None:
+    """One error for every (owner, name, port) that two services of the group share."""
+    seen: set[tuple[str, str, str]] = set()
+    twice: dict[tuple[str, str, str], m.Service] = {}
+    for task, service in _owned(group):
+        name = server_service_name(job, group, task, service)
+        port = service.port_label if task is not None else server_port_label(group, service)
+        key = (task.name if task is not None else "group", name, port)
+        if key in seen:
+            twice.setdefault(key, service)
+        seen.add(key)
+    if not twice:
+        return
+    listed = sorted(f"{owner}->{name}" + (f":{port}" if port else "") for owner, name, port in twice)
+    reject(
+        ctx,
+        NOT_UNIQUE,
+        at(ctx, [next(iter(twice.values()))], "name"),
+        where=f"group `{group.name}`",
+        services="[" + " ".join(listed) + "]",
+        help="give each service its own name or port",
+    )
+
+
+def _owned(group: m.TaskGroup) -> Iterator[tuple[m.Task | None, m.Service]]:
+    """The services of the group's tasks, then its own, in the order Nomad walks them."""
+    for task in group.tasks or []:
+        for service in task.services or []:
+            yield task, service
+    for service in group.services or []:
+        yield None, service
+
+
+def _providers(ctx: Context, group: m.TaskGroup) -> None:
+    found = [service for _, service in _owned(group)]
+    if len({s.provider for s in found}) > 1:
+        second = next(s for s in found if s.provider != found[0].provider)
+        reject(
+            ctx,
+            MIXED_PROVIDERS,
+            at(ctx, [second], "provider"),
+            where=f"group `{group.name}`",
+            help="register every service of the group with one provider",
+        )
+
+
+# ---- the checks TaskGroup.validateServices looks at ---------------------------------------------
 
 
 @rule("HG284")
-def service_checks(ctx: Context) -> None:
-    for _, _, service in _services(ctx):
-        allowed = ("http", "tcp") if service.provider == "nomad" else ("grpc", "http", "script", "tcp")
-        for check in service.checks or []:
-            _check(ctx, check, allowed, f"service `{service.name}`, check `{check.name or check.type}`")
+def group_level_checks(ctx: Context) -> None:
+    """The checks' `task` and `address_mode`, as the group sees them."""
+    job, release = ctx.canonical, RELEASES[ctx.nomad_version]
+    for group in job.task_groups or []:
+        for task in group.tasks or []:
+            for service in task.services or []:
+                _foreign_task(ctx, job, group, task, service)
+        tasks = _task_names(job, group)
+        for service in group.services or []:
+            if not service_refused(job, group, None, service, release):
+                _group_checks(ctx, job, group, service, tasks)
+            _script_checks(ctx, job, group, service)
 
 
-def _check(ctx: Context, check: m.ServiceCheck, allowed: tuple[str, ...], where: str) -> None:
-    """The first problem `validateCommon` finds, then `CheckRestart.Validate`."""
-    problem = _first_problem(check, allowed)
-    if problem is not None:
-        condition, name, values, fix = problem
-        reject(ctx, condition, at(ctx, [check], name), where=where, help=fix, **values)
+def _foreign_task(ctx: Context, job: m.Job, group: m.TaskGroup, task: m.Task, service: m.Service) -> None:
+    """A check of a task service has its service's `task`: the agent drops its own."""
+    if not service.task_name or service.task_name == task.name:
         return
-    restart = check.check_restart
-    if restart is not None and restart.limit < 0:
+    name = server_service_name(job, group, task, service)
+    for check in service.checks or []:
+        check_name = server_check_name(name, check)
         reject(
             ctx,
-            RESTART_LIMIT,
-            at(ctx, [restart], "limit"),
-            where=where,
-            value=restart.limit,
-            help="use a limit of 0 or more",
-        )
-    elif restart is not None and (restart.grace or 0) < 0:
-        reject(
-            ctx,
-            RESTART_GRACE,
-            at(ctx, [restart], "grace"),
-            where=where,
-            value=restart.grace,
-            help="use a grace of 0 or more",
+            CHECK_OWN_TASK,
+            at(ctx, [service], "task"),
+            where=f"service `{name}`, check `{check_name}`",
+            name=check_name,
+            task=service.task_name,
+            help=f"remove the service's `task`: its checks run in task `{task.name}`",
         )
 
 
-Problem = tuple[Condition, str, dict[str, object], str]
+def _group_checks(ctx: Context, job: m.Job, group: m.TaskGroup, service: m.Service, tasks: set[str]) -> None:
+    name = server_service_name(job, group, None, service)
+    for check in service.checks or []:
+        task = check.task_name or service.task_name
+        if not task:
+            continue
+        check_name = server_check_name(name, check)
+        where = f"service `{name}`, check `{check_name}`"
+        if check.address_mode == "driver":
+            reject(
+                ctx,
+                GROUP_CHECK_DRIVER_MODE,
+                at(ctx, [check], "address_mode"),
+                where=where,
+                name=name,
+                help='use host or alloc, or move the service into the task to use "driver"',
+            )
+        if task not in tasks:
+            reject(
+                ctx,
+                CHECK_UNKNOWN_TASK,
+                at(ctx, [check, service], "task"),
+                where=where,
+                name=check_name,
+                task=task,
+                help="name a task of the group: " + ", ".join(f"`{t}`" for t in sorted(tasks)),
+            )
 
 
-def _first_problem(check: m.ServiceCheck, allowed: tuple[str, ...]) -> Problem | None:
-    kind = (check.type or "").lower()
-    if kind not in allowed:
-        return (
-            CHECK_TYPE,
-            "type",
-            {"type": kind, "allowed": ", ".join(allowed)},
-            f"use one of {', '.join(allowed)}",
+def _task_names(job: m.Job, group: m.TaskGroup) -> set[str]:
+    """The group's tasks once the connect mutator (groups with a network) added its own."""
+    names = {task.name for task in group.tasks or []}
+    if not group.networks:
+        return names
+    for service in group.services or []:
+        connect = service.connect
+        if connect is None:
+            continue
+        name = server_service_name(job, group, None, service)
+        if connect.sidecar_service is not None:
+            names.add(f"connect-proxy-{name}")
+        elif connect.gateway is not None:
+            names.update(
+                f"{prefix}-{name}" for kind, prefix in GATEWAY_TASKS.items() if getattr(connect.gateway, kind)
+            )
+    return names
+
+
+def _script_checks(ctx: Context, job: m.Job, group: m.TaskGroup, service: m.Service) -> None:
+    """`validateScriptChecksInGroupServices`: a script check must know its task."""
+    if service.task_name or _native_task(group, service):
+        return
+    name = server_service_name(job, group, None, service)
+    for check in service.checks or []:
+        if check.type == "script" and not check.task_name:
+            check_name = server_check_name(name, check)
+            reject(
+                ctx,
+                SCRIPT_CHECK_TASK,
+                at(ctx, [check], "type"),
+                where=f"service `{name}`, check `{check_name}`",
+                group=group.name,
+                service=name,
+                name=check_name,
+                help="set `task` in the check or the service to the task the script runs in",
+            )
+
+
+def _native_task(group: m.TaskGroup, service: m.Service) -> bool:
+    """The connect mutator gives a Connect native service the group's only task."""
+    connect = service.connect
+    native = connect is not None and connect.native and connect.sidecar_service is None
+    return native and bool(group.networks) and len(group.tasks or []) == 1
+
+
+# ---- the checks of a task's services (validateServices) -------------------------------------
+
+
+@rule("HG284")
+def task_level_checks(ctx: Context) -> None:
+    """Check names, address modes and ports, as `validateServices` sees a task's checks."""
+    job = ctx.canonical
+    for group, task in ctx.canonical_tasks():
+        for service in task.services or []:
+            name = server_service_name(job, group, task, service)
+            seen: set[str] = set()
+            for check in service.checks or []:
+                check_name = server_check_name(name, check)
+                where = f"service `{name}`, check `{check_name}`"
+                for found in _task_check(service, name, check, check_name, seen):
+                    report(ctx, found, where)
+                seen.add(check_name)
+
+
+def _task_check(
+    service: m.Service, name: str, check: m.ServiceCheck, check_name: str, seen: set[str]
+) -> list[Problem]:
+    found: list[Problem] = []
+    if check_name in seen:
+        found += problem(
+            TASK_CHECK_DUPLICATE, check, "name", "give each check of a service its own name", name=check_name
         )
-    if kind == "http" and not check.path:
-        return HTTP_PATH, "type", {}, 'add `path = "/health"` (or the path to probe)'
-    if kind == "http" and _absolute(check.path):
-        return HTTP_RELATIVE, "path", {}, 'write the path only, e.g. `path = "/health"`'
-    if kind == "script" and not check.command:
-        return SCRIPT_COMMAND, "type", {}, "add the `command` to run"
-    return _timing(check) or _modes(check)
+    fix = "move the service to the group, or use another address_mode"
+    if check.address_mode == "alloc":
+        found += problem(TASK_CHECK_ALLOC_MODE, check, "address_mode", fix, name=name)
+    if check.address_mode == "alloc_ipv6":
+        found += problem(TASK_CHECK_ALLOC_IPV6_MODE, check, "address_mode", fix, name=name)
+    if check.type in PORT_TYPES:
+        found += _task_check_port(service, check, check_name)
+    return found
 
 
-def _timing(check: m.ServiceCheck) -> Problem | None:
-    interval, timeout = check.interval or 0, check.timeout or 0
-    if interval == 0:
-        return INTERVAL_MISSING, "interval", {}, 'add `interval = "10s"`'
-    if interval < SECOND:
-        return INTERVAL_LOW, "interval", {"value": go_duration(interval)}, 'use an interval of at least "1s"'
-    if timeout == 0:
-        return TIMEOUT_MISSING, "timeout", {}, 'add `timeout = "2s"`'
-    if timeout < SECOND:
-        return TIMEOUT_LOW, "timeout", {"value": go_duration(timeout)}, 'use a timeout of at least "1s"'
-    return None
-
-
-def _modes(check: m.ServiceCheck) -> Problem | None:
-    if check.initial_status not in ("", "passing", "warning", "critical"):
-        return (
-            INITIAL_STATUS,
-            "initial_status",
-            {"value": check.initial_status},
-            "use passing, warning or critical",
+def _task_check_port(service: m.Service, check: m.ServiceCheck, check_name: str) -> list[Problem]:
+    port = check.port_label or service.port_label
+    if not port:
+        return problem(
+            TASK_CHECK_PORT, check, "port", "set the check's or the service's `port`", name=check_name
         )
-    mode = check.address_mode or ""
-    if mode == "auto":
-        return (
-            CHECK_AUTO,
-            "address_mode",
-            {},
-            "remove `address_mode`, or use host, driver, alloc or alloc_ipv6",
-        )
-    if mode not in ("", *ADDRESS_MODES):
-        return CHECK_ADDRESS, "address_mode", {"mode": mode}, "use host, driver, alloc or alloc_ipv6"
-    if (check.on_update or "") not in UPDATE_MODES:
-        return (
-            CHECK_ON_UPDATE,
-            "on_update",
-            {"value": check.on_update},
-            "use require_healthy, ignore_warnings or ignore",
-        )
-    if check.check_restart is not None and check.on_update == "ignore":
-        return IGNORE_WITH_RESTART, "on_update", {}, "remove `check_restart`, or use another on_update"
-    return None
+    number = go_atoi(port)
+    if number is None:
+        return []  # a label: HG248 looks it up
+    if check.address_mode == "driver":
+        if number > 0:
+            return []
+        fix = "use a port number above 0, or a port label"
+        node = check if check.port_label else service
+        return problem(TASK_CHECK_PORT_NUMBER, node, "port", fix, name=check_name, port=number)
+    if check.port_label:
+        return []  # the check's own number: HG248
+    fix = 'set `address_mode = "driver"` on the check, or give it a port label'
+    return problem(TASK_CHECK_INHERITED_NUMBER, service, "port", fix, name=check_name, port=number)
 
 
-def _absolute(path: str) -> bool:
-    """Go's ``url.URL.IsAbs``: the path has a scheme (``http://...``)."""
-    head, colon, _ = path.partition(":")
-    return bool(colon) and bool(head) and head[0].isalpha() and all(c.isalnum() or c in "+-." for c in head)
+INT64 = 2**63
+"""Go's `strconv.Atoi` refuses what does not fit in an int64."""
+
+
+def go_atoi(text: str) -> int | None:
+    """`strconv.Atoi`: an optional sign and ASCII digits, within int64."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not digits or not all("0" <= c <= "9" for c in digits):
+        return None
+    value = int(text)
+    return value if -INT64 <= value < INT64 else None

@@ -1,20 +1,24 @@
-"""A task's blocks as Nomad's server validates them (HG205, HG278-HG282, HG285, HG286, HG289).
+"""A task's own settings as Nomad's server validates them (HG205, HG278-HG280, HG285, HG289).
 
-`Task.Validate` (nomad/structs/structs.go) and the `Validate` of each block it holds:
-resources' `numa`, `logs`, `template`, `artifact`, `lifecycle`, `vault`, `identity`,
-`action` and `volume_mount`. The rules read the canonical job (the agent's defaults filled
-in: log rotation 10 x 10 MB, template change mode `restart`, artifact mode `any`), because
-that is what the server checks.
+`Task.Validate` (nomad/structs/structs.go) and the `Validate` of the small blocks it holds:
+the task's name, driver, kill timeout and shutdown delay, its constraints and affinities,
+one template per destination, `resources` and its `numa` (which the Community Edition
+refuses), `lifecycle`, `logs` and `volume_mount`. The blocks with checks of their own are
+elsewhere: `action`, `csi_plugin` and (Nomad Enterprise) `schedule` in
+:mod:`hclgpu.checks.task_blocks`, whose errors Nomad words as the task's; `template` and
+`artifact` in :mod:`hclgpu.checks.task_files`; identities, `vault` and `secret` blocks in
+:mod:`hclgpu.checks.secrets`. The rules read the canonical job (the agent's defaults filled
+in, such as log rotation 10 x 10 MB), because that is what the server checks.
 """
 
 from __future__ import annotations
 
 import posixpath
-import re
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, go_duration, reject
+from hclgpu.checks.task_blocks import validate_actions, validate_csi_plugin, validate_schedule
 from hclgpu.ir import models as m
 
 S = "nomad/structs/structs.go"
@@ -43,6 +47,14 @@ NUMA_ENTERPRISE = Condition(
     "nomad/job_endpoint_hook_numa_ce.go:20",
     "a task's `numa { affinity }` is prefer or require (Community Edition)",
     "numa scheduling requires Nomad Enterprise",
+)
+TASK_NAMELESS = Condition(
+    "task-missing-name",
+    "HG278",
+    "Task.Validate",
+    f"{S}:8205",
+    'a task is labelled with the empty string (`task "" {}`; its group reports it too)',
+    "Missing task name",
 )
 MISSING_DRIVER = Condition(
     "task-missing-driver",
@@ -110,21 +122,32 @@ SAME_DESTINATION = Condition(
     "two templates of a task write to one `destination`",
     "Template {index} has same destination as {other}",
 )
-ACTION_TWICE = Condition(
-    "action-defined-twice",
+CORES_NEGATIVE = Condition(
+    "resources-negative-cores",
     "HG278",
-    "Task.Validate",
-    f"{S}:8330",
-    "two `action` blocks of a task have one name",
-    "Action {name} defined multiple times",
+    "Resources.Validate",
+    f"{S}:2428",
+    "`resources { cores }` < 0",
+    "cores value ({cores}) cannot be negative",
+    since=(2, 0, 5),
 )
-ACTION_COMMAND = Condition(
-    "action-without-command",
-    "HG286",
-    "Action.Validate",
-    "nomad/structs/actions.go:86",
-    "an `action` has an empty `command`",
-    "command cannot be empty",
+SECRETS_ABOVE_MEMORY = Condition(
+    "resources-secrets-above-memory",
+    "HG278",
+    "Resources.Validate",
+    f"{S}:2470",
+    "`resources { secrets }` (the secrets tmpfs, in MB) is larger than `memory` (300 by default)",
+    "SecretsMB value ({secrets}) cannot be larger than MemoryMB value ({memory})",
+    since=(1, 9, 0),
+)
+SECRETS_NEGATIVE = Condition(
+    "resources-negative-secrets",
+    "HG278",
+    "Resources.Validate",
+    f"{S}:2473",
+    "`resources { secrets }` < 0",
+    "SecretsMB value ({secrets}) cannot be negative",
+    since=(1, 9, 0),
 )
 LIFECYCLE_EMPTY = Condition(
     "lifecycle-without-hook",
@@ -167,110 +190,6 @@ LOG_DISK = Condition(
     " `ephemeral_disk { size }` (300 MB by default)",
     "log storage ({usage} MB) must be less than requested disk capacity ({disk} MB)",
 )
-TEMPLATE_SOURCE = Condition(
-    "template-without-source",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8938",
-    "a template has neither `source` nor `data`",
-    "Must specify a source path or have an embedded template",
-)
-TEMPLATE_DESTINATION = Condition(
-    "template-without-destination",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8943",
-    "a template has no `destination`",
-    "Must specify a destination for the template",
-)
-TEMPLATE_ESCAPES = Condition(
-    "template-destination-escapes",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8951",
-    "a template's `destination` leads out of the allocation directory",
-    "destination escapes allocation directory",
-)
-TEMPLATE_SIGNAL = Condition(
-    "template-signal-without-signal",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8959",
-    '`change_mode = "signal"` without `change_signal`',
-    "Must specify signal value when change mode is signal",
-)
-TEMPLATE_SIGNAL_ENV = Condition(
-    "template-signal-with-env",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8962",
-    '`change_mode = "signal"` with `env = true`',
-    "cannot use signals with env var templates",
-)
-TEMPLATE_SCRIPT = Condition(
-    "template-script-without-script",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8966",
-    '`change_mode = "script"` without a `change_script` block',
-    "must specify change script configuration value when change mode is script",
-)
-TEMPLATE_MODE = Condition(
-    "template-change-mode",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8973",
-    "`change_mode` is not noop, restart, signal or script",
-    "Invalid change mode. Must be one of the following: noop, signal, script, restart",
-)
-TEMPLATE_SPLAY = Condition(
-    "template-negative-splay",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8978",
-    "`splay` < 0",
-    "Must specify positive splay value",
-)
-TEMPLATE_PERMS = Condition(
-    "template-perms-not-octal",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8984",
-    "`perms` is not an octal number of at most 12 bits",
-    "Failed to parse {perms!r} as octal",
-)
-TEMPLATE_WAIT = Condition(
-    "template-wait-min-above-max",
-    "HG281",
-    "WaitConfig.Validate",
-    f"{S}:9126",
-    "`wait { min }` > `wait { max }`",
-    "wait min {min} is greater than max {max}",
-)
-ARTIFACT_SOURCE = Condition(
-    "artifact-without-source",
-    "HG282",
-    "TaskArtifact.Validate",
-    f"{S}:9893",
-    "an artifact has an empty `source`",
-    "source must be specified",
-)
-ARTIFACT_MODE = Condition(
-    "artifact-mode",
-    "HG282",
-    "TaskArtifact.Validate",
-    f"{S}:9903",
-    "an artifact's `mode` is not any, file or dir",
-    "invalid artifact mode {mode!r}; must be one of: any, file, dir",
-)
-ARTIFACT_ESCAPES = Condition(
-    "artifact-destination-escapes",
-    "HG282",
-    "TaskArtifact.Validate",
-    f"{S}:9911",
-    "an artifact's `destination` leads out of the allocation directory",
-    "destination escapes allocation directory",
-)
 MOUNT_UNDEFINED = Condition(
     "volume-mount-undefined-volume",
     "HG285",
@@ -287,69 +206,21 @@ MOUNT_PROPAGATION = Condition(
     "`propagation_mode` is not private, host-to-task or bidirectional",
     "volume mount has an invalid propagation mode: {mode!r}",
 )
-VAULT_SIGNAL = Condition(
-    "vault-signal-without-signal",
-    "HG286",
-    "Vault.Validate",
-    f"{S}:10530",
-    'a `vault` block has `change_mode = "signal"` without `change_signal`',
-    'Signal must be specified when using change mode "signal"',
+MOUNT_EMPTY_VOLUME = Condition(
+    "volume-mount-empty-volume",
+    "HG285",
+    "VolumeMount.Validate",
+    "nomad/structs/volumes.go:331",
+    '`volume_mount { volume = "" }` (a mount without `volume` is dropped by the agent)',
+    "volume mount references an empty volume",
 )
-VAULT_MODE = Condition(
-    "vault-change-mode",
-    "HG286",
-    "Vault.Validate",
-    f"{S}:10534",
-    "a `vault` block's `change_mode` is not noop, restart or signal",
-    "Unknown change mode {mode!r}",
-)
-IDENTITY_NAME = Condition(
-    "identity-name",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    "nomad/structs/workload_id.go:459",
-    "an `identity` name does not match ^[a-zA-Z0-9-_]{1,128}$",
-    "invalid name {name!r}. Must match regex ^[a-zA-Z0-9-_]{{1,128}}$",
-)
-IDENTITY_AUDIENCE = Condition(
-    "identity-empty-audience",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    "nomad/structs/workload_id.go:465",
-    "an `identity { aud }` holds an empty string",
-    "an empty string is an invalid audience ({index})",
-)
-IDENTITY_SIGNAL_MODE = Condition(
-    "identity-signal-without-mode",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    "nomad/structs/workload_id.go:473",
-    '`change_signal` on an identity whose `change_mode` is not "signal"',
-    'can only use change_signal={signal!r} with change_mode="signal"',
-)
-IDENTITY_SIGNAL = Condition(
-    "identity-signal-without-signal",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    "nomad/structs/workload_id.go:478",
-    '`change_mode = "signal"` on an identity without `change_signal`',
-    'change_signal must be specified when using change_mode="signal"',
-)
-IDENTITY_MODE = Condition(
-    "identity-change-mode",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    "nomad/structs/workload_id.go:482",
-    "an identity's `change_mode` is not restart, signal or empty",
-    "invalid change_mode: {mode}",
-)
-IDENTITY_TTL = Condition(
-    "identity-negative-ttl",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    "nomad/structs/workload_id.go:490",
-    "an identity's `ttl` < 0",
-    "ttl must be >= 0",
+MOUNT_SELINUX = Condition(
+    "volume-mount-selinux-label",
+    "HG285",
+    "VolumeMount.Validate",
+    "nomad/structs/volumes.go:339",
+    "`selinux_label` is not z, Z or empty",
+    'volume mount has an invalid SELinux label: "{label}"',
 )
 
 
@@ -401,10 +272,11 @@ def numa_blocks(ctx: Context) -> None:
 
 @rule("HG278")
 def task_settings(ctx: Context) -> None:
-    """`Task.Validate`'s own checks, in its order."""
+    """`Task.Validate`'s own checks, in its order, then those of the blocks it reports as HG278."""
     job_type = ctx.canonical.type or "service"
     for group, task in ctx.canonical_tasks():
-        where = f"task `{task.name}`"
+        where = f"task `{task.name}`" if task.name else f"group `{group.name}`, a task without a name"
+        _task_name(ctx, task, where)
         if not task.driver:
             reject(
                 ctx,
@@ -412,14 +284,6 @@ def task_settings(ctx: Context) -> None:
                 ctx.label_span(task),
                 where=where,
                 help='set `driver = "docker"` (or the driver that runs the task)',
-            )
-        if task.name == "alloc":
-            reject(
-                ctx,
-                NAMED_ALLOC,
-                ctx.label_span(task),
-                where=where,
-                help="rename the task: `alloc` is the shared allocation directory",
             )
         _kill_timeout(ctx, group, task, job_type, where)
         if (task.shutdown_delay or 0) < 0:
@@ -430,27 +294,86 @@ def task_settings(ctx: Context) -> None:
                 where=where,
                 help="use a delay of 0 or more",
             )
-        for index, constraint in enumerate(task.constraints or [], 1):
-            if constraint.operand in ("distinct_hosts", "distinct_property"):
-                reject(
-                    ctx,
-                    DISTINCT_AT_TASK,
-                    ctx.header_span(constraint),
-                    where=where,
-                    index=index,
-                    operator=constraint.operand,
-                    help="move the constraint to the group or the job",
-                )
-        if job_type == "system" and task.affinities:
+        if task.resources is not None:
+            _resources(ctx, task.resources, where)
+        _task_constraints(ctx, task, job_type, where)
+        _destinations(ctx, task, where)
+        validate_actions(ctx, task, where)
+        if task.csi_plugin_config is not None:
+            validate_csi_plugin(ctx, task.csi_plugin_config, f"{where}, csi_plugin")
+        if task.schedule is not None and task.schedule.cron is not None:
+            validate_schedule(ctx, task.schedule.cron, f"{where}, schedule")
+
+
+def _task_name(ctx: Context, task: m.Task, where: str) -> None:
+    """The name checks; slashes and NUL characters are HG266's (hclgpu.checks.naming)."""
+    if not task.name:
+        reject(ctx, TASK_NAMELESS, ctx.label_span(task), where=where, help="give the task a name")
+    if task.name == "alloc":
+        reject(
+            ctx,
+            NAMED_ALLOC,
+            ctx.label_span(task),
+            where=where,
+            help="rename the task: `alloc` is the shared allocation directory",
+        )
+
+
+def _task_constraints(ctx: Context, task: m.Task, job_type: str, where: str) -> None:
+    for index, constraint in enumerate(task.constraints or [], 1):
+        if constraint.operand in ("distinct_hosts", "distinct_property"):
             reject(
                 ctx,
-                TASK_SYSTEM_AFFINITY,
-                ctx.header_span(task.affinities[0]),
+                DISTINCT_AT_TASK,
+                ctx.header_span(constraint),
                 where=where,
-                help="remove the affinity: a system job runs on every eligible node",
+                index=index,
+                operator=constraint.operand,
+                help="move the constraint to the group or the job",
             )
-        _destinations(ctx, task, where)
-        _actions(ctx, task, where)
+    if job_type == "system" and task.affinities:
+        reject(
+            ctx,
+            TASK_SYSTEM_AFFINITY,
+            ctx.header_span(task.affinities[0]),
+            where=where,
+            help="remove the affinity: a system job runs on every eligible node",
+        )
+
+
+def _resources(ctx: Context, resources: m.Resources, where: str) -> None:
+    """The checks of `Resources.Validate` no older rule makes (HG240-HG242 make the others)."""
+    cores = resources.cores or 0
+    if cores < 0:
+        reject(
+            ctx,
+            CORES_NEGATIVE,
+            at(ctx, [resources], "cores"),
+            where=where,
+            cores=cores,
+            help="reserve 1 or more whole cores, or remove `cores`",
+        )
+    secrets, memory = resources.secrets_mb or 0, resources.memory_mb or 0
+    if secrets > memory:
+        reject(
+            ctx,
+            SECRETS_ABOVE_MEMORY,
+            at(ctx, [resources], "secrets"),
+            where=where,
+            secrets=secrets,
+            memory=memory,
+            help=f"the secrets directory is held in memory: raise `memory` to {secrets} or more,"
+            " or lower `secrets`",
+        )
+    if secrets < 0:
+        reject(
+            ctx,
+            SECRETS_NEGATIVE,
+            at(ctx, [resources], "secrets"),
+            where=where,
+            secrets=secrets,
+            help="use a size of 0 or more (MB)",
+        )
 
 
 def _kill_timeout(ctx: Context, group: m.TaskGroup, task: m.Task, job_type: str, where: str) -> None:
@@ -494,30 +417,6 @@ def _destinations(ctx: Context, task: m.Task, where: str) -> None:
             )
         else:
             seen[destination] = index
-
-
-def _actions(ctx: Context, task: m.Task, where: str) -> None:
-    reported: dict[str, bool] = {}
-    for action in task.actions or []:
-        if not action.command:
-            reject(
-                ctx,
-                ACTION_COMMAND,
-                at(ctx, [action], "command"),
-                where=f"{where}, action `{action.name}`",
-                help="set the `command` the action runs",
-            )
-        if reported.get(action.name) is False:
-            reject(
-                ctx,
-                ACTION_TWICE,
-                ctx.label_span(action),
-                where=where,
-                name=action.name,
-                help="give each action its own name",
-            )
-            reported[action.name] = True
-        reported.setdefault(action.name, False)
 
 
 @rule("HG279")
@@ -577,134 +476,16 @@ def log_rotation(ctx: Context) -> None:
             )
 
 
-@rule("HG281")
-def templates(ctx: Context) -> None:
-    for _, task in ctx.canonical_tasks():
-        for index, template in enumerate(task.templates or [], 1):
-            _template(ctx, template, f"task `{task.name}`, template {index}")
-
-
-def _template(ctx: Context, template: m.Template, where: str) -> None:
-    if not template.source_path and not template.embedded_tmpl:
-        reject(
-            ctx,
-            TEMPLATE_SOURCE,
-            ctx.header_span(template),
-            where=where,
-            help="set `data` (the template text) or `source` (a file to render)",
-        )
-    if not template.dest_path:
-        reject(
-            ctx,
-            TEMPLATE_DESTINATION,
-            ctx.header_span(template),
-            where=where,
-            help='set `destination`, e.g. `"local/config.txt"`',
-        )
-    elif escapes_allocation("task", template.dest_path):
-        reject(
-            ctx,
-            TEMPLATE_ESCAPES,
-            at(ctx, [template], "destination"),
-            where=where,
-            help="keep the destination inside the task directory (local/, secrets/, alloc/)",
-        )
-    _change_mode(ctx, template, where)
-    if (template.splay or 0) < 0:
-        reject(
-            ctx, TEMPLATE_SPLAY, at(ctx, [template], "splay"), where=where, help="use a splay of 0 or more"
-        )
-    if template.perms and not _octal_12_bits(template.perms):
-        reject(
-            ctx,
-            TEMPLATE_PERMS,
-            at(ctx, [template], "perms"),
-            where=where,
-            perms=template.perms,
-            help='write the mode in octal, e.g. `perms = "0644"`',
-        )
-    wait = template.wait
-    if wait is not None and wait.min is not None and wait.max is not None and wait.min > wait.max:
-        reject(
-            ctx,
-            TEMPLATE_WAIT,
-            at(ctx, [wait], "min"),
-            where=where,
-            min=go_duration(wait.min),
-            max=go_duration(wait.max),
-            help="keep `min` at or below `max`",
-        )
-
-
-def _change_mode(ctx: Context, template: m.Template, where: str) -> None:
-    mode = template.change_mode
-    span = at(ctx, [template], "change_mode")
-    if mode == "signal":
-        if not template.change_signal:
-            reject(
-                ctx, TEMPLATE_SIGNAL, span, where=where, help='add `change_signal = "SIGHUP"` (or the signal)'
-            )
-        if template.envvars:
-            reject(
-                ctx,
-                TEMPLATE_SIGNAL_ENV,
-                span,
-                where=where,
-                help='an env template cannot be re-read by a signal: use `change_mode = "restart"`',
-            )
-    elif mode == "script":
-        if template.change_script is None:
-            reject(
-                ctx, TEMPLATE_SCRIPT, span, where=where, help="add a `change_script { command = ... }` block"
-            )
-    elif mode not in ("noop", "restart"):
-        reject(ctx, TEMPLATE_MODE, span, where=where, help="use noop, restart, signal or script")
-
-
-def _octal_12_bits(text: str) -> bool:
-    """``strconv.ParseUint(text, 8, 12)`` succeeds."""
-    return re.fullmatch(r"[0-7]+", text) is not None and int(text, 8) < 1 << 12
-
-
-@rule("HG282")
-def artifacts(ctx: Context) -> None:
-    for _, task in ctx.canonical_tasks():
-        for index, artifact in enumerate(task.artifacts or [], 1):
-            where = f"task `{task.name}`, artifact {index}"
-            if not artifact.getter_source:
-                reject(
-                    ctx,
-                    ARTIFACT_SOURCE,
-                    at(ctx, [artifact], "source"),
-                    where=where,
-                    help="set `source`: the URL or path go-getter fetches",
-                )
-            if artifact.getter_mode not in (None, "any", "file", "dir"):
-                reject(
-                    ctx,
-                    ARTIFACT_MODE,
-                    at(ctx, [artifact], "mode"),
-                    where=where,
-                    mode=artifact.getter_mode,
-                    help='use `mode = "any"`, `"file"` or `"dir"`',
-                )
-            if artifact.relative_dest and escapes_allocation("task", artifact.relative_dest):
-                reject(
-                    ctx,
-                    ARTIFACT_ESCAPES,
-                    at(ctx, [artifact], "destination"),
-                    where=where,
-                    help="keep the destination inside the task directory",
-                )
-
-
 @rule("HG285")
 def volume_mounts(ctx: Context) -> None:
+    """`Task.Validate`'s mount loop; a mount without `volume` never reaches it (the agent drops it)."""
     for group, task in ctx.canonical_tasks():
         declared = set(group.volumes or {})
         for index, mount in enumerate(task.volume_mounts or []):
+            if mount.volume is None:
+                continue
             where = f"task `{task.name}`"
-            if mount.volume and mount.volume not in declared:
+            if mount.volume not in declared:
                 reject(
                     ctx,
                     MOUNT_UNDEFINED,
@@ -712,86 +493,38 @@ def volume_mounts(ctx: Context) -> None:
                     where=where,
                     index=index,
                     volume=mount.volume,
-                    help=f'declare `volume "{mount.volume}" {{ ... }}` in group `{group.name}`',
+                    help=f'declare `volume "{mount.volume}" {{ ... }}` in group `{group.name}`'
+                    if mount.volume
+                    else "name the group volume to mount",
                 )
-            if mount.propagation_mode not in (None, "", "private", "host-to-task", "bidirectional"):
-                reject(
-                    ctx,
-                    MOUNT_PROPAGATION,
-                    at(ctx, [mount], "propagation_mode"),
-                    where=where,
-                    mode=mount.propagation_mode,
-                    help="use private, host-to-task or bidirectional",
-                )
+            _volume_mount(ctx, mount, f"{where}, volume mount {index}")
 
 
-@rule("HG286")
-def identities_and_vault(ctx: Context) -> None:
-    for _, task in ctx.canonical_tasks():
-        where = f"task `{task.name}`"
-        if task.vault is not None:
-            _vault(ctx, task.vault, where)
-        for identity in [*([task.identity] if task.identity else []), *(task.identities or [])]:
-            _identity(ctx, identity, f"{where}, identity `{identity.name or 'default'}`")
-
-
-def _vault(ctx: Context, vault: m.Vault, where: str) -> None:
-    span = at(ctx, [vault], "change_mode")
-    if vault.change_mode == "signal" and not vault.change_signal:
-        reject(ctx, VAULT_SIGNAL, span, where=where, help='add `change_signal = "SIGHUP"` (or the signal)')
-    elif vault.change_mode not in (None, "noop", "restart", "signal"):
-        reject(ctx, VAULT_MODE, span, where=where, mode=vault.change_mode, help="use noop, restart or signal")
-
-
-IDENTITY_NAME_PATTERN = re.compile(r"[a-zA-Z0-9\-_]{1,128}")
-
-
-def _identity(ctx: Context, identity: m.WorkloadIdentity, where: str) -> None:
-    if identity.name and not IDENTITY_NAME_PATTERN.fullmatch(identity.name):
+def _volume_mount(ctx: Context, mount: m.VolumeMount, where: str) -> None:
+    """`VolumeMount.Validate`."""
+    if mount.volume == "":
         reject(
             ctx,
-            IDENTITY_NAME,
-            at(ctx, [identity], "name"),
+            MOUNT_EMPTY_VOLUME,
+            at(ctx, [mount], "volume"),
             where=where,
-            name=identity.name,
-            help="use letters, digits, - and _ only",
+            help="name the group volume to mount",
         )
-    for index, audience in enumerate(identity.audience or []):
-        if audience == "":
-            reject(
-                ctx,
-                IDENTITY_AUDIENCE,
-                at(ctx, [identity], "aud"),
-                where=where,
-                index=index,
-                help="remove the empty audience",
-            )
-    mode = identity.change_mode
-    if identity.change_signal and mode != "signal":
+    if mount.propagation_mode not in (None, "", "private", "host-to-task", "bidirectional"):
         reject(
             ctx,
-            IDENTITY_SIGNAL_MODE,
-            at(ctx, [identity], "change_signal"),
+            MOUNT_PROPAGATION,
+            at(ctx, [mount], "propagation_mode"),
             where=where,
-            signal=identity.change_signal,
-            help='set `change_mode = "signal"`, or remove `change_signal`',
+            mode=mount.propagation_mode,
+            help="use private, host-to-task or bidirectional",
         )
-    if mode == "signal" and not identity.change_signal:
+    if mount.selinux_label not in (None, "", "z", "Z"):
         reject(
             ctx,
-            IDENTITY_SIGNAL,
-            at(ctx, [identity], "change_mode"),
+            MOUNT_SELINUX,
+            at(ctx, [mount], "selinux_label"),
             where=where,
-            help='add `change_signal = "SIGHUP"` (or the signal)',
+            label=mount.selinux_label,
+            help='use `"z"` (shared between containers) or `"Z"` (private to the task)',
         )
-    elif mode not in ("", "restart", "signal"):
-        reject(
-            ctx,
-            IDENTITY_MODE,
-            at(ctx, [identity], "change_mode"),
-            where=where,
-            mode=mode,
-            help="use restart or signal",
-        )
-    if (identity.ttl or 0) < 0:
-        reject(ctx, IDENTITY_TTL, at(ctx, [identity], "ttl"), where=where, help="use a ttl of 0 or more")

@@ -17,5 +17,6 @@ job "web" {
         ports = ["http"]
       }
     }
+    shutdown_delay = "5s"
   }
 }

@@ -15,5 +15,6 @@ job "web" {
         ports = ["http"]
       }
     }
+    shutdown_delay = "5s"
   }
 }

@@ -22,5 +22,6 @@ job "web" {
         image = "nginx:1.27"
       }
     }
+    shutdown_delay = "5s"
   }
 }

@@ -2,4 +2,9 @@
 job "gpu" {
   # hclgpu-ignore: HG101
   datacenters = ["dc1"]
+  group "g" {
+    task "t" {
+      driver = "docker"
+    }
+  }
 }

@@ -1,0 +1,275 @@
+"""What Nomad's server accepts with a warning (HG264).
+
+`nomad job run` prints the warnings the server answers with and goes on, so the job runs
+with a setting that does less than it says. They come from `Job.Warnings`
+(nomad/structs/structs.go: services without a `shutdown_delay` from 2.0.1, `auto_promote`
+on some groups only), from the admission validators of nomad/job_endpoint_hooks.go
+(`memory_max` without memory oversubscription, a Vault identity without a `vault` block)
+and from `Job.submissionController` (a job source over `job_max_source_size`).
+
+The server computes them after its mutators, so the job read is the canonical one with
+the admission mutators applied (:func:`hclgpu.ir.admission.admit`): the Envoy tasks of
+Consul Connect are there, with their 5s `shutdown_delay`. Where the cluster's
+configuration decides, hclgpu assumes its defaults: memory oversubscription off, a 1 MB
+`job_max_source_size`.
+
+`Job.Warnings`' deprecation of `periodic { cron }` is HG258's (hclgpu.checks.deprecations).
+"""
+
+from __future__ import annotations
+
+from hclgpu.checks import rule
+from hclgpu.checks.context import Context
+from hclgpu.checks.server import Condition, at, reject
+from hclgpu.ir import models as m
+from hclgpu.ir.base import Node
+
+S = "nomad/structs/structs.go"
+HOOKS = "nomad/job_endpoint_hooks.go"
+SHUTDOWN = "generateTaskGroupServiceShutdownDelayWarnings"
+
+JOB_MAX_SOURCE_SIZE = 1_000_000
+"""The servers' default `job_max_source_size`, "1M" (go-humanize: 10^6 bytes)."""
+
+MEMORY_OVERSUBSCRIPTION = Condition(
+    "memory-oversubscription-disabled",
+    "HG264",
+    "memoryOversubscriptionValidate.Validate",
+    f"{HOOKS}:643",
+    "a task sets `memory_max` (any value but 0) while memory oversubscription is off, as it is"
+    " unless the scheduler configuration enables it",
+    'Memory oversubscription is not enabled; Task "{group}.{task}" memory_max value will be'
+    " ignored. Update the Scheduler Configuration to allow oversubscription.",
+)
+SOURCE_TOO_LARGE = Condition(
+    "job-source-too-large",
+    "HG264",
+    "Job.submissionController",
+    f"{HOOKS}:674",
+    "the job file is larger than the servers' `job_max_source_size` (hclgpu assumes its default,"
+    " 1 MB, and does not count variable files and `-var` values, which Nomad adds): `nomad job"
+    " run` registers the job without its source",
+    "job source size of {size} exceeds maximum of {limit} and will be discarded",
+)
+VAULT_IDENTITY_UNUSED = Condition(
+    "vault-identity-without-vault",
+    "HG264",
+    "jobValidate.validateVaultIdentity",
+    f"{HOOKS}:589",
+    "a task without a `vault` block has an `identity` whose name starts with `vault_`",
+    "Task {task} has an identity called {identity} but no vault block",
+)
+VAULT_POLICIES_IGNORED = Condition(
+    "vault-policies-with-identity",
+    "HG264",
+    "jobValidate.validateVaultIdentity",
+    f"{HOOKS}:597",
+    'a task\'s `vault` block sets `policies` and the task has an `identity "vault_<cluster>"`'
+    " (one the servers inject from their `default_identity` is not seen)",
+    "Task {task} has a Vault block with policies but uses workload identity to authenticate"
+    " with Vault, policies will be ignored",
+    tag="v1.9.0",
+    until=(1, 10, 0),
+)
+REFERENCED_TASK_SHUTDOWN = Condition(
+    "service-task-without-shutdown-delay",
+    "HG264",
+    SHUTDOWN,
+    f"{S}:4932",
+    "a group service names a `task` (a Connect native service its only task) whose"
+    " `shutdown_delay` is 0 or unset",
+    "group {group!r} references task {task!r} in a service definition, but the task has no"
+    " shutdown_delay set",
+    since=(2, 0, 1),
+)
+TASK_SERVICES_SHUTDOWN = Condition(
+    "task-services-without-shutdown-delay",
+    "HG264",
+    SHUTDOWN,
+    f"{S}:4940",
+    "a task with `service` blocks has a `shutdown_delay` of 0 or none",
+    "task {task!r} in group {group!r} defines services, but has no shutdown_delay set",
+    since=(2, 0, 1),
+)
+GROUP_SERVICES_SHUTDOWN = Condition(
+    "group-services-without-shutdown-delay",
+    "HG264",
+    SHUTDOWN,
+    f"{S}:4947",
+    "a group service names no `task` and has no `sidecar_task`, and neither the group nor any"
+    " of its tasks has a `shutdown_delay` above 0 (Connect's Envoy tasks have 5s)",
+    "group {group!r} defines services, but neither the group nor any of its tasks have shutdown_delay set",
+    since=(2, 0, 1),
+)
+AUTO_PROMOTE = Condition(
+    "auto-promote-not-everywhere",
+    "HG264",
+    "Job.Warnings",
+    f"{S}:4981",
+    "a group's `update { auto_promote = true }` (its own or the job's) while another group has"
+    " `canary` above 0 without `auto_promote`",
+    "auto_promote must be true for all groups to enable automatic promotion",
+)
+
+SHUTDOWN_HELP = 'add `shutdown_delay = "5s"`, so that the service is deregistered before the task stops'
+
+
+@rule("HG264")
+def server_warnings(ctx: Context) -> None:
+    """The warnings of `Job.Warnings` and the admission validators, on the job the mutators
+    leave (:func:`~hclgpu.ir.admission.admit`)."""
+    admitted = ctx.admitted
+    for group in admitted.task_groups or []:
+        _shutdown_delays(ctx, group)
+        _memory_max(ctx, group)
+        for task in group.tasks or []:
+            _vault_identities(ctx, task)
+    _auto_promote(ctx, admitted)
+    _source_size(ctx)
+
+
+def _shutdown_delays(ctx: Context, group: m.TaskGroup) -> None:
+    """`generateTaskGroupServiceShutdownDelayWarnings`: a service should outlive its
+    deregistration, so the task behind it needs a `shutdown_delay`."""
+    referenced: set[str] = set()
+    unscoped = False
+    # Nomad also warns of a service's `sidecar_task` without `shutdown_delay` (structs.go:4920),
+    # but the agent's SidecarTask.Canonicalize always sets one (0s): no job file reaches it.
+    for service in group.services or []:
+        if service.task_name:
+            referenced.add(service.task_name)
+        elif service.connect is None or service.connect.sidecar_task is None:
+            unscoped = True
+    any_delay = False
+    for task in group.tasks or []:
+        delay = task.shutdown_delay or 0
+        if task.name in referenced and delay == 0:
+            reject(
+                ctx,
+                REFERENCED_TASK_SHUTDOWN,
+                at(ctx, [task], "shutdown_delay"),
+                group=group.name,
+                task=task.name,
+                help=SHUTDOWN_HELP,
+            )
+        if delay > 0:
+            any_delay = True
+        elif task.services:
+            reject(
+                ctx,
+                TASK_SERVICES_SHUTDOWN,
+                at(ctx, [task], "shutdown_delay"),
+                group=group.name,
+                task=task.name,
+                help=SHUTDOWN_HELP,
+            )
+    if unscoped and not (group.shutdown_delay or 0) > 0 and not any_delay:
+        reject(
+            ctx,
+            GROUP_SERVICES_SHUTDOWN,
+            at(ctx, [group], "shutdown_delay"),
+            group=group.name,
+            help=f"{SHUTDOWN_HELP} (in the group, or in the task that serves it)",
+        )
+
+
+def _memory_max(ctx: Context, group: m.TaskGroup) -> None:
+    """Without memory oversubscription the scheduler ignores `memory_max`."""
+    for task in group.tasks or []:
+        resources = task.resources
+        if resources is None or not resources.memory_max_mb:
+            continue
+        node: Node | None = resources if resources.span is not None else _sidecar_resources(group, task)
+        reject(
+            ctx,
+            MEMORY_OVERSUBSCRIPTION,
+            at(ctx, [node], "memory_max"),
+            group=group.name,
+            task=task.name,
+            help="remove `memory_max`, or enable memory oversubscription in the scheduler configuration"
+            " (`nomad operator scheduler set-config -memory-oversubscription=true`)",
+        )
+
+
+def _sidecar_resources(group: m.TaskGroup, task: m.Task) -> Node | None:
+    """The `sidecar_task { resources }` merged into an Envoy task the server injected."""
+    for service in group.services or []:
+        connect = service.connect
+        if (
+            connect is not None
+            and connect.sidecar_task is not None
+            and task.kind.endswith(f":{service.name}")
+        ):
+            return connect.sidecar_task.resources or connect.sidecar_task
+    return None
+
+
+def _vault_identities(ctx: Context, task: m.Task) -> None:
+    """A `vault_*` identity is for a `vault` block; with one, `policies` are for the
+    legacy token flow (1.8-1.9), which an identity replaces."""
+    identities = task.identities or []
+    vault = task.vault
+    if vault is None:
+        for identity in identities:
+            if identity.name.startswith("vault_"):
+                reject(
+                    ctx,
+                    VAULT_IDENTITY_UNUSED,
+                    at(ctx, [identity], "name"),
+                    task=task.name,
+                    identity=identity.name,
+                    help="add a `vault` block to the task, or remove the identity",
+                )
+        return
+    wanted = f"vault_{vault.cluster or 'default'}"
+    if vault.policies and any(identity.name == wanted for identity in identities):
+        reject(
+            ctx,
+            VAULT_POLICIES_IGNORED,
+            at(ctx, [vault], "policies"),
+            task=task.name,
+            help="remove `policies`: the identity's Vault role decides the policies",
+        )
+
+
+def _auto_promote(ctx: Context, job: m.Job) -> None:
+    """Canaries are promoted automatically only when every group with canaries says so."""
+    updates = [(index, group.update) for index, group in enumerate(job.task_groups or []) if group.update]
+    promoting = [index for index, update in updates if update.auto_promote]
+    if not promoting or all(update.auto_promote or not update.canary for _, update in updates):
+        return
+    originals = ctx.job.task_groups or []
+    group = originals[promoting[0]] if promoting[0] < len(originals) else None
+    reject(
+        ctx,
+        AUTO_PROMOTE,
+        at(ctx, [group.update if group else None, ctx.job.update], "auto_promote"),
+        help="set `auto_promote = true` in every group with canaries, or in none",
+    )
+
+
+def _source_size(ctx: Context) -> None:
+    """`nomad job run` sends the file with the job; the server drops a source too large."""
+    size = len(ctx.source.text.encode())
+    if size > JOB_MAX_SOURCE_SIZE:
+        reject(
+            ctx,
+            SOURCE_TOO_LARGE,
+            ctx.header_span(ctx.job),
+            size=go_bytes(size),
+            limit=go_bytes(JOB_MAX_SOURCE_SIZE),
+            help="shorten the file (move large data to artifacts or templates' sources), or raise"
+            " `job_max_source_size` in the servers' configuration",
+        )
+
+
+def go_bytes(size: int) -> str:
+    """A size as go-humanize's ``Bytes`` prints it: SI units, one decimal below 10."""
+    if size < 10:
+        return f"{size} B"
+    units = ("B", "kB", "MB", "GB", "TB", "PB", "EB")
+    exponent = 0
+    while exponent + 1 < len(units) and 1000 ** (exponent + 1) <= size:
+        exponent += 1
+    value = int(size / 1000**exponent * 10 + 0.5) / 10
+    return f"{value:.1f} {units[exponent]}" if value < 10 else f"{value:.0f} {units[exponent]}"
