@@ -49,18 +49,25 @@ def healthcheck(draft: Draft, value: Any, findings: Findings) -> None:
 
 
 def _timing(draft: Draft, value: dict[str, Any], findings: Findings) -> dict[str, int]:
-    """Docker's defaults where the file sets none: 30s interval and timeout, 3 retries."""
-    out = {"Interval": DOCKER_DEFAULT_NS, "Timeout": DOCKER_DEFAULT_NS, "FailuresBeforeCritical": 3}
+    """Docker's defaults where the file sets none: 30s interval and timeout.
+
+    Docker's ``retries`` (3 unless set) has no place: the imported services register with
+    Nomad, whose server refuses ``failures_before_critical`` on their checks
+    (``ServiceCheck.validateNomad``, nomad/structs/services.go:395 at aa026cc99c), so the
+    check turns critical at its first failure."""
+    out = {"Interval": DOCKER_DEFAULT_NS, "Timeout": DOCKER_DEFAULT_NS}
     for key, item in value.items():
         where = draft.at("healthcheck", str(key))
         if key in ("interval", "timeout") and duration_ns(item):
             out[str(key).capitalize()] = duration_ns(item) or 0
         elif key == "retries" and whole_number(item) is not None:
-            out["FailuresBeforeCritical"] = item or 3
+            if item > 1:
+                findings.left_out(
+                    where,
+                    "healthcheck `retries`: a Nomad service check is critical at its first failure; left out",
+                )
         elif key not in ("test", "disable"):
             findings.left_out(where, f"healthcheck `{key}` has no Nomad check equivalent; left out")
-    if out["FailuresBeforeCritical"] <= 1:
-        del out["FailuresBeforeCritical"]  # critical at the first failure: Nomad's default
     return out
 
 

@@ -41,7 +41,10 @@ def read_probes(ctx: PodContext, path: Path, probes: bool) -> list[dict[str, Any
         same = {k: v for k, v in live.items() if k not in ("CheckRestart", "FailuresBeforeCritical")}
         if same == {k: v for k, v in ready.items() if k != "FailuresBeforeCritical"}:
             return [{**ready, "CheckRestart": live["CheckRestart"]}]
-        return [ready, live]
+        # two checks of one task service need two names: Nomad's server refuses a duplicate
+        # (validateServices, nomad/structs/structs.go:8496 at aa026cc99c), and both would
+        # take the default `service: "<name>" check`
+        return [{**ready, "Name": "readiness"}, {**live, "Name": "liveness"}]
     return [ready] if ready is not None else []
 
 

@@ -33,11 +33,10 @@ job "ml-serving" {
         name = "triton"
         port = "port_8000"
         check {
-          type                     = "http"
-          path                     = "/v2/health/ready"
-          interval                 = "15s"
-          timeout                  = "5s"
-          failures_before_critical = 5
+          type     = "http"
+          path     = "/v2/health/ready"
+          interval = "15s"
+          timeout  = "5s"
         }
         provider = "nomad"
       }
@@ -121,11 +120,10 @@ job "ml-serving" {
         name = "vllm"
         port = "port_8000"
         check {
-          type                     = "http"
-          path                     = "/health"
-          interval                 = "30s"
-          timeout                  = "10s"
-          failures_before_critical = 3
+          type     = "http"
+          path     = "/health"
+          interval = "30s"
+          timeout  = "10s"
         }
         provider = "nomad"
       }
@@ -184,12 +182,11 @@ job "ml-serving" {
       service {
         name = "redis"
         check {
-          type                     = "script"
-          command                  = "redis-cli"
-          args                     = ["ping"]
-          interval                 = "10s"
-          timeout                  = "3s"
-          failures_before_critical = 3
+          type     = "script"
+          command  = "redis-cli"
+          args     = ["ping"]
+          interval = "10s"
+          timeout  = "3s"
         }
       }
 

@@ -90,6 +90,7 @@ EOT
       name = "triton"
       port = "http"
       check {
+        name                     = "readiness"
         type                     = "http"
         path                     = "/v2/health/ready"
         interval                 = "5s"
@@ -98,6 +99,7 @@ EOT
       }
 
       check {
+        name     = "liveness"
         type     = "http"
         path     = "/v2/health/live"
         interval = "10s"
