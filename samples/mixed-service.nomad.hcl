@@ -26,6 +26,9 @@ job "search" {
       auto_revert       = true
     }
 
+    # Deregister from Consul before the tasks stop, so no request reaches a dying task.
+    shutdown_delay = "5s"
+
     service {
       name     = "search-api"
       port     = "http"
@@ -69,6 +72,8 @@ job "search" {
     network {
       port "http" { to = 8000 }
     }
+
+    shutdown_delay = "5s"
 
     service {
       name     = "search-embedder"
@@ -120,6 +125,8 @@ job "search" {
     network {
       port "redis" { to = 6379 }
     }
+
+    shutdown_delay = "5s"
 
     service {
       name     = "search-cache"

@@ -27,6 +27,9 @@ job "bert-neuron" {
       auto_revert       = true
     }
 
+    # Deregister from Consul before the tasks stop, so no request reaches a dying task.
+    shutdown_delay = "5s"
+
     service {
       name     = "bert-neuron"
       port     = "http"

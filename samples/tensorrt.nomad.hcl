@@ -33,6 +33,9 @@ job "tensorrt" {
         }
       }
 
+      # Deregister from Consul before the server stops, so no request reaches a dying task.
+      shutdown_delay = "5s"
+
       # Registered in Consul; the front end looks this name up.
       service {
         name = "tensorrt-back-rtserver"

@@ -72,6 +72,9 @@ job "triton" {
       port "grpc" { to = 8001 }
     }
 
+    # Deregister from Consul before the tasks stop, so no request reaches a dying task.
+    shutdown_delay = "5s"
+
     service {
       name     = "triton-${var.environment}"
       port     = "http"
