@@ -14,6 +14,10 @@ from hclgpu.syntax import ast
 from hclgpu.syntax.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
+
+GROUP = '  group "g" {\n    task "t" {\n      driver = "docker"\n    }\n  }\n'
+"""The smallest group Nomad's server takes (a job needs a group, a group a task), for the
+tests of other layers whose jobs would otherwise be only what they test."""
 SHARED = ROOT.parent / "shared"
 os.environ["HCLGPU_NO_CACHE"] = "1"
 """Tests check files afresh (and never touch the user's check cache); tests/test_cache.py

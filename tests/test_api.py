@@ -12,7 +12,8 @@ from hclgpu.diagnostics import Diagnostic
 
 JOB = (
     'variable "n" {\n  type = number\n  default = 1\n}\n'
-    + 'job "api" {\n  group "g" {\n    count = var.n\n  }\n}\n'
+    + 'job "api" {\n  group "g" {\n    count = var.n\n'
+    + '    task "t" {\n      driver = "docker"\n    }\n  }\n}\n'
 )
 
 

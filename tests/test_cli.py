@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from hclgpu.cli import main
-from tests.conftest import ROOT, shared_dir
+from tests.conftest import GROUP, ROOT, shared_dir
 
 BAD = 'job "x" {\n  group "g" {\n    count 2\n  }\n}\n'
-GOOD = 'job "x" {\n  group "g" {\n    count = 2\n  }\n}\n'
+GOOD = 'job "x" {\n  group "g" {\n    count = 2\n    task "t" {\n      driver = "docker"\n    }\n  }\n}\n'
 
 
 @pytest.fixture()
@@ -152,7 +152,7 @@ def test_stdin_is_read_with_dash(monkeypatch: pytest.MonkeyPatch, capsys: pytest
 
 def test_strict_and_exit_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "warn.hcl"
-    path.write_text('job "x"\n{\n}\n')
+    path.write_text('job "x"\n{\n' + GROUP + "}\n")
     assert run(capsys, "check", str(path))[0] == 0
     assert run(capsys, "check", "--strict", str(path))[0] == 1
     assert run(capsys, "check", "--strict", "--ignore", "HG009", str(path))[0] == 0

@@ -9,9 +9,10 @@ import pytest
 
 from hclgpu.cli import main
 from hclgpu.config import ConfigError, find_config
+from tests.conftest import GROUP
 
 # An unused suppression: one HG290 warning, on line 2.
-JOB = 'job "j" {\n  # hclgpu-ignore: HG291\n  datacenters = ["dc1"]\n}\n'
+JOB = 'job "j" {\n  # hclgpu-ignore: HG291\n  datacenters = ["dc1"]\n' + GROUP + "}\n"
 
 
 def check(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]:

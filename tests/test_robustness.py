@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from hclgpu.pipeline import check_source, compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import ROOT
+from tests.conftest import GROUP, ROOT
 
 ALPHABET = st.sampled_from(list('job"group{}[]()=\n #/*${}%~<<EOF-.,:?!&|+0123456789abc\\\t'))
 
@@ -107,7 +107,7 @@ def test_every_truncation_of_every_sample_compiles_or_reports() -> None:
 
 
 def test_deep_values_and_long_chains_evaluate_or_report() -> None:
-    deep = 'job "j" {\n  meta { a = jsonencode(' + "[" * 200 + "]" * 200 + ") }\n}\n"
+    deep = 'job "j" {\n  meta { a = jsonencode(' + "[" * 200 + "]" * 200 + ") }\n" + GROUP + "}\n"
     assert compile_source(SourceFile("d.hcl", deep)).job is not None
     unary = 'job "j" {\n  meta { a = ' + "-" * 5000 + "1 }\n}\n"
     assert [d.code for d in compile_source(SourceFile("u.hcl", unary)).diagnostics] == ["HG012"]

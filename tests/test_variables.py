@@ -12,8 +12,9 @@ from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import Result, compile_source
 from hclgpu.source import SourceFile
+from tests.conftest import GROUP
 
-JOB = '\njob "j" {\n  meta {\n    v = jsonencode(var.x)\n  }\n}\n'
+JOB = '\njob "j" {\n  meta {\n    v = jsonencode(var.x)\n  }\n' + GROUP + "}\n"
 
 
 def compile_job(declaration: str, **inputs: Any) -> Result:
