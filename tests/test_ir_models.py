@@ -22,7 +22,7 @@ from hclgpu.ir import models
 from hclgpu.ir.base import Hcl, Node, OmitEmpty
 from hclgpu.ir.models import Affinity, Constraint, Job, RequestedDevice, Resources, Task, TaskGroup
 from hclgpu.source import Span
-from tests.conftest import SHARED, shared_dir
+from tests.conftest import ROOT, SHARED, shared_dir
 
 NOMAD = SHARED / "conformance" / "nomad"
 
@@ -275,3 +275,21 @@ def test_hcl_markers_are_consistent(model: type[Node]) -> None:
         if marker.go == "duration":
             assert inner is int, alias
     assert labels <= 1, model.__name__
+
+
+def test_a_tree_copy_is_equal_and_shares_nothing_mutable() -> None:
+    from hclgpu.pipeline import compile_source
+    from hclgpu.source import SourceFile
+
+    text = (ROOT / "samples" / "mixed-service.nomad.hcl").read_text(encoding="utf-8")
+    job = compile_source(SourceFile("mixed-service.nomad.hcl", text), checks=False).job
+    assert job is not None
+    copy = job.tree_copy()
+    assert copy == job and copy.model_dump() == job.model_dump()
+    copy.task_groups[0].tasks[0].resources.memory_mb = 1  # type: ignore[index, union-attr]
+    copy.task_groups[0].services[0].checks.append(models.ServiceCheck.build())  # type: ignore[index, union-attr]
+    copy.task_groups[0].tasks[0].config["image"] = "x"  # type: ignore[index]
+    assert job.task_groups[0].tasks[0].resources.memory_mb != 1  # type: ignore[index, union-attr]
+    assert len(job.task_groups[0].services[0].checks or []) == 1  # type: ignore[index]
+    assert job.task_groups[0].tasks[0].config["image"] != "x"  # type: ignore[index]
+    assert copy.task_groups[0].span is job.task_groups[0].span  # spans are shared, never changed

@@ -134,12 +134,13 @@ class Context:
 
     @property
     def admitted(self) -> m.Job:
-        """The canonical job after the server's admission mutators (hclgpu.ir.admission):
-        what ``Job.Validate`` and ``Job.Warnings`` look at, Envoy tasks and all. Computed once."""
+        """The canonical job with what Nomad's connect mutator adds before it validates:
+        the Envoy tasks and ports of Connect services (hclgpu.ir.admission), which
+        ``TaskGroup.Validate`` and ``Job.Warnings`` count. Computed once."""
         if self._admitted is None:
-            from hclgpu.ir.admission import admit
+            from hclgpu.ir.admission import with_connect_tasks
 
-            self._admitted = admit(self.canonical)
+            self._admitted = with_connect_tasks(self.canonical)
         return self._admitted
 
     def canonical_tasks(self) -> Iterator[tuple[m.TaskGroup, m.Task]]:

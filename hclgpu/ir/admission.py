@@ -94,7 +94,7 @@ MUTATIONS = (
 
 def admit(job: m.Job) -> m.Job:
     """A copy of the canonical ``job`` as Nomad's server stores it; ``job`` is left unchanged."""
-    out = job.model_copy(deep=True)
+    out = job.tree_copy()
     _canonicalizer(out)
     _consul_partitions(out)
     for group in out.task_groups or []:
@@ -111,6 +111,29 @@ def admit(job: m.Job) -> m.Job:
 
 def _constraint(target: str, value: str, operand: str) -> m.Constraint:
     return m.Constraint.build(l_target=target, r_target=value, operand=operand)
+
+
+def with_connect_tasks(job: m.Job) -> m.Job:
+    """The canonical ``job`` with only the connect mutator applied: its Envoy tasks, ports
+    and service names, which rules that count or read a group's tasks must see. Groups
+    the mutator leaves alone are shared with ``job``, not copied (most jobs have none to
+    change, and a full :func:`admit` of a large job costs more than all its rules)."""
+    out = job.model_copy()
+    groups = []
+    for group in job.task_groups or []:
+        if group.networks and any(_injects(service) for service in group.services or []):
+            group = group.tree_copy()
+            _connect(group, job)
+        groups.append(group)
+    out.task_groups = groups if job.task_groups is not None else None
+    return out
+
+
+def _injects(service: m.Service) -> bool:
+    connect = service.connect
+    return connect is not None and (
+        connect.sidecar_service is not None or connect.gateway is not None or connect.native
+    )
 
 
 def _semver(target: str, version: str) -> m.Constraint:
@@ -579,4 +602,4 @@ def _implicit_identities(job: m.Job) -> None:
             group.constraints = [*(group.constraints or []), constraint]
 
 
-__all__ = ["MUTATIONS", "Mutation", "admit", "check_hash"]
+__all__ = ["MUTATIONS", "Mutation", "admit", "check_hash", "with_connect_tasks"]

@@ -95,6 +95,48 @@ class Node(BaseModel):
         _set(node, "__pydantic_private__", None)
         return node
 
+    def tree_copy(self) -> Self:
+        """A deep copy of this node and everything under it, spans shared.
+
+        The same result as ``model_copy(deep=True)`` for an IR tree (nodes, lists, dicts
+        and immutable leaves), several times faster: ``copy.deepcopy`` keeps a memo of
+        every object it meets, which an acyclic tree never needs, and a 1 MB job is
+        copied twice on every check (the agent's defaults, the server's mutators)."""
+        copied: Self = _copied(self)
+        return copied
+
+
+_LEAVES = frozenset({str, int, float, bool, type(None), Span})
+"""Values a copy shares: immutable (a Span is never changed once built)."""
+
+
+def _copied(value: Any) -> Any:
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is list:
+        return [item if type(item) in _LEAVES else _copied(item) for item in value]
+    if kind is dict:
+        return {key: item if type(item) in _LEAVES else _copied(item) for key, item in value.items()}
+    if isinstance(value, Node):
+        node = object.__new__(kind)
+        fields = {
+            name: item if type(item) in _LEAVES else _copied(item) for name, item in value.__dict__.items()
+        }
+        _set = object.__setattr__
+        _set(node, "__dict__", fields)
+        _set(node, "__pydantic_fields_set__", set(value.__pydantic_fields_set__))
+        _set(node, "__pydantic_extra__", None)
+        _set(node, "__pydantic_private__", None)
+        return node
+    if isinstance(value, (list, dict, set, tuple)):  # subclasses, sets and tuples: rare
+        items = value.items() if isinstance(value, dict) else value
+        copied = (
+            [(k, _copied(v)) for k, v in items] if isinstance(value, dict) else [_copied(v) for v in items]
+        )
+        return type(value)(copied)
+    return value
+
 
 _DEFAULTS: dict[type[Node], dict[str, tuple[bool, Any]]] = {}
 

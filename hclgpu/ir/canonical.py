@@ -37,7 +37,7 @@ N = TypeVar("N", bound=Node)
 
 def canonicalize(job: m.Job) -> m.Job:
     """A new job with the defaults ``api.Job.Canonicalize()`` applies; ``job`` is left unchanged."""
-    out = job.model_copy(deep=True)
+    out = job.tree_copy()
     _job(out)
     return out
 
