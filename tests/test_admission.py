@@ -200,3 +200,13 @@ def test_every_admission_change_cites_a_line_of_nomad() -> None:
         path, _, line = mutation.source.rpartition(":")
         assert path.startswith("nomad/") and line.isdigit(), mutation.id
     assert len({m.id for m in MUTATIONS}) == len(MUTATIONS)
+
+
+def test_service_names_are_interpolated_as_the_server_does() -> None:
+    sidecar = 'connect {\nsidecar_service {}\n}'
+    body = f'{BRIDGE}\nservice {{\nname = "${{JOB}}-${{NOMAD_META_tier}}"\nport = "http"\n{sidecar}\n}}'
+    job = _admitted(_group(body, job='meta {\ntier = "gold"\n}'))
+    assert job["TaskGroups"][0]["Services"][0]["Name"] == "web-gold"
+    assert job["TaskGroups"][0]["Tasks"][1]["Name"] == "connect-proxy-web-gold"
+    task = _admitted(_group("", 'service {\nname = "${BASE}"\n}'))["TaskGroups"][0]["Tasks"][0]
+    assert task["Services"][0]["Name"] == "web-api-server"

@@ -24,9 +24,9 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.findings import Finding, report_finding
 from hclgpu.checks.gateways import gateway_problem
-from hclgpu.checks.naming import RUNTIME_VARIABLE
 from hclgpu.checks.server import Condition, at, reject
 from hclgpu.ir import models as m
+from hclgpu.ir.service_names import server_service_name
 
 S = "nomad/structs/structs.go"
 SV = "nomad/structs/services.go"
@@ -127,51 +127,6 @@ CONNECT_PROXY = "connect-proxy:"
 
 
 # ---- the job as the server has it after the connect mutator -----------------------------
-
-
-def server_service_name(
-    job: m.Job, group: m.TaskGroup, task: m.Task | None, service: m.Service, *, mutated: bool = True
-) -> str:
-    """A service's name as the validators see it: `Service.Canonicalize` replaces `${JOB}`,
-    `${TASKGROUP}`, `${TASK}` and `${BASE}`; for a sidecar or gateway service of a group
-    with a network the connect mutator then replaces the task environment's variables it
-    knows at submission (job and group names, region, alloc index, meta). Unknown ones stay.
-    ``mutated=False`` gives the name before the mutator, which default check names use."""
-    job_name, group_name = job.name or job.id or "", group.name or ""
-    task_name = task.name if task is not None else "group"
-    canonical = {
-        "JOB": job_name,
-        "TASKGROUP": group_name,
-        "TASK": task_name,
-        "BASE": f"{job_name}-{group_name}-{task_name}",
-    }
-    name = _replace(service.name, canonical)
-    connect = service.connect
-    envoy = connect is not None and (connect.sidecar_service is not None or connect.gateway is not None)
-    if mutated and task is None and group.networks and envoy:
-        name = _replace(name, _submission_env(job, group))
-    return name
-
-
-def _replace(text: str, values: dict[str, str]) -> str:
-    """`helper/args.ReplaceEnv`: `${name}` from ``values``, the others left as written."""
-    return RUNTIME_VARIABLE.sub(lambda found: values.get(found[0][2:-1], found[0]), text)
-
-
-def _submission_env(job: m.Job, group: m.TaskGroup) -> dict[str, str]:
-    """The environment `taskenv` builds from an allocation that has only the job and group."""
-    env = {
-        "NOMAD_JOB_ID": job.id or "",
-        "NOMAD_JOB_NAME": job.name or "",
-        "NOMAD_GROUP_NAME": group.name or "",
-        "NOMAD_ALLOC_INDEX": "0",
-    }
-    if job.region:
-        env["NOMAD_REGION"] = job.region
-    for key, value in {**(job.meta or {}), **(group.meta or {})}.items():
-        env[f"NOMAD_META_{key.upper()}"] = value
-        env[f"NOMAD_META_{key}"] = value
-    return env
 
 
 def has_sidecar(service: m.Service) -> bool:

@@ -29,13 +29,12 @@ from hclgpu.checks.connect import (
     go_quote,
     go_uint16_error,
     has_sidecar,
-    server_service_name,
 )
 from hclgpu.checks.context import Context
 from hclgpu.checks.findings import Finding, report_finding
-from hclgpu.checks.naming import RUNTIME_VARIABLE
 from hclgpu.checks.server import RELEASES, Condition, Release, at
 from hclgpu.ir import models as m
+from hclgpu.ir.service_names import RUNTIME_VARIABLE, server_service_name
 
 HOOK = "nomad/job_endpoint_hook_connect.go"
 EXPOSE = "nomad/job_endpoint_hook_expose_check.go"

@@ -15,12 +15,11 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+from hclgpu.ir.service_names import RUNTIME_VARIABLE  # what Nomad replaces before checking a name
 from hclgpu.source import Span
 
 SERVICE_NAME = re.compile(r"(?i:[a-z0-9]|[a-z0-9][a-z0-9\-]{0,61}[a-z0-9])")
 """Nomad's service name rule (RFC 952/1123/2782), letters of either case."""
-RUNTIME_VARIABLE = re.compile(r"\$\{[a-zA-Z0-9_\-.]+\}")
-"""What Nomad replaces with a placeholder before checking a service name (`helper/args`)."""
 DNS_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
 _NOT_LABEL = re.compile(r"[^a-z0-9]+")
 MAX_LABEL = 63

@@ -28,10 +28,10 @@ from urllib.parse import unquote
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.naming import RUNTIME_VARIABLE
 from hclgpu.checks.server import RELEASES, SECOND, Condition, Release, at, go_duration, reject
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+from hclgpu.ir.service_names import RUNTIME_VARIABLE
 
 S = "nomad/structs/structs.go"
 SV = "nomad/structs/services.go"

@@ -265,7 +265,6 @@ TASK_CHECK_INHERITED_NUMBER = Condition(
 
 CONSUL_KINDS = ("", "api-gateway", "ingress-gateway", "mesh-gateway", "terminating-gateway")
 """Consul's service kinds but connect-proxy (`api.ServiceKind`), as `validateConsulService` allows."""
-GATEWAY_TASKS = {"ingress": "connect-ingress", "terminating": "connect-terminating", "mesh": "connect-mesh"}
 
 
 # ---- Service.Validate ---------------------------------------------------------------------
@@ -444,11 +443,12 @@ def _providers(ctx: Context, group: m.TaskGroup) -> None:
 def group_level_checks(ctx: Context) -> None:
     """The checks' `task` and `address_mode`, as the group sees them."""
     job, release = ctx.canonical, RELEASES[ctx.nomad_version]
-    for group in job.task_groups or []:
+    admitted = ctx.admitted.task_groups or []
+    for group, with_envoy in zip(job.task_groups or [], admitted, strict=True):
         for task in group.tasks or []:
             for service in task.services or []:
                 _foreign_task(ctx, job, group, task, service)
-        tasks = _task_names(job, group)
+        tasks = {task.name for task in with_envoy.tasks or []}  # Envoy tasks included
         for service in group.services or []:
             if not service_refused(job, group, None, service, release):
                 _group_checks(ctx, job, group, service, tasks)
@@ -500,25 +500,6 @@ def _group_checks(ctx: Context, job: m.Job, group: m.TaskGroup, service: m.Servi
                 task=task,
                 help="name a task of the group: " + ", ".join(f"`{t}`" for t in sorted(tasks)),
             )
-
-
-def _task_names(job: m.Job, group: m.TaskGroup) -> set[str]:
-    """The group's tasks once the connect mutator (groups with a network) added its own."""
-    names = {task.name for task in group.tasks or []}
-    if not group.networks:
-        return names
-    for service in group.services or []:
-        connect = service.connect
-        if connect is None:
-            continue
-        name = server_service_name(job, group, None, service)
-        if connect.sidecar_service is not None:
-            names.add(f"connect-proxy-{name}")
-        elif connect.gateway is not None:
-            names.update(
-                f"{prefix}-{name}" for kind, prefix in GATEWAY_TASKS.items() if getattr(connect.gateway, kind)
-            )
-    return names
 
 
 def _script_checks(ctx: Context, job: m.Job, group: m.TaskGroup, service: m.Service) -> None:

@@ -15,10 +15,10 @@ import re
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.naming import RUNTIME_VARIABLE
 from hclgpu.checks.server import Condition, at, go_duration, reject
 from hclgpu.checks.tasks import escapes_allocation
 from hclgpu.ir import models as m
+from hclgpu.ir.service_names import RUNTIME_VARIABLE
 from hclgpu.source import Span
 
 S = "nomad/structs/structs.go"

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from hclgpu.ir import models as m
+from hclgpu.ir.service_names import server_service_name
 from hclgpu.units.durations import go_duration
 
 SECOND = 1_000_000_000
@@ -47,6 +47,10 @@ MUTATIONS = (
              'a job without `datacenters` may run in every datacenter: `["*"]`'),
     Mutation("payload", "jobCanonicalizer", "nomad/structs/structs.go:6103",
              'a `parameterized` block\'s empty `payload` becomes "optional"'),
+    Mutation("service-names", "jobCanonicalizer", "nomad/structs/services.go:715",
+             "`${JOB}`, `${TASKGROUP}`, `${TASK}` and `${BASE}` in a service name are replaced;"
+             " a sidecar or gateway service's name also gets the job's and group's variables"
+             " (`${NOMAD_JOB_NAME}`, `${NOMAD_META_*}`, ...) from the connect mutator"),
     Mutation("consul-partition", "jobConsulHook", "nomad/job_endpoint_hook_consul.go:45",
              "a group or task `consul { partition }` adds the constraint"
              " `${attr.consul.partition} = <partition>` (not de-duplicated)"),
@@ -155,7 +159,12 @@ def _add(constraints: list[m.Constraint] | None, new: m.Constraint, *, full: boo
 
 
 def _canonicalizer(job: m.Job) -> None:
-    """``structs.Job.Canonicalize``, beyond what the agent did."""
+    """``structs.Job.Canonicalize``, beyond what the agent did: every datacenter, an
+    optional payload, and service names with ``${JOB}``, ``${TASKGROUP}``, ``${TASK}`` and
+    ``${BASE}`` replaced (`Service.Canonicalize`)."""
+    for group in job.task_groups or []:
+        for task, service in _services(group):
+            service.name = server_service_name(job, group, task, service, mutated=False)
     if not job.datacenters:
         job.datacenters = ["*"]
     if job.parameterized_job is not None and not job.parameterized_job.payload:
@@ -181,21 +190,6 @@ def _consul_partitions(job: m.Job) -> None:
 
 
 # ------------------------------------------------------------------ connect
-
-
-_ENV = re.compile(r"\$\{(NOMAD_[A-Z_]+)\}")
-
-
-def _interpolate(name: str, job: m.Job, group: m.TaskGroup) -> str:
-    """``taskenv`` on a service name: the job's and group's variables; others are kept."""
-    known = {
-        "NOMAD_JOB_ID": job.id or "",
-        "NOMAD_JOB_NAME": job.name or "",
-        "NOMAD_GROUP_NAME": group.name,
-        "NOMAD_REGION": job.region or "",
-        "NOMAD_NAMESPACE": job.namespace or "",
-    }
-    return _ENV.sub(lambda found: known.get(found.group(1)) or found.group(0), name)
 
 
 def _driver(group: m.TaskGroup) -> str:
@@ -253,12 +247,12 @@ def _connect(group: m.TaskGroup, job: m.Job) -> None:
         if connect is None:
             continue
         if connect.sidecar_service is not None:
-            service.name = _interpolate(service.name, job, group)
+            service.name = server_service_name(job, group, None, service)
             _sidecar(group, job, service, connect)
         elif connect.native:
             _native(group, service)
         elif connect.gateway is not None:
-            service.name = _interpolate(service.name, job, group)
+            service.name = server_service_name(job, group, None, service)
             _gateway(group, job, service, connect.gateway)
     for network in (group.networks or [])[:1]:
         for port in [*(network.dynamic_ports or []), *(network.reserved_ports or [])]:
