@@ -203,7 +203,7 @@ def test_every_admission_change_cites_a_line_of_nomad() -> None:
 
 
 def test_service_names_are_interpolated_as_the_server_does() -> None:
-    sidecar = 'connect {\nsidecar_service {}\n}'
+    sidecar = "connect {\nsidecar_service {}\n}"
     body = f'{BRIDGE}\nservice {{\nname = "${{JOB}}-${{NOMAD_META_tier}}"\nport = "http"\n{sidecar}\n}}'
     job = _admitted(_group(body, job='meta {\ntier = "gold"\n}'))
     assert job["TaskGroups"][0]["Services"][0]["Name"] == "web-gold"
