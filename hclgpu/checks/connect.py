@@ -26,7 +26,7 @@ from hclgpu.checks.findings import Finding, report_finding
 from hclgpu.checks.gateways import gateway_problem
 from hclgpu.checks.server import Condition, at, reject
 from hclgpu.ir import models as m
-from hclgpu.ir.service_names import server_service_name
+from hclgpu.ir.service_names import job_services, server_service_name
 
 S = "nomad/structs/structs.go"
 SV = "nomad/structs/services.go"
@@ -135,14 +135,7 @@ def has_sidecar(service: m.Service) -> bool:
 
 def _consul_services(job: m.Job) -> Iterator[tuple[m.TaskGroup, m.Task | None, m.Service]]:
     """Every service `validateConsulService` checks, group services first."""
-    for group in job.task_groups or []:
-        for service in group.services or []:
-            if service.provider == "consul":
-                yield group, None, service
-        for task in group.tasks or []:
-            for service in task.services or []:
-                if service.provider == "consul":
-                    yield group, task, service
+    return ((g, t, s) for g, t, s in job_services(job) if s.provider == "consul")
 
 
 # ---- ConsulConnect.Validate ---------------------------------------------------------------

@@ -34,6 +34,7 @@ from hclgpu.checks.context import Context
 from hclgpu.checks.findings import Finding, report_finding
 from hclgpu.checks.server import RELEASES, Condition, Release, at
 from hclgpu.ir import models as m
+from hclgpu.ir.admission import gateway_prefix
 from hclgpu.ir.service_names import RUNTIME_VARIABLE, server_service_name
 
 HOOK = "nomad/job_endpoint_hook_connect.go"
@@ -355,7 +356,7 @@ def _connect_mutator(ctx: Context, job: m.Job, release: Release) -> Located | No
                 if connect.gateway.mesh is not None and not service.port_label:
                     fix = "set `port` to the label of the port for the gateway's WAN address"
                     return Finding(MESH_PORT, ctx.header_span(service), fix), f"service `{name}`"
-                prefix = _gateway_prefix(connect.gateway)
+                prefix = gateway_prefix(connect.gateway)
                 existing = {f"{other}:{name}" for other in GATEWAY_PREFIXES}  # hasGatewayTaskForService
                 _inject(tasks, kinds, f"{prefix}:{name}", f"{prefix}-{name}", existing)
     return None
@@ -369,13 +370,6 @@ def _inject(
     if not kinds & (existing or {kind}):
         kinds.add(kind)
         tasks.append(name)
-
-
-def _gateway_prefix(gateway: m.ConsulGateway) -> str:
-    """`ConsulGateway.Prefix`: the kind of the gateway's Envoy task."""
-    if gateway.mesh is not None:
-        return "connect-mesh"
-    return "connect-ingress" if gateway.ingress is not None else "connect-terminating"
 
 
 def _native_task_problem(

@@ -16,13 +16,12 @@ mutators' defaults: Vault and Consul `cluster` "default", service provider "cons
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import RELEASES, Condition, at, reject
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+from hclgpu.ir.service_names import job_services
 
 HOOKS = "nomad/job_endpoint_hooks.go"
 VAULT = "nomad/job_endpoint_hook_vault.go"
@@ -318,7 +317,7 @@ def total_count(ctx: Context) -> None:
 @rule("HG294")
 def service_identities(ctx: Context) -> None:
     """A Nomad service's identity keeps the name the job gives it, and it must have one."""
-    for group, task, service in _services(ctx.canonical):
+    for group, task, service in job_services(ctx.canonical):
         identity = service.identity
         if identity is None or identity.name or service.provider in ("", "consul"):
             continue
@@ -331,15 +330,6 @@ def service_identities(ctx: Context) -> None:
             parent=parent,
             help='give the identity a `name`, e.g. `name = "nomad-service"`',
         )
-
-
-def _services(job: m.Job) -> Iterator[tuple[m.TaskGroup, m.Task | None, m.Service]]:
-    for group in job.task_groups or []:
-        for service in group.services or []:
-            yield group, None, service
-        for task in group.tasks or []:
-            for service in task.services or []:
-                yield group, task, service
 
 
 @rule("HG289")

@@ -12,7 +12,8 @@ provider is neither consul nor nomad has its checks left alone, as Nomad does.
 The job is read as the server holds it: the agent's defaults (:mod:`hclgpu.ir.canonical`:
 provider consul, the check's `on_update` from the service, the service's `check_restart`
 merged into each check), then `Service.Canonicalize`'s names (see
-:func:`server_service_name` and :func:`server_check_name`). The checks that
+:func:`~hclgpu.ir.service_names.server_service_name` and
+:func:`~hclgpu.ir.service_names.server_check_name`). The checks that
 `TaskGroup.validateServices` and the task's `validateServices` make on the same checks are
 in :mod:`hclgpu.checks.services`.
 """
@@ -20,8 +21,7 @@ in :mod:`hclgpu.checks.services`.
 from __future__ import annotations
 
 import ipaddress
-import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 from urllib.parse import unquote
@@ -31,7 +31,7 @@ from hclgpu.checks.context import Context
 from hclgpu.checks.server import RELEASES, SECOND, Condition, Release, at, go_duration, reject
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
-from hclgpu.ir.service_names import RUNTIME_VARIABLE
+from hclgpu.ir.service_names import job_services, server_check_name, server_service_name
 
 S = "nomad/structs/structs.go"
 SV = "nomad/structs/services.go"
@@ -353,35 +353,6 @@ def report(ctx: Context, found: Problem, where: str) -> None:
 # ---- names and ports as the server holds them -------------------------------------------------
 
 
-def placed_services(job: m.Job) -> Iterator[tuple[m.TaskGroup, m.Task | None, m.Service]]:
-    """Every service of the job with its group and task (None for a group service)."""
-    for group in job.task_groups or []:
-        for service in group.services or []:
-            yield group, None, service
-        for task in group.tasks or []:
-            for service in task.services or []:
-                yield group, task, service
-
-
-def server_service_name(job: m.Job, group: m.TaskGroup, task: m.Task | None, service: m.Service) -> str:
-    """The name `Service.Canonicalize` leaves: ``${JOB}``, ``${TASKGROUP}``, ``${TASK}``
-    (``group`` for a group service) and ``${BASE}`` replaced, other variables kept."""
-    job_name, group_name = job.name or job.id or "", group.name or ""
-    task_name = task.name if task is not None else "group"
-    values = {
-        "JOB": job_name,
-        "TASKGROUP": group_name,
-        "TASK": task_name,
-        "BASE": f"{job_name}-{group_name}-{task_name}",
-    }
-    return RUNTIME_VARIABLE.sub(lambda match: values.get(match[0][2:-1], match[0]), service.name or "")
-
-
-def server_check_name(service_name: str, check: m.ServiceCheck) -> str:
-    """`ServiceCheck.Canonicalize`: an unnamed check is `service: "<service>" check`."""
-    return check.name or f"service: {json.dumps(service_name, ensure_ascii=False)} check"
-
-
 def server_port_label(group: m.TaskGroup, service: m.Service) -> str:
     """The service's port after the connect mutator, which gives a terminating gateway
     without `port` one of its own (in a group with a network)."""
@@ -553,8 +524,8 @@ def _consul(check: m.ServiceCheck) -> list[Problem]:
 def invalid_service_checks(ctx: Context) -> None:
     """Each check of every service, as `Service.Validate` sees it."""
     job, release = ctx.canonical, RELEASES[ctx.nomad_version]
-    for group, task, service in placed_services(job):
-        name = server_service_name(job, group, task, service)
+    for group, task, service in job_services(job):
+        name = server_service_name(job, group, task, service, mutated=False)
         for check in service.checks or []:
             where = f"service `{name}`, check `{server_check_name(name, check)}`"
             for found in check_problems(group, service, name, check, release):

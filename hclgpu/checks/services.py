@@ -29,14 +29,12 @@ from hclgpu.checks.service_checks import (
     Problem,
     address_modes,
     check_problems,
-    placed_services,
     problem,
     report,
-    server_check_name,
     server_port_label,
-    server_service_name,
 )
 from hclgpu.ir import models as m
+from hclgpu.ir.service_names import job_services, server_check_name, server_service_name
 
 S = "nomad/structs/structs.go"
 SV = "nomad/structs/services.go"
@@ -300,7 +298,7 @@ def service_refused(
     job: m.Job, group: m.TaskGroup, task: m.Task | None, service: m.Service, release: Release
 ) -> bool:
     """Whether `Service.Validate` fails in ``release`` (its `connect` checks aside)."""
-    name = server_service_name(job, group, task, service)
+    name = server_service_name(job, group, task, service, mutated=False)
     if not SERVICE_NAME.fullmatch(service_name(job, group, task, service)):
         return True
     found = service_problems(service, name, release)
@@ -313,8 +311,8 @@ def service_refused(
 def invalid_services(ctx: Context) -> None:
     """Every service as `Service.Validate` sees it, then the task's and the group's rules."""
     job, release = ctx.canonical, RELEASES[ctx.nomad_version]
-    for group, task, service in placed_services(job):
-        name = server_service_name(job, group, task, service)
+    for group, task, service in job_services(job):
+        name = server_service_name(job, group, task, service, mutated=False)
         found = service_problems(service, name, release)
         if task is not None:
             found += _task_service(service, name)
@@ -345,7 +343,7 @@ def _task_service(service: m.Service, name: str) -> list[Problem]:
 def _task_duplicates(ctx: Context, job: m.Job, group: m.TaskGroup, task: m.Task) -> None:
     seen: set[str] = set()
     for service in task.services or []:
-        name = server_service_name(job, group, task, service)
+        name = server_service_name(job, group, task, service, mutated=False)
         key = name + service.port_label
         if key in seen:
             reject(
@@ -372,7 +370,7 @@ def _group_services(ctx: Context, job: m.Job, group: m.TaskGroup, release: Relea
                     OWN_TASK,
                     at(ctx, [service], "task"),
                     where=where,
-                    name=server_service_name(job, group, task, service),
+                    name=server_service_name(job, group, task, service, mutated=False),
                     task=service.task_name,
                     help=f"remove `task`: a service of task `{task.name}` belongs to it",
                 )
@@ -383,7 +381,7 @@ def _group_services(ctx: Context, job: m.Job, group: m.TaskGroup, release: Relea
                 GROUP_DRIVER_MODE,
                 at(ctx, [service], "address_mode"),
                 where=where,
-                name=server_service_name(job, group, None, service),
+                name=server_service_name(job, group, None, service, mutated=False),
                 help='use auto, host or alloc, or move the service into the task to use "driver"',
             )
     _not_unique(ctx, job, group)
@@ -395,7 +393,7 @@ def _not_unique(ctx: Context, job: m.Job, group: m.TaskGroup) -> None:
     seen: set[tuple[str, str, str]] = set()
     twice: dict[tuple[str, str, str], m.Service] = {}
     for task, service in _owned(group):
-        name = server_service_name(job, group, task, service)
+        name = server_service_name(job, group, task, service, mutated=False)
         port = service.port_label if task is not None else server_port_label(group, service)
         key = (task.name if task is not None else "group", name, port)
         if key in seen:
@@ -459,7 +457,7 @@ def _foreign_task(ctx: Context, job: m.Job, group: m.TaskGroup, task: m.Task, se
     """A check of a task service has its service's `task`: the agent drops its own."""
     if not service.task_name or service.task_name == task.name:
         return
-    name = server_service_name(job, group, task, service)
+    name = server_service_name(job, group, task, service, mutated=False)
     for check in service.checks or []:
         check_name = server_check_name(name, check)
         reject(
@@ -474,7 +472,7 @@ def _foreign_task(ctx: Context, job: m.Job, group: m.TaskGroup, task: m.Task, se
 
 
 def _group_checks(ctx: Context, job: m.Job, group: m.TaskGroup, service: m.Service, tasks: set[str]) -> None:
-    name = server_service_name(job, group, None, service)
+    name = server_service_name(job, group, None, service, mutated=False)
     for check in service.checks or []:
         task = check.task_name or service.task_name
         if not task:
@@ -506,7 +504,7 @@ def _script_checks(ctx: Context, job: m.Job, group: m.TaskGroup, service: m.Serv
     """`validateScriptChecksInGroupServices`: a script check must know its task."""
     if service.task_name or _native_task(group, service):
         return
-    name = server_service_name(job, group, None, service)
+    name = server_service_name(job, group, None, service, mutated=False)
     for check in service.checks or []:
         if check.type == "script" and not check.task_name:
             check_name = server_check_name(name, check)
@@ -538,7 +536,7 @@ def task_level_checks(ctx: Context) -> None:
     job = ctx.canonical
     for group, task in ctx.canonical_tasks():
         for service in task.services or []:
-            name = server_service_name(job, group, task, service)
+            name = server_service_name(job, group, task, service, mutated=False)
             seen: set[str] = set()
             for check in service.checks or []:
                 check_name = server_check_name(name, check)

@@ -17,12 +17,10 @@ server's ``consul``/``vault`` blocks (none on a default cluster), and ``job_defa
 from __future__ import annotations
 
 import hashlib
-import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from hclgpu.ir import models as m
-from hclgpu.ir.service_names import server_service_name
+from hclgpu.ir.service_names import group_services, server_check_name, server_service_name
 from hclgpu.units.durations import go_duration
 
 SECOND = 1_000_000_000
@@ -163,7 +161,7 @@ def _canonicalizer(job: m.Job) -> None:
     optional payload, and service names with ``${JOB}``, ``${TASKGROUP}``, ``${TASK}`` and
     ``${BASE}`` replaced (`Service.Canonicalize`)."""
     for group in job.task_groups or []:
-        for task, service in _services(group):
+        for task, service in group_services(group):
             service.name = server_service_name(job, group, task, service, mutated=False)
     if not job.datacenters:
         job.datacenters = ["*"]
@@ -337,7 +335,7 @@ def _gateway(group: m.TaskGroup, job: m.Job, service: m.Service, gateway: m.Cons
         if not service.port_label:  # Nomad's mutator fails here: HG292 reports it
             return
         _inject_port(group, f"connect-mesh-{service.name}-lan")
-    prefix = _gateway_prefix(gateway)
+    prefix = gateway_prefix(gateway)
     kind = f"{prefix}:{service.name}"
     if any(task.kind == kind for task in group.tasks or []):
         return
@@ -357,10 +355,11 @@ def _gateway(group: m.TaskGroup, job: m.Job, service: m.Service, gateway: m.Cons
     _canonical_task(task, group, job)
 
 
-def _gateway_prefix(gateway: m.ConsulGateway) -> str:
-    if gateway.ingress is not None:
-        return "connect-ingress"
-    return "connect-terminating" if gateway.terminating is not None else "connect-mesh"
+def gateway_prefix(gateway: m.ConsulGateway) -> str:
+    """`ConsulGateway.Prefix`: the kind of the gateway's Envoy task."""
+    if gateway.mesh is not None:
+        return "connect-mesh"
+    return "connect-ingress" if gateway.ingress is not None else "connect-terminating"
 
 
 def _customized_tls(gateway: m.ConsulGateway) -> bool:
@@ -429,7 +428,7 @@ def _expose(
         return  # the expose-check hook fails here: HG292 reports it
     if not check.port_label:
         named = check.model_copy()
-        named.name = named.name or f"service: {json.dumps(service.name)} check"  # ServiceCheck.Canonicalize
+        named.name = server_check_name(service.name, check)
         check.port_label = f"svc_{service.name}_ck_{check_hash(named, f'{service.name}_{index}')[:6]}"
         port = m.Port.build(label=check.port_label, to=-1, host_network="default")
         networks[0].dynamic_ports = [*(networks[0].dynamic_ports or []), port]
@@ -487,14 +486,6 @@ def _signals(group: m.TaskGroup) -> list[str]:
     return sorted(found)
 
 
-def _services(group: m.TaskGroup) -> Iterator[tuple[m.Task | None, m.Service]]:
-    for service in group.services or []:
-        yield None, service
-    for task in group.tasks or []:
-        for service in task.services or []:
-            yield task, service
-
-
 def _is_consul(service: m.Service) -> bool:
     return service.provider in ("", "consul")
 
@@ -541,7 +532,7 @@ class _Adder:
 
 
 def _service_constraints(group: m.TaskGroup, add: _Adder) -> None:
-    services = list(_services(group))
+    services = list(group_services(group))
     nomad = [service for _, service in services if service.provider == "nomad"]
     if nomad:
         add(_constraint("${attr.nomad.service_discovery}", "true", "="), full=True)
@@ -583,7 +574,7 @@ def _implicit_identities(job: m.Job) -> None:
     """``jobImplicitIdentitiesHook.Mutate`` on a cluster whose config injects none."""
     for group in job.task_groups or []:
         has_identity = False
-        for task, service in _services(group):
+        for task, service in group_services(group):
             if service.identity is not None and _is_consul(service):
                 owner = task.name if task is not None else service.task_name
                 stem = f"{owner}-{service.name}" if owner else service.name
@@ -596,4 +587,4 @@ def _implicit_identities(job: m.Job) -> None:
             group.constraints = [*(group.constraints or []), constraint]
 
 
-__all__ = ["MUTATIONS", "Mutation", "admit", "check_hash", "with_connect_tasks"]
+__all__ = ["MUTATIONS", "Mutation", "admit", "check_hash", "gateway_prefix", "with_connect_tasks"]

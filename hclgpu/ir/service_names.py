@@ -8,7 +8,9 @@ replaces the task environment's variables known at submission.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
 
 from hclgpu.ir import models as m
 
@@ -59,3 +61,24 @@ def submission_env(job: m.Job, group: m.TaskGroup) -> dict[str, str]:
         env[f"NOMAD_META_{key.upper()}"] = value
         env[f"NOMAD_META_{key}"] = value
     return env
+
+
+def server_check_name(service_name: str, check: m.ServiceCheck) -> str:
+    """`ServiceCheck.Canonicalize`: an unnamed check is `service: "<service>" check`."""
+    return check.name or f"service: {json.dumps(service_name, ensure_ascii=False)} check"
+
+
+def group_services(group: m.TaskGroup) -> Iterator[tuple[m.Task | None, m.Service]]:
+    """A group's services with their task (None for a group service), group services first."""
+    for service in group.services or []:
+        yield None, service
+    for task in group.tasks or []:
+        for service in task.services or []:
+            yield task, service
+
+
+def job_services(job: m.Job) -> Iterator[tuple[m.TaskGroup, m.Task | None, m.Service]]:
+    """Every service of the job with its group and task (None for a group service)."""
+    for group in job.task_groups or []:
+        for task, service in group_services(group):
+            yield group, task, service

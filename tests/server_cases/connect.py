@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from tests.server_cases.common import CHECK, job
+from tests.server_cases.common import CHECK, DELAY, job
 
 BRIDGE = 'network {\nmode = "bridge"\nport "http" {\nto = 8080\n}\n}'
 STATIC = 'network {\nmode = "bridge"\nport "http" {\nstatic = 8080\n}\n}'
 SIDECAR = "sidecar_service {}"
-DELAY = 'shutdown_delay = "5s"'
-"""A task or group that lets its services deregister first (Job.Warnings asks for it)."""
 EXPOSED = f'check {{\ntype = "http"\npath = "/health"\nexpose = true\n{CHECK}\n}}'
 UNEXPOSED = EXPOSED.replace("expose = true", "expose = false")
 
