@@ -22,9 +22,9 @@ from hclgpu.importers.common import ImportFailure, locate
 from hclgpu.importers.kubernetes import import_kubernetes
 from hclgpu.importers.kubernetes.cel import DeviceTest, parse_selector, unquote
 from hclgpu.importers.kubernetes.devices import _order, _weights, label_tests
-from hclgpu.importers.kubernetes.quantities import quantity
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
+from hclgpu.units.quantities import quantity
 from tests.conftest import ROOT, Golden
 from tests.test_k8s_render import render
 

@@ -23,7 +23,7 @@ LAYERS = {
         hclgpu.codes.targets
         hclgpu.diagnostics hclgpu.io.inputs hclgpu.re2 hclgpu.re2.parser hclgpu.re2.translator
         hclgpu.re2.vm hclgpu.units hclgpu.units.attribute hclgpu.units.strconv hclgpu.units.table
-        hclgpu.units.versions hclgpu.units.durations
+        hclgpu.units.versions hclgpu.units.durations hclgpu.units.quantities
     """,
     2: """
         hclgpu.io.documents hclgpu.syntax hclgpu.syntax.ast hclgpu.syntax.build
@@ -55,7 +55,8 @@ LAYERS = {
         hclgpu.checks.connect_admission hclgpu.checks.findings
         hclgpu.plan hclgpu.plan.devices
         hclgpu.plan.fingerprint hclgpu.plan.inventory hclgpu.plan.model hclgpu.plan.nodecheck
-        hclgpu.plan.planner hclgpu.plan.report
+        hclgpu.plan.planner hclgpu.plan.report hclgpu.plan.allocs hclgpu.plan.demand hclgpu.plan.live
+        hclgpu.plan.offers hclgpu.plan.scores hclgpu.plan.spreads
     """,
     5: """
         hclgpu.backends hclgpu.backends.compose hclgpu.backends.compose.project
@@ -86,7 +87,7 @@ LAYERS = {
         hclgpu.importers.kubernetes.containers hclgpu.importers.kubernetes.context
         hclgpu.importers.kubernetes.devices hclgpu.importers.kubernetes.mounts
         hclgpu.importers.kubernetes.placement hclgpu.importers.kubernetes.probes
-        hclgpu.importers.kubernetes.quantities hclgpu.importers.kubernetes.resources
+        hclgpu.importers.kubernetes.resources
         hclgpu.importers.kubernetes.services hclgpu.importers.kubernetes.source
         hclgpu.importers.kubernetes.workload hclgpu.importers.nomad_json hclgpu.printer
         hclgpu.printer.fmt hclgpu.printer.hcl

@@ -159,7 +159,7 @@ def test_unhealthy_instances_are_excluded() -> None:
     inventory = Inventory(nodes=[node("n1", gpus(V100, "GPU-a", unhealthy=("GPU-b",)))])
     group = one(plan(job('device "nvidia/gpu" { count = 2 }'), inventory))
     # one healthy of two → missing devices
-    assert reasons(group) == {"n1": "missing devices: 2 `nvidia/gpu` requested, 1 healthy free"}
+    assert reasons(group) == {"n1": "missing devices: 2 `nvidia/gpu` requested, 1 healthy"}
     assert group.unplaced == 1
 
 
@@ -202,9 +202,12 @@ def test_device_ids_filter_per_instance() -> None:
     )
     # feasibility: "GPU-a,GPU-b,GPU-c" contains GPU-c → group matches; assignment: only GPU-c passes
     assert one(plan(job(text), inventory)).placements[0].devices[0].ids == ["GPU-c"]
-    # count 2: only one instance passes the filter → 1 free
+    # count 2: feasible (3 healthy match), but only one instance passes the per-instance filter
+    # in createOffer → the node is exhausted on "devices: no devices match request"
     group = one(plan(job(text.replace("count = 1", "count = 2")), inventory))
-    assert reasons(group) == {"n1": "missing devices: 2 `nvidia/gpu` requested, 1 healthy free"}
+    assert reasons(group) == {"n1": "devices: 2 `nvidia/gpu` requested, 1 healthy and free"}
+    assert group.infeasible[0].dimension == "devices: no devices match request"
+    assert group.infeasible[0].filtered is False
 
 
 # ------------------------------------------------------------------------------ scoring
@@ -248,8 +251,8 @@ def test_score_tie_goes_to_the_earlier_group() -> None:
 def test_node_affinity_and_mean_of_components() -> None:
     # n1: node affinity rack = r1 (weight 100) matches, kernel = windows (default 50) does not
     #     → 100 / (100 + 50) = 2/3; devices: model T4 (50) → 50 / 50 = 1; mean (2/3 + 1) / 2 = 5/6
-    # n0: no node affinity matches → matched sum 0 → Nomad appends NO node-affinity score, so
-    #     its mean is devices alone = 1.0 and it beats n1 (Nomad's quirk, reproduced)
+    # n0: no node affinity matches → 0 / 150 = 0, which since Nomad 1.10.2 (#25800) is still
+    #     averaged in: (1 + 0) / 2 = 1/2. n1 first; its only GPU is then taken, so n0 second.
     text = job(
         'device "gpu" { affinity { attribute = "${device.model}" value = "T4" weight = 50 } }',
         group='count = 2\naffinity { attribute = "${meta.rack}" value = "r1" weight = 100 }\n'
@@ -262,10 +265,14 @@ def test_node_affinity_and_mean_of_components() -> None:
         ]
     )
     first, second = one(plan(text, inventory)).placements
-    assert (first.node, first.components, first.score) == ("n0", {"devices": 1.0}, 1.0)
-    assert second.node == "n1"
-    assert second.components == {"devices": 1.0, "node-affinity": pytest.approx(100 / 150)}
-    assert second.score == pytest.approx(5 / 6)
+    assert first.node == "n1"
+    assert first.components == {"devices": 1.0, "node-affinity": pytest.approx(100 / 150)}
+    assert first.score == pytest.approx(5 / 6)
+    assert (second.node, second.components, second.score) == (
+        "n0",
+        {"devices": 1.0, "node-affinity": 0.0},
+        0.5,
+    )
 
 
 def test_negative_node_affinity_lowers_the_score() -> None:
@@ -276,11 +283,11 @@ def test_negative_node_affinity_lowers_the_score() -> None:
     assert (best.node, best.score) == ("n1", 0.0)
 
 
-def test_node_affinity_absent_when_nothing_matches() -> None:
-    # Nomad appends node-affinity only when the matched sum ≠ 0
+def test_node_affinity_zero_counts_when_the_job_has_affinities() -> None:
+    # rank.go:967-992 at 2.0.6: a job with affinities always gets the component, 0 / 50 here
     text = job(group='affinity { attribute = "${meta.rack}" value = "r9" }')
     placement = one(plan(text, Inventory(nodes=[node("n1", meta={"rack": "r1"})]))).placements[0]
-    assert placement.components == {} and placement.score == 0.0
+    assert placement.components == {"node-affinity": 0.0} and placement.score == 0.0
 
 
 # ------------------------------------------------------------------------------ node checker
@@ -368,21 +375,26 @@ def test_datacenters_and_node_pool() -> None:
     pooled = one(plan(job("", job_body='datacenters = ["dc*"]\n node_pool = "gpu"'), inventory))
     assert [p.node for p in pooled.placements] == ["c"]
     everywhere = one(plan(job(group="count = 3", job_body='node_pool = "all"'), inventory))
-    assert sorted(p.node for p in everywhere.placements) == ["a", "a", "a"]  # tie → earliest node
+    # no resources, no devices: the first allocation ties at 0 → a; then a carries
+    # job-anti-affinity −(1+1)/3 and b, c still score 0 → b, then c
+    assert [p.node for p in everywhere.placements] == ["a", "b", "c"]
 
 
 # ------------------------------------------------------------------------------ count, distinct_hosts
 
 
 def test_count_packs_several_allocations_per_node() -> None:
-    # n1 has 3 GPUs, n2 has 1; count 5 of 1 GPU each: ties → n1 first until exhausted
+    # n1 has 3 GPUs, n2 has 1; count 5 of 1 GPU each, no other score component:
+    # 1st: tie at 0 → n1 (g1). 2nd: n1 has job-anti-affinity −(1+1)/5 = −0.4, n2 0 → n2 (g4).
+    # 3rd: n2 has no GPU left → n1 at −0.4 (g2). 4th: n1 at −(2+1)/5 = −0.6 (g3). 5th: none.
+    # Placements are listed best score first.
     inventory = Inventory(nodes=[node("n1", gpus("T4", "g1", "g2", "g3")), node("n2", gpus("T4", "g4"))])
     group = one(plan(job_count(5), inventory))
-    assert [(p.node, p.devices[0].ids) for p in group.placements] == [
-        ("n1", ["g1"]),
-        ("n1", ["g2"]),
-        ("n1", ["g3"]),
-        ("n2", ["g4"]),
+    assert [(p.node, p.devices[0].ids, p.score) for p in group.placements] == [
+        ("n1", ["g1"], 0.0),
+        ("n2", ["g4"], 0.0),
+        ("n1", ["g2"], pytest.approx(-2 / 5)),
+        ("n1", ["g3"], pytest.approx(-3 / 5)),
     ]
     assert group.unplaced == 1  # 5 − 4 GPUs
     assert group.infeasible == []  # both nodes could take the first allocation
@@ -415,7 +427,12 @@ def test_distinct_hosts_one_allocation_per_node() -> None:
     assert [p.node for p in group.placements] == ["n1", "n2"]
     assert group.unplaced == 1
     off = one(plan(job_count(3, "constraint { distinct_hosts = false }"), inventory))
-    assert [p.node for p in off.placements] == ["n1", "n1", "n1"]
+    # off: anti-affinity alone → n1, n2 (0 beats −2/3), then n1 at −(1+1)/3
+    assert [(p.node, p.score) for p in off.placements] == [
+        ("n1", 0.0),
+        ("n2", 0.0),
+        ("n1", pytest.approx(-2 / 3)),
+    ]
 
 
 # ------------------------------------------------------------------------------ report
@@ -427,6 +444,8 @@ def test_json_shape_and_text() -> None:
     data = to_json(plans)
     assert json.loads(json.dumps(data)) == {
         "version": 1,
+        "algorithm": "binpack",
+        "notes": [],
         "groups": [
             {
                 "name": "g",
@@ -436,15 +455,39 @@ def test_json_shape_and_text() -> None:
                         "node": "n1",
                         "score": 0.0,
                         "components": {},
-                        "devices": [{"request": "gpu", "group": "nvidia/gpu/T4", "ids": ["g1"]}],
+                        "resources": {"cpu": 100, "memory": 300, "disk": 300, "cores": 0},
+                        "devices": [{"task": "t", "request": "gpu", "group": "nvidia/gpu/T4", "ids": ["g1"]}],
                     }
                 ],
-                "infeasible": [{"node": "n2", "reason": "datacenter dc2 is not in [dc1]"}],
+                "infeasible": [
+                    {
+                        "node": "n2",
+                        "reason": "datacenter dc2 is not in [dc1]",
+                        "dimension": "datacenter",
+                        "filtered": True,
+                    }
+                ],
                 "unplaced": 1,
+                "metrics": {
+                    "nodes_evaluated": 1,
+                    "nodes_filtered": 0,
+                    "nodes_in_pool": 1,
+                    "nodes_available": {"dc1": 1},
+                    "class_filtered": {},
+                    "constraint_filtered": {},
+                    "nodes_exhausted": 1,
+                    "class_exhausted": {},
+                    "dimension_exhausted": {"devices: no devices match request": 1},
+                },
             }
         ],
     }
     text = to_text(plans)
     assert text[0] == "group g: 1/2 placed"
     assert "  n2: datacenter dc2 is not in [dc1]" in text
-    assert text[-1] == "  1 allocation(s) could not be placed"
+    assert "  1 allocation(s) could not be placed" in text
+    assert text[-3:] == [
+        '  Task Group "g" (failed to place 1 allocation):',
+        "    * Resources exhausted on 1 nodes",
+        '    * Dimension "devices: no devices match request" exhausted on 1 nodes',
+    ]

@@ -13,57 +13,119 @@ from hclgpu.cli.parser import EPILOG, add_format, add_inputs
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from hclgpu.cli.parser import Subparsers
+    from hclgpu.plan.allocs import Existing
+    from hclgpu.plan.model import Inventory
+
+
+MODEL_EPILOG = """what the plan models: Nomad's generic scheduler for one job: datacenters,
+node pools, constraints, drivers, devices, distinct_hosts, distinct_property, ports, cores,
+CPU, memory and disk against what existing allocations (--allocs) hold, and the scores
+binpack (or spread), devices, job-anti-affinity, node-affinity and allocation-spread,
+averaged. Every candidate is scored (Nomad scores a random sample), ties go to the earlier
+node. Not modelled: preemption, quotas, host and CSI volumes, host networks, NUMA
+(a Nomad Enterprise feature).
+
+"""
 
 
 def add_parser(commands: Subparsers) -> None:
     plan = commands.add_parser(
-        "plan", help="place a job on a node inventory, as Nomad's scheduler would", epilog=EPILOG,
+        "plan", help="place a job on a node inventory, as Nomad's scheduler would",
+        epilog=MODEL_EPILOG + EPILOG,
         description="Dry-run placement: feasible nodes ranked with their scores and devices, and why "
-        "every other node is infeasible. Exit 1 when some group cannot be placed.",
+        "every other node is infeasible. Exit 1 when some allocation cannot be placed.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )  # fmt: skip
     plan.add_argument("path", metavar="PATH", help="a job file")
     plan.add_argument(
-        "--nodes", required=True, metavar="INVENTORY", help="hclgpu, Nomad or kubectl node file"
-    )
+        "--nodes", required=True, metavar="INVENTORY",
+        help="hclgpu, Nomad or kubectl node file, or `nomad` to read the cluster at NOMAD_ADDR",
+    )  # fmt: skip
     plan.add_argument(
         "--nodes-format", choices=("hclgpu", "nomad", "kubernetes"), help="skip format detection"
     )
+    plan.add_argument(
+        "--allocs", metavar="FILE",
+        help="existing allocations (`/v1/allocations?resources=true` JSON), or `nomad` to read them live",
+    )  # fmt: skip
+    plan.add_argument(
+        "--scheduler-algorithm", choices=("binpack", "spread"),
+        help="the cluster's scheduler algorithm (default: the inventory's, else binpack)",
+    )  # fmt: skip
+    plan.add_argument(
+        "--cpu-mhz-per-core", type=int, default=1000, metavar="MHZ",
+        help="MHz of one Kubernetes CPU core (default 1000)",
+    )  # fmt: skip
+    plan.add_argument(
+        "--timeout", type=float, default=10.0, metavar="SECONDS",
+        help="per request to the Nomad API with `nomad` (default 10)",
+    )  # fmt: skip
     add_format(plan)
     add_inputs(plan)
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from hclgpu.diagnostics import Sink
-    from hclgpu.plan.inventory import InventoryError, load_inventory
 
     sink = Sink()
     status, result = single(args, sink, compile=True)
     if result is None or result.job is None:
         return status or EXIT_ERRORS
-    try:
-        inventory, notes = load_inventory(Path(args.nodes), args.nodes_format)
-    except InventoryError as error:
-        sys.stderr.write(f"hclgpu: {error}\n")
+    loaded = _load(args)
+    if isinstance(loaded, str):
+        sys.stderr.write(f"hclgpu: {loaded}\n")
         return EXIT_FATAL
-    from hclgpu.plan.planner import plan
+    inventory, allocations, notes, namespace = loaded
+    from hclgpu.plan.planner import schedule
     from hclgpu.plan.report import to_json, to_text
 
+    job = result.job
+    if namespace and not job.namespace:
+        job = job.model_copy(update={"namespace": namespace})
+    algorithm = args.scheduler_algorithm or inventory.scheduler.algorithm
     try:
-        plans = plan(result.job, inventory)
+        planned = schedule(job, inventory, allocations, algorithm)
+        notes = notes + planned.notes
         if args.format == "json":
-            text = json.dumps(to_json(plans), ensure_ascii=False, indent=2) + "\n"
+            text = json.dumps(to_json(planned.groups, algorithm, notes), ensure_ascii=False, indent=2) + "\n"
         else:
-            text = _terminal_text(to_text(plans), args.color)
+            text = _terminal_text(to_text(planned.groups), args.color)
     except Exception as error:  # a bug in hclgpu: report it, never a traceback, write nothing
         return internal_error(args, sink, result.source, "planning", error)
     if sink.items:
         report(args, sink.sorted(), 1)
-    for note in notes:
-        sys.stderr.write(f"note: {note}\n")
+    if args.format != "json":
+        for note in notes:
+            sys.stderr.write(f"note: {note}\n")
     sys.stdout.write(text)
-    return EXIT_ERRORS if any(p.unplaced for p in plans) else EXIT_OK
+    return EXIT_ERRORS if any(p.unplaced for p in planned.groups) else EXIT_OK
+
+
+def _load(args: argparse.Namespace) -> tuple[Inventory, tuple[Existing, ...], list[str], str] | str:
+    """The inventory and existing allocations, from files or the cluster; a string says why not."""
+    from pathlib import Path
+
+    from hclgpu.plan.allocs import convert_allocations, load_allocations
+    from hclgpu.plan.inventory import InventoryError, convert, load_inventory
+    from hclgpu.plan.live import Client, LiveError, fetch_allocations, fetch_nodes
+
+    if args.timeout <= 0:
+        return "--timeout must be a positive number of seconds"
+    live = "nomad" in (args.nodes, args.allocs)
+    try:
+        client = Client.from_environment(timeout=args.timeout) if live else None
+        if args.nodes == "nomad" and client is not None:
+            inventory, notes = convert(fetch_nodes(client), "nomad")
+        else:
+            inventory, notes = load_inventory(Path(args.nodes), args.nodes_format, args.cpu_mhz_per_core)
+        allocations: list[Existing] = []
+        if args.allocs == "nomad" and client is not None:
+            allocations = convert_allocations(fetch_allocations(client))
+        elif args.allocs:
+            allocations = load_allocations(Path(args.allocs))
+    except (InventoryError, LiveError) as error:
+        return str(error)
+    return inventory, tuple(allocations), notes, client.namespace if client is not None else ""
 
 
 def _terminal_text(lines: Sequence[object], color: str) -> str:

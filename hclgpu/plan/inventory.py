@@ -33,10 +33,13 @@ from pydantic import ValidationError
 from hclgpu.io.documents import MAX_DIGITS, DocumentError, load_json, load_yaml_document
 from hclgpu.io.files import NotUtf8, read_text
 from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
+from hclgpu.units.quantities import MIB, quantity
 
 __all__ = ["FORMATS", "InventoryError", "convert", "detect_format", "inventory_schema", "load_inventory"]
 
 FORMATS = ("hclgpu", "nomad", "kubernetes")
+DEFAULT_MHZ_PER_CORE = 1000
+"""MHz per Kubernetes CPU core, as the importers and the Kubernetes back end count them."""
 """The inventory formats :func:`load_inventory` reads (the CLI's `--nodes-format` choices)."""
 
 
@@ -52,16 +55,28 @@ def inventory_schema() -> dict[str, Any]:
     return schema
 
 
-def load_inventory(path: Path, format: str | None = None) -> tuple[Inventory, list[str]]:
+def load_inventory(
+    path: Path, format: str | None = None, cpu_mhz_per_core: int = DEFAULT_MHZ_PER_CORE
+) -> tuple[Inventory, list[str]]:
     """Read `path` as an inventory; return it with notes on anything lost in conversion.
 
     `format` is one of :data:`FORMATS`, or None to detect it from the content (not the file
     name, since `kubectl ... > nodes.json` and Nomad's API output share an extension).
+    A Kubernetes node's CPU cores are priced at `cpu_mhz_per_core` MHz each (Nomad counts MHz).
     """
     if format is not None and format not in FORMATS:
         raise InventoryError(f"unknown inventory format {format!r} (expected one of {', '.join(FORMATS)})")
+    data = parse_inventory_text(read_inventory_text(path), path)
     try:
-        text = read_text(path)  # a regular file of at most 16 MiB: never /dev/zero or a FIFO
+        return convert(data, format, cpu_mhz_per_core)
+    except InventoryError as error:
+        raise InventoryError(f"{path}: {error}") from None
+
+
+def read_inventory_text(path: Path) -> str:
+    """The text of an inventory or allocations file, or :class:`InventoryError` saying why not."""
+    try:
+        return read_text(path)  # a regular file of at most 16 MiB: never /dev/zero or a FIFO
     except FileNotFoundError:
         raise InventoryError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -70,14 +85,9 @@ def load_inventory(path: Path, format: str | None = None) -> tuple[Inventory, li
         raise InventoryError(f"{path}:{error.line}:{error.column}: not UTF-8 text ({error})") from None
     except OSError as error:
         raise InventoryError(f"{path}: cannot read ({error.strerror or error})") from None
-    data = _parse_text(text, path)
-    try:
-        return convert(data, format)
-    except InventoryError as error:
-        raise InventoryError(f"{path}: {error}") from None
 
 
-def _parse_text(text: str, path: Path) -> Any:
+def parse_inventory_text(text: str, path: Path | str) -> Any:
     """JSON first (exact error positions for the API dumps), then YAML (a superset)."""
     if not text.strip():
         raise InventoryError(f"{path}: empty file")
@@ -124,7 +134,9 @@ def _looks_like_nomad_node(item: dict[str, Any]) -> bool:
     return "NodeResources" in item or "Attributes" in item or ("ID" in item and "Datacenter" in item)
 
 
-def convert(data: Any, format: str | None = None) -> tuple[Inventory, list[str]]:
+def convert(
+    data: Any, format: str | None = None, cpu_mhz_per_core: int = DEFAULT_MHZ_PER_CORE
+) -> tuple[Inventory, list[str]]:
     """Convert already-parsed inventory data (see :func:`load_inventory`)."""
     chosen = format or detect_format(data)
     if chosen == "hclgpu":
@@ -132,7 +144,7 @@ def convert(data: Any, format: str | None = None) -> tuple[Inventory, list[str]]
     if chosen == "nomad":
         return _from_nomad(data)
     if chosen == "kubernetes":
-        return _from_kubernetes(data)
+        return _from_kubernetes(data, cpu_mhz_per_core)
     raise InventoryError(f"unknown inventory format {chosen!r}")
 
 
@@ -195,25 +207,152 @@ def _nomad_node(item: dict[str, Any], index: int, notes: list[str]) -> Node | No
     meta = _string_map(item.get("Meta"), f"node {name}: Meta")
     resources = item.get("NodeResources")
     devices: list[DeviceGroup] = []
+    capacity: dict[str, int | None] | None = None
+    numa: list[dict[str, int]] = []
     if isinstance(resources, dict):
+        buses = _bus_numa_nodes(resources, name)
         for group in resources.get("Devices") or []:
-            devices.append(_nomad_device(group, name))
+            devices.append(_nomad_device(group, name, buses))
+        capacity = nomad_capacity(resources, f"node {name}: NodeResources")
+        numa = _numa_nodes(resources, name)
     elif "NodeResources" not in item and "Attributes" not in item:
         notes.append(f"node {name}: no NodeResources/Attributes (a node list stub?); use `/v1/node/<id>`")
     return Node.model_validate(
         {
             "name": name,
+            "id": _text(item.get("ID"), f"node {name}: ID"),
             "datacenter": _text(item.get("Datacenter"), f"node {name}: Datacenter") or "dc1",
             "node_pool": _text(item.get("NodePool"), f"node {name}: NodePool") or "default",
             "class": _text(item.get("NodeClass"), f"node {name}: NodeClass") or "",
             "attributes": attributes,
             "meta": meta,
             "devices": devices,
+            "resources": capacity,
+            "reserved": nomad_reserved(item.get("ReservedResources"), f"node {name}: ReservedResources"),
+            "drivers": _nomad_drivers(item.get("Drivers"), attributes, name),
+            "numa": numa,
         }
     )
 
 
-def _nomad_device(group: Any, node: str) -> DeviceGroup:
+def nomad_capacity(resources: dict[str, Any], where: str) -> dict[str, int | None] | None:
+    """`NodeResources` as hclgpu's `resources`: CPU from `Cpu.CpuShares` (the node's total
+    compute), the reservable cores, memory, disk and the dynamic port range."""
+    cpu = _section(resources, "Cpu", where)
+    if not cpu and not _section(resources, "Memory", where):
+        return None
+    cores = _number(cpu.get("TotalCpuCores"), f"{where}: Cpu.TotalCpuCores")
+    reservable = cpu.get("ReservableCpuCores")
+    if isinstance(reservable, list) and reservable:
+        cores = len(reservable)
+    out: dict[str, int | None] = {
+        "cpu": _number(cpu.get("CpuShares"), f"{where}: Cpu.CpuShares"),
+        "memory": _number(_section(resources, "Memory", where).get("MemoryMB"), f"{where}: Memory.MemoryMB"),
+        "disk": _optional(_section(resources, "Disk", where).get("DiskMB"), f"{where}: Disk.DiskMB"),
+        "cores": cores,
+    }
+    for key, field in (("MinDynamicPort", "min_dynamic_port"), ("MaxDynamicPort", "max_dynamic_port")):
+        if resources.get(key):
+            out[field] = _number(resources[key], f"{where}: {key}")
+    return out
+
+
+def nomad_reserved(value: Any, where: str) -> dict[str, Any]:
+    """`ReservedResources`: CPU, memory, disk, reserved cores and host ports."""
+    if not isinstance(value, dict):
+        return {}
+    cpu = _section(value, "Cpu", where)
+    cores = cpu.get("ReservedCpuCores")
+    ports = _section(value, "Networks", where).get("ReservedHostPorts") or ""
+    if not isinstance(ports, str):
+        raise InventoryError(f"{where}: Networks.ReservedHostPorts is not a string")
+    return {
+        "cpu": _number(cpu.get("CpuShares"), f"{where}: Cpu.CpuShares"),
+        "memory": _number(_section(value, "Memory", where).get("MemoryMB"), f"{where}: Memory.MemoryMB"),
+        "disk": _number(_section(value, "Disk", where).get("DiskMB"), f"{where}: Disk.DiskMB"),
+        "cores": len(cores) if isinstance(cores, list) else 0,
+        "ports": parse_port_ranges(ports, f"{where}: Networks.ReservedHostPorts"),
+    }
+
+
+def parse_port_ranges(spec: str, where: str) -> list[int]:
+    """`structs.ParsePortRanges` (nomad/structs/funcs.go:491): `80,443,1000-2000`."""
+    ports: set[int] = set()
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        low, _, high = part.partition("-")
+        if not low.strip().isdigit() or (high and not high.strip().isdigit()):
+            raise InventoryError(f"{where}: {part!r} is not a port or a port range")
+        first, last = int(low), int(high) if high else int(low)
+        if first > last or last > 65535:
+            raise InventoryError(f"{where}: {part!r} is not a valid port range")
+        ports.update(range(first, last + 1))
+    return sorted(ports)
+
+
+def _nomad_drivers(value: Any, attributes: dict[str, str], name: str) -> list[str] | None:
+    """The drivers `DriverChecker.hasDrivers` accepts (feasible.go:802-840): detected and
+    healthy in `Drivers`, else a true `driver.<name>` attribute. None when the node says
+    nothing about drivers (a hand-made or trimmed dump), so nothing is checked."""
+    drivers = value if isinstance(value, dict) else {}
+    named = {key[len("driver.") :] for key in attributes if key.startswith("driver.") and key.count(".") == 1}
+    if not drivers and not named:
+        return None
+    out = []
+    for driver in sorted(set(drivers) | named):
+        info = drivers.get(driver)
+        if driver in drivers:
+            if isinstance(info, dict) and info.get("Detected") is True and info.get("Healthy") is True:
+                out.append(driver)
+        elif attributes.get(f"driver.{driver}", "").lower() in ("1", "t", "true"):
+            out.append(driver)
+    return out
+
+
+def _numa_nodes(resources: dict[str, Any], name: str) -> list[dict[str, int]]:
+    """Usable cores per NUMA node from `Processors.Topology.Cores` (disabled cores left out)."""
+    topology = _section(_section(resources, "Processors", f"node {name}"), "Topology", f"node {name}")
+    counts: Counter[int] = Counter()
+    for core in topology.get("Cores") or []:
+        if isinstance(core, dict) and not core.get("Disable") and isinstance(core.get("NodeID"), int):
+            counts[core["NodeID"]] += 1
+    return [{"id": node, "cores": counts[node]} for node in sorted(counts)]
+
+
+def _bus_numa_nodes(resources: dict[str, Any], name: str) -> dict[str, int]:
+    """`Topology.BusAssociativity`, PCI bus ID → NUMA node, keyed without the domain's
+    leading zeros as `equalBusID` compares them (device.go:52-60)."""
+    topology = _section(_section(resources, "Processors", f"node {name}"), "Topology", f"node {name}")
+    buses = topology.get("BusAssociativity") or {}
+    if not isinstance(buses, dict):
+        return {}
+    return {str(bus).lstrip("0"): node for bus, node in buses.items() if isinstance(node, int)}
+
+
+def _section(value: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    section = value.get(key)
+    if section is None:
+        return {}
+    if not isinstance(section, dict):
+        raise InventoryError(f"{where}: {key} is not an object")
+    return section
+
+
+def _optional(value: Any, where: str) -> int | None:
+    return None if value is None else _number(value, where)
+
+
+def _number(value: Any, where: str) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+        raise InventoryError(f"{where}: expected a non-negative integer")
+    return value
+
+
+def _nomad_device(group: Any, node: str, buses: dict[str, int] | None = None) -> DeviceGroup:
     if not isinstance(group, dict):
         raise InventoryError(f"node {node}: a device group is not an object")
     vendor = _text(group.get("Vendor"), f"node {node}: device Vendor")
@@ -224,7 +363,12 @@ def _nomad_device(group: Any, node: str) -> DeviceGroup:
     for instance in group.get("Instances") or []:
         if not isinstance(instance, dict) or not isinstance(instance.get("ID"), str):
             raise InventoryError(f"{where}: an instance has no string ID")
-        instances.append(Instance(id=instance["ID"], healthy=bool(instance.get("Healthy", True))))
+        locality = instance.get("Locality")
+        bus = locality.get("PciBusID") if isinstance(locality, dict) else None
+        numa = (buses or {}).get(bus.lstrip("0")) if isinstance(bus, str) else None
+        instances.append(
+            Instance(id=instance["ID"], healthy=bool(instance.get("Healthy", True)), numa_node=numa)
+        )
     raw = group.get("Attributes") or {}
     if not isinstance(raw, dict):
         raise InventoryError(f"{where}: Attributes is not an object")
@@ -296,7 +440,7 @@ _NEURON_MODELS = (
 )
 
 
-def _from_kubernetes(data: Any) -> tuple[Inventory, list[str]]:
+def _from_kubernetes(data: Any, cpu_mhz_per_core: int = DEFAULT_MHZ_PER_CORE) -> tuple[Inventory, list[str]]:
     if isinstance(data, list):
         items = data
     elif isinstance(data, dict) and data.get("kind") == "Node":
@@ -312,7 +456,7 @@ def _from_kubernetes(data: Any) -> tuple[Inventory, list[str]]:
         if not isinstance(item, dict) or item.get("kind", "Node") != "Node":
             kind = item.get("kind") if isinstance(item, dict) else type(item).__name__
             raise InventoryError(f"item {index}: expected a Node, got {kind}")
-        nodes.append(_kube_node(item, index, notes, counters))
+        nodes.append(_kube_node(item, index, notes, counters, cpu_mhz_per_core))
     if counters["uuid"]:
         notes.append(
             "kubernetes: GPU UUIDs are not in node objects; instances are named gpu-0, gpu-1, … "
@@ -332,7 +476,9 @@ def _from_kubernetes(data: Any) -> tuple[Inventory, list[str]]:
     return _checked(nodes), notes
 
 
-def _kube_node(item: dict[str, Any], index: int, notes: list[str], counters: dict[str, int]) -> Node:
+def _kube_node(
+    item: dict[str, Any], index: int, notes: list[str], counters: dict[str, int], mhz_per_core: int
+) -> Node:
     metadata = _object(item.get("metadata"))
     name = metadata.get("name")
     if not isinstance(name, str) or not name:
@@ -416,8 +562,31 @@ def _kube_node(item: dict[str, Any], index: int, notes: list[str], counters: dic
             )
         )
     return Node.model_validate(
-        {"name": name, "datacenter": datacenter, "attributes": attributes, "meta": meta, "devices": devices}
+        {
+            "name": name,
+            "datacenter": datacenter,
+            "attributes": attributes,
+            "meta": meta,
+            "devices": devices,
+            "resources": _kube_capacity(status.get("allocatable"), mhz_per_core, f"node {name}: allocatable"),
+        }
     )
+
+
+def _kube_capacity(value: Any, mhz_per_core: int, where: str) -> dict[str, int | None] | None:
+    """`status.allocatable` (capacity less the kubelet's reservations, so nothing is reserved
+    on top): cores at ``mhz_per_core`` MHz each, memory and ephemeral storage in MiB."""
+    allocatable = _string_map(value, where)
+    cpu, memory = quantity(allocatable.get("cpu")), quantity(allocatable.get("memory"))
+    if cpu is None or memory is None:
+        return None
+    disk = quantity(allocatable.get("ephemeral-storage"))
+    return {
+        "cpu": int(cpu * mhz_per_core),
+        "memory": int(memory / MIB),
+        "disk": None if disk is None else int(disk / MIB),
+        "cores": int(cpu),
+    }
 
 
 def _kube_group(

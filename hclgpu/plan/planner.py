@@ -1,59 +1,72 @@
-"""A placement dry-run: which nodes of an inventory could run each group, with which GPUs.
+"""A placement dry-run that ranks nodes as Nomad's generic scheduler does, one job at a time.
 
-It follows Nomad's scheduler (`scheduler/feasible/feasible.go`, `device.go`, `rank.go`) for
-the parts that decide whether GPU jobs place:
+The job is taken as the server stores it (`api.Job.Canonicalize`, then the admission
+mutators: Envoy sidecars ask for resources, implied constraints filter nodes). Each group's
+`count` allocations are placed one at a time, each seeing the ones before it, through the
+iterator chain of `NewGenericStack` (scheduler/feasible/stack.go:394-490 at aa026cc99c):
 
-* candidate nodes: the job's `datacenters` (go-glob `*` patterns; none means `["*"]`) and
-  `node_pool` (none means `default`; `all` means any), then the job, group and task
-  `constraint`s with the node checker (:mod:`hclgpu.plan.nodecheck`), then `distinct_hosts`
-  (job level: one allocation of the job per node; group level: one of the group);
-* devices: the requests of all tasks of a group, in task/device order. A request matches a
-  device group when `RequestedDevice.ID().Matches` and every device constraint holds
-  (:mod:`hclgpu.units` semantics, `${device.*}` resolved as `resolveDeviceTarget` does).
-  It is assigned from ONE device group (`createOffer`: no splitting across models), using
-  healthy instances not taken by earlier requests or allocations on that node and passing
-  the `${device.ids}` per-instance filter;
-* scores: `devices` = Σ matched weights of the chosen groups / Σ |weights| of all requests
-  (appended only when that total ≠ 0), `node-affinity` = Σ matched node-affinity weights /
-  Σ |weights| (appended, as in Nomad, only when the matched sum ≠ 0); a node's score is the
-  mean of its components, 0 when it has none.
+1. **Candidates**: nodes in the job's `datacenters` (go-glob patterns) and `node_pool`.
+2. **Filters** (`FeasibilityWrapper`): job constraints; the task drivers (when the inventory
+   lists them); group and task constraints; device feasibility (:mod:`hclgpu.plan.offers`).
+3. **`distinct_hosts`** and **`distinct_property`** (feasible.go:845-1050, propertyset.go),
+   against the allocations this plan has made.
+4. **Bin packing** (rank.go:210-796): static and dynamic ports, devices (one group each, free
+   instances only, `${device.ids}` filter), reserved cores, then CPU, memory and disk against
+   the node's capacity less its reservation and everything already on it (`AllocsFit`).
+   Scores: `binpack` (`ScoreFitBinPack` or, with the spread algorithm, `ScoreFitSpread`,
+   divided by 18) and `devices` (Σ matched device-affinity weights / Σ |weights|, when any).
+5. **`job-anti-affinity`** −(n+1)/count for n allocations of the group already on the node;
+   **`node-affinity`** Σ matched weights / Σ |weights| whenever the job has affinities (since
+   Nomad 1.10.2, a zero sum counts too); **`allocation-spread`** (spread.go) when not zero.
+6. The final score is the mean of the components (`ScoreNormalizationIterator`).
 
-Deliberate differences, for reproducible output:
+Deliberate differences, for reproducible output (and said in `hclgpu plan --help`):
 
-* Nomad iterates a node's device groups and their instances in Go map order, which is
-  random, and keeps the best group with `>=`, so among equally scored groups the one it
-  happens to see last wins. Here groups and instances are taken in inventory order and on
-  a tie the EARLIER group wins (strict `>`). Likewise the earlier node wins a score tie.
-* No `binpack` component: the inventory has no CPU/memory capacities, so Nomad's
-  `ScoreFitBinPack` cannot be computed; it is omitted rather than invented. Scores are
-  therefore comparable between nodes of one plan, not equal to Nomad's absolute values
-  (which average binpack and `job-anti-affinity` in too).
-* Every feasible node is scored (Nomad samples a limited, shuffled subset), and each of the
-  group's `count` allocations goes to the best node at that moment, several per node while
-  devices remain. Devices used by earlier groups of the job stay used for later groups.
-* No preemption, spreads, `distinct_property`, NUMA or existing allocations.
+* Nomad shuffles the nodes and scores only a few of them (`LimitIterator`: log2 of the node
+  count, at least 2; more with spreads or affinities), keeping the best of those. Here every
+  candidate is scored and the best one wins, the earlier node in the inventory on a tie: the
+  placement Nomad reaches when its sample contains the best node.
+* Device groups and instances are taken in inventory order, not Go's random map order.
+* No preemption, quotas, host volumes, CSI, host networks or `node-reschedule-penalty` (a new
+  job has no failed allocations). NUMA placement is an Enterprise feature (numa_ce.go:53-57):
+  Community Edition ignores `numa`, and so does this plan, with a note.
+* Allocations of the job itself in `--allocs` are left out: the plan places the job anew.
 """
 
 from __future__ import annotations
 
-import contextlib
 import heapq
 import itertools
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from hclgpu.ir import models as m
-from hclgpu.plan.model import DeviceGroup, Inventory, Node
+from hclgpu.ir.admission import admit
+from hclgpu.ir.canonical import canonicalize
+from hclgpu.plan.allocs import Existing
+from hclgpu.plan.demand import Ask, DeviceRequest, affinity_weight, group_ask
+from hclgpu.plan.model import Inventory, Node
 from hclgpu.plan.nodecheck import constraint_holds, resolve_target
-from hclgpu.units import Attribute, check_operator, compare, describe, parse_attribute, string_attribute
+from hclgpu.plan.offers import (
+    Unplaceable,
+    constraint_text,
+    device_id,
+    devices_feasible,
+    group_name,
+    id_matches,
+    offer,
+)
+from hclgpu.plan.scores import anti_affinity, fit_score, free_fractions, normalized
+from hclgpu.plan.spreads import DistinctProperties, SpreadScorer
 
-__all__ = ["DeviceChoice", "GroupPlan", "Infeasible", "Placement", "plan"]
+__all__ = [
+    "DeviceChoice", "GroupPlan", "Infeasible", "Metrics", "Placement", "Schedule", "device_id",
+    "go_glob", "id_matches", "plan", "schedule",
+]  # fmt: skip
 
 _EVALUATIONS = itertools.count()
 """Numbers node evaluations, so a heap entry can tell it is stale."""
-
-DEFAULT_AFFINITY_WEIGHT = 50
-"""`api.Affinity.Canonicalize`: a missing `weight` is 50."""
 
 
 @dataclass
@@ -63,24 +76,49 @@ class DeviceChoice:
     request: str
     group: str
     ids: list[str]
+    task: str = ""
 
 
 @dataclass
 class Placement:
-    """One allocation on ``node``: its score, the score components it averaged, its devices."""
+    """One allocation on ``node``: its score, the score components it averaged, its devices,
+    and what it takes of the node (CPU MHz, memory MB, disk MB, cores)."""
 
     node: str
     score: float
     components: dict[str, float]
     devices: list[DeviceChoice]
+    cpu: int = 0
+    memory: int = 0
+    disk: int = 0
+    cores: int = 0
 
 
 @dataclass
 class Infeasible:
-    """A node that cannot take even one allocation of the group, with the first reason."""
+    """A node that cannot take even one allocation of the group, with the first reason and
+    Nomad's name for it: the constraint or filter (``filtered``) or the exhausted dimension."""
 
     node: str
     reason: str
+    dimension: str = ""
+    filtered: bool = True
+
+
+@dataclass
+class Metrics:
+    """Nomad's `AllocMetric` for an allocation that could not be placed: what `nomad job plan`
+    prints under "failed to place" (command/monitor.go:332-387)."""
+
+    nodes_evaluated: int = 0
+    nodes_filtered: int = 0
+    nodes_in_pool: int = 0
+    nodes_available: dict[str, int] = field(default_factory=dict)
+    class_filtered: Counter[str] = field(default_factory=Counter)
+    constraint_filtered: Counter[str] = field(default_factory=Counter)
+    nodes_exhausted: int = 0
+    class_exhausted: Counter[str] = field(default_factory=Counter)
+    dimension_exhausted: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -92,134 +130,384 @@ class GroupPlan:
     placements: list[Placement] = field(default_factory=list)
     infeasible: list[Infeasible] = field(default_factory=list)
     unplaced: int = 0
-
-
-@dataclass(frozen=True)
-class _Request:
-    """A device request with Nomad's defaults applied (count 1, affinity weight 50)."""
-
-    name: str
-    count: int
-    constraints: tuple[m.Constraint, ...]
-    affinities: tuple[tuple[m.Affinity, int], ...]
-
-    @property
-    def total_weight(self) -> int:
-        return sum(abs(weight) for _, weight in self.affinities)
-
-
-class _Unplaceable(Exception):
-    """Raised inside a node's evaluation with the reason, so the first failure wins."""
+    metrics: Metrics | None = None
 
 
 @dataclass
-class _State:
-    """What earlier allocations of this plan have taken: instance IDs per (node, group index)
-    and the nodes each group and the job are already on (for `distinct_hosts`)."""
+class Schedule:
+    """Every group's plan, and notes on what the plan could not model for this input."""
 
-    used: dict[tuple[str, int], set[str]] = field(default_factory=dict)
-    job_nodes: set[str] = field(default_factory=set)
-
-
-# --------------------------------------------------------------------------- entry point
+    groups: list[GroupPlan]
+    notes: list[str] = field(default_factory=list)
 
 
-def plan(job: m.Job, inventory: Inventory) -> list[GroupPlan]:
+@dataclass
+class _NodeState:
+    """What a node already carries: existing allocations plus this plan's placements."""
+
+    cpu: int = 0
+    memory: int = 0
+    disk: int = 0
+    cores: int = 0
+    ports: set[int] = field(default_factory=set)
+    devices: dict[int, set[str]] = field(default_factory=dict)
+    groups: Counter[str] = field(default_factory=Counter)
+    """This job's placements on the node, per group."""
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def plan(
+    job: m.Job, inventory: Inventory, allocations: tuple[Existing, ...] = (), algorithm: str | None = None
+) -> list[GroupPlan]:
     """Plan every task group of ``job`` on ``inventory``, groups in job order."""
-    state = _State()
-    return [_plan_group(job, group, inventory, state) for group in job.task_groups or []]
+    return schedule(job, inventory, allocations, algorithm).groups
 
 
-def _plan_group(job: m.Job, group: m.TaskGroup, inventory: Inventory, state: _State) -> GroupPlan:
-    """Place `count` allocations one at a time on the best node at that moment.
+def schedule(
+    job: m.Job, inventory: Inventory, allocations: tuple[Existing, ...] = (), algorithm: str | None = None
+) -> Schedule:
+    """:func:`plan` with its notes. ``algorithm`` (`binpack` or `spread`) overrides the
+    inventory's scheduler configuration."""
+    stored = admit(canonicalize(job))
+    notes: list[str] = []
+    states = _initial_states(inventory, allocations, stored, notes)
+    run = _Run(stored, inventory, states, algorithm or inventory.scheduler.algorithm)
+    groups = [run.group(group) for group in stored.task_groups or []]
+    notes.extend(_model_notes(stored, inventory))
+    return Schedule(groups, notes)
 
-    A node's evaluation depends on earlier placements only through that node (its used
-    instances, `distinct_hosts`), so each node is evaluated once and only the node that just
-    received an allocation is evaluated again: exact, and linear in the inventory size.
-    The infeasible list comes from the first evaluation, so exhaustion by this group's own
-    allocations shows up as `unplaced`, not as infeasible nodes.
-    """
-    count = 1 if group.count is None else group.count
-    result = GroupPlan(name=group.name or "", count=count)
-    group_nodes: set[str] = set()
-    heap: list[tuple[float, int, int]] = []  # (-score, node index, evaluation number)
-    current: dict[int, tuple[int, Placement]] = {}
-    for index, node in enumerate(inventory.nodes):
+
+def _initial_states(
+    inventory: Inventory, allocations: tuple[Existing, ...], job: m.Job, notes: list[str]
+) -> list[_NodeState]:
+    """Each node's load from the existing allocations of other jobs."""
+    states = [_NodeState() for _ in inventory.nodes]
+    by_key = {node.key: index for index, node in enumerate(inventory.nodes)}
+    by_key.update({node.name: index for index, node in enumerate(inventory.nodes) if node.name not in by_key})
+    namespace = job.namespace or "default"
+    own = unknown = 0
+    for alloc in allocations:
+        if alloc.job == job.id and alloc.namespace == namespace:
+            own += 1
+            continue
+        index = by_key.get(alloc.node)
+        if index is None:
+            unknown += 1
+            continue
+        _hold(states[index], inventory.nodes[index], alloc)
+    if own:
+        notes.append(f"{own} allocation(s) of job {job.id} left out: the plan places the job anew")
+    if unknown:
+        notes.append(f"{unknown} allocation(s) on nodes the inventory does not have left out")
+    return states
+
+
+def _hold(state: _NodeState, node: Node, alloc: Existing) -> None:
+    state.cpu += alloc.cpu
+    state.memory += alloc.memory
+    state.disk += alloc.disk
+    state.cores += alloc.cores
+    state.ports.update(alloc.ports)
+    groups = {(g.vendor, g.type, g.model): index for index, g in enumerate(node.devices)}
+    for vendor, kind, model, instance in alloc.device_ids:
+        index = groups.get((vendor, kind, model))
+        if index is not None:
+            state.devices.setdefault(index, set()).add(instance)
+
+
+def _model_notes(job: m.Job, inventory: Inventory) -> list[str]:
+    notes = []
+    unknown = [node.name for node in inventory.nodes if node.resources is None]
+    if unknown:
+        shown = ", ".join(unknown[:3]) + (f" and {len(unknown) - 3} more" if len(unknown) > 3 else "")
+        notes.append(
+            f"{len(unknown)} node(s) without resources ({shown}): CPU, memory and disk are not checked "
+            "there and they get no binpack score"
+        )
+    tasks = (t for g in job.task_groups or [] for t in g.tasks or [])
+    if any(t.resources and t.resources.numa and t.resources.numa.affinity not in ("", "none") for t in tasks):
+        notes.append("numa: NUMA-aware placement is a Nomad Enterprise feature; Community Edition ignores it")
+    return notes
+
+
+# --------------------------------------------------------------------------- one group
+
+
+class _Run:
+    """The plan of one job: node states and property counts carried from group to group."""
+
+    def __init__(self, job: m.Job, inventory: Inventory, states: list[_NodeState], algorithm: str) -> None:
+        self.job = job
+        self.nodes = inventory.nodes
+        self.states = states
+        self.algorithm = algorithm
+        self.placed: list[tuple[str, int]] = []
+        """(group name, node index) of every placement so far, for the property sets."""
+        self.spread_weights = [0]
+        """`SpreadIterator.sumSpreadWeights`, which Nomad never resets between groups."""
+        self.lowest_boost = [-1.0]
+        """`SpreadIterator.lowestSpreadBoost`, likewise kept for the whole evaluation."""
+        self.job_properties = DistinctProperties(job.constraints, "", self.nodes)
+
+    def group(self, group: m.TaskGroup) -> GroupPlan:
+        return _GroupRun(self, group).place()
+
+
+class _GroupRun:
+    """Places one group's allocations; see :func:`_GroupRun.place`."""
+
+    def __init__(self, run: _Run, group: m.TaskGroup) -> None:
+        self.run = run
+        self.group = group
+        self.name = group.name or ""
+        self.count = group.count if group.count is not None else 1
+        self.ask: Ask = group_ask(group)
+        job = run.job
+        self.job_distinct = _distinct_hosts(job.constraints)
+        self.distinct = self.job_distinct or _distinct_hosts(group.constraints)
+        self.group_properties = DistinctProperties(group.constraints, self.name, run.nodes)
+        self.spreads = SpreadScorer(job, group, run.nodes, run.spread_weights, run.lowest_boost)
+        self.affinities = _node_affinities(job, group)
+        self.result = GroupPlan(name=self.name, count=self.count)
+        self.static: dict[int, Unplaceable] = {}
+        self.current: dict[int, tuple[int, Placement]] = {}
+        self.failed: dict[int, Unplaceable] = {}
+
+    def place(self) -> GroupPlan:
+        """Evaluate every node once, then place allocations one at a time on the best node at
+        that moment. A placement changes only its node's fit, anti-affinity and devices, so
+        only that node is evaluated again; spreads and `distinct_property` depend on counts
+        per attribute value and are applied at selection time."""
+        heap: list[tuple[float, int, int]] = []
+        for start, node in enumerate(self.run.nodes):
+            try:
+                self._filter(node)
+            except Unplaceable as failure:
+                self.static[start] = failure
+                self.result.infeasible.append(_infeasible(node, failure, filtered=True))
+                continue
+            self._evaluate(start, heap, first=True)
+        while len(self.result.placements) < self.count:
+            index = self._select(heap)
+            if index is None:
+                break
+            placement = self.current.pop(index)[1]
+            self._commit(index, placement)
+            self._evaluate(index, heap, first=False)
+        self.result.placements.sort(key=lambda placement: -placement.score)
+        self.result.unplaced = self.count - len(self.result.placements)
+        if self.result.unplaced:
+            self.result.metrics = self._metrics()
+        return self.result
+
+    # ----------------------------------------------------------------------- evaluation
+
+    def _evaluate(self, index: int, heap: list[tuple[float, int, int]], *, first: bool) -> None:
+        node = self.run.nodes[index]
         try:
-            _offer_node(index, _evaluate(job, group, node, state, group_nodes), heap, current)
-        except _Unplaceable as failure:
-            result.infeasible.append(Infeasible(node.name, str(failure)))
-    while len(result.placements) < count and heap:
-        _, index, number = heapq.heappop(heap)
-        if index not in current or current[index][0] != number:
-            continue  # stale: the node was evaluated again since
-        best = current[index][1]
-        _commit(best, inventory.nodes[index], state, group_nodes)
-        result.placements.append(best)
-        del current[index]
-        with contextlib.suppress(_Unplaceable):
-            node = inventory.nodes[index]
-            _offer_node(index, _evaluate(job, group, node, state, group_nodes), heap, current)
-    result.placements.sort(key=lambda placement: -placement.score)
-    result.unplaced = count - len(result.placements)
-    return result
+            placement = self._fit(index, node)
+        except Unplaceable as failure:
+            self.failed[index] = failure
+            if first:
+                self.result.infeasible.append(
+                    _infeasible(node, failure, filtered=not failure.dimension_is_exhaustion)
+                )
+            return
+        self.failed.pop(index, None)
+        number = next(_EVALUATIONS)
+        self.current[index] = (number, placement)
+        heapq.heappush(heap, (-placement.score, index, number))
 
+    def _filter(self, node: Node) -> None:
+        """The checks that depend on the node alone, in the stack's order."""
+        job = self.run.job
+        _check_datacenter(job, node)
+        _check_node_pool(job, node)
+        for constraint in job.constraints or []:
+            _check_node_constraint(constraint, node)
+        if node.drivers is not None:
+            missing = [driver for driver in self.ask.drivers if driver not in node.drivers]
+            if missing:
+                raise Unplaceable(f"missing drivers: {', '.join(missing)}", "missing drivers")
+        for constraint in _group_constraints(self.group):
+            _check_node_constraint(constraint, node)
+        devices_feasible(self.ask.devices, node)
 
-def _offer_node(
-    index: int,
-    placement: Placement,
-    heap: list[tuple[float, int, int]],
-    current: dict[int, tuple[int, Placement]],
-) -> None:
-    """Queue a node's current placement; the heap order (-score, index) makes the higher
-    score win and, on a tie, the node earlier in the inventory."""
-    number = next(_EVALUATIONS)
-    current[index] = (number, placement)
-    heapq.heappush(heap, (-placement.score, index, number))
+    def _fit(self, index: int, node: Node) -> Placement:
+        """`distinct_hosts`, then the bin-packing iterator's checks and scores."""
+        state = self.run.states[index]
+        if self.distinct and (state.groups[self.name] or (self.job_distinct and sum(state.groups.values()))):
+            raise Unplaceable(
+                "distinct_hosts: the node already runs an allocation of this job", "distinct_hosts"
+            )
+        _check_ports(self.ask, node, state)
+        choices, matched, total = _assign_devices(self.ask.devices, node, state)
+        components: dict[str, float] = {}
+        cpu, memory, disk = self._check_capacity(node, state, components)
+        if total != 0:
+            components["devices"] = matched / total
+        penalty = anti_affinity(state.groups[self.name], self.count)
+        if penalty is not None:
+            components["job-anti-affinity"] = penalty
+        if self.affinities:
+            components["node-affinity"] = _node_affinity(self.affinities, node)
+        placement = Placement(node.name, normalized(components.values()), components, choices)
+        placement.cpu, placement.memory, placement.disk, placement.cores = cpu, memory, disk, self.ask.cores
+        return placement
 
+    def _check_capacity(
+        self, node: Node, state: _NodeState, components: dict[str, float]
+    ) -> tuple[int, int, int]:
+        """Cores, then `AllocsFit`'s CPU, memory and disk; adds the `binpack` component."""
+        resources = node.resources
+        mhz_per_core = resources.cpu / resources.cores if resources and resources.cores else 0.0
+        cpu, memory = self.ask.usage_on(mhz_per_core)
+        if resources is None:
+            return cpu, memory, self.ask.disk
+        reserved = node.reserved
+        if self.ask.cores:
+            free = resources.cores - reserved.cores - state.cores
+            if free < self.ask.cores:
+                raise Unplaceable(f"cores: needs {self.ask.cores}, {max(free, 0)} free", "cores")
+        available_cpu, available_memory = resources.cpu - reserved.cpu, resources.memory - reserved.memory
+        _fits("cpu", cpu, available_cpu - state.cpu, "MHz")
+        _fits("memory", memory, available_memory - state.memory, "MB")
+        if resources.disk is not None:
+            _fits("disk", self.ask.disk, resources.disk - reserved.disk - state.disk, "MB")
+        free_cpu, free_memory = free_fractions(
+            available_cpu, available_memory, state.cpu + cpu, state.memory + memory
+        )
+        components["binpack"] = fit_score(free_cpu, free_memory, self.run.algorithm)
+        return cpu, memory, self.ask.disk
 
-def _commit(placement: Placement, node: Node, state: _State, group_nodes: set[str]) -> None:
-    """Mark the placement's instances used and its node taken."""
-    for choice in placement.devices:
-        index = next(i for i, dg in enumerate(node.devices) if _group_name(dg) == choice.group)
-        state.used.setdefault((node.name, index), set()).update(choice.ids)
-    group_nodes.add(node.name)
-    state.job_nodes.add(node.name)
+    # ----------------------------------------------------------------------- selection
 
+    def _select(self, heap: list[tuple[float, int, int]]) -> int | None:
+        """The best node now: from the heap when the group has no spreads (its scores do not
+        change elsewhere), else by scoring every candidate's spread component."""
+        if self.spreads.active:
+            return self._select_with_spreads()
+        while heap:
+            _, index, number = heap[0]
+            if index not in self.current or self.current[index][0] != number:
+                heapq.heappop(heap)  # stale: the node was evaluated again since
+                continue
+            failure = self._property_failure(index)
+            if failure is not None:
+                heapq.heappop(heap)
+                del self.current[index]
+                self.failed[index] = failure  # counts only grow: it stays out for this group
+                continue
+            return index
+        return None
 
-def _evaluate(job: m.Job, group: m.TaskGroup, node: Node, state: _State, group_nodes: set[str]) -> Placement:
-    """One allocation of ``group`` on ``node``, or :class:`_Unplaceable` with the first reason."""
-    _check_datacenter(job, node)
-    _check_node_pool(job, node)
-    for constraint in _node_constraints(job, group):
-        _check_node_constraint(constraint, node)
-    _check_distinct_hosts(job, group, node, state, group_nodes)
-    choices, matched, total = _assign_devices(_requests(group), node, state)
-    components: dict[str, float] = {}
-    if total != 0:
-        components["devices"] = matched / total
-    affinity = _node_affinity(job, group, node)
-    if affinity is not None:
-        components["node-affinity"] = affinity
-    score = sum(components.values()) / len(components) if components else 0.0
-    return Placement(node.name, score, components, choices)
+    def _select_with_spreads(self) -> int | None:
+        """Score every candidate's spread now; the chosen placement keeps its component."""
+        boosts = self.spreads.step()
+        best: tuple[float, int, float] | None = None
+        for index in sorted(self.current):
+            if self._property_failure(index) is not None:
+                continue
+            placement = self.current[index][1]
+            spread = boosts(index)
+            values = (
+                [*placement.components.values(), spread] if spread != 0.0 else placement.components.values()
+            )
+            score = normalized(values)
+            if best is None or score > best[0]:
+                best = (score, index, spread)
+        if best is None:
+            return None
+        score, index, spread = best
+        chosen = self.current[index][1]
+        if spread != 0.0:
+            chosen.components = {**chosen.components, "allocation-spread": spread}
+        chosen.score = score
+        return index
+
+    def _property_failure(self, index: int) -> Unplaceable | None:
+        for properties in (self.run.job_properties, self.group_properties):
+            reason = properties.failure(index, self.run.placed)
+            if reason is not None:
+                return Unplaceable(reason, reason)
+        return None
+
+    def _commit(self, index: int, placement: Placement) -> None:
+        state = self.run.states[index]
+        node = self.run.nodes[index]
+        state.cpu += placement.cpu
+        state.memory += placement.memory
+        state.disk += placement.disk
+        state.cores += placement.cores
+        state.ports.update(port for _, port in self.ask.static_ports)
+        state.ports.update(_dynamic_ports(self.ask, node, state))
+        for choice in placement.devices:
+            group = next(i for i, dg in enumerate(node.devices) if group_name(dg) == choice.group)
+            state.devices.setdefault(group, set()).update(choice.ids)
+        state.groups[self.name] += 1
+        self.run.placed.append((self.name, index))
+        self.spreads.placed(index)
+        self.result.placements.append(placement)
+
+    # ----------------------------------------------------------------------- metrics
+
+    def _metrics(self) -> Metrics:
+        """`AllocMetric` of the first allocation that found no node: every candidate node
+        evaluated, filtered (by which constraint) or exhausted (on which dimension)."""
+        metrics = Metrics()
+        job = self.run.job
+        for index, node in enumerate(self.run.nodes):
+            if not _in_pool(job, node):
+                continue
+            metrics.nodes_in_pool += 1
+            metrics.nodes_available[node.datacenter] = metrics.nodes_available.get(node.datacenter, 0) + 1
+            metrics.nodes_evaluated += 1
+            failure = self.static.get(index) or self._property_failure(index) or self.failed.get(index)
+            if failure is None:
+                continue
+            if failure.dimension_is_exhaustion:
+                metrics.nodes_exhausted += 1
+                if node.node_class:
+                    metrics.class_exhausted[node.node_class] += 1
+                metrics.dimension_exhausted[failure.dimension] += 1
+            else:
+                metrics.nodes_filtered += 1
+                if node.node_class:
+                    metrics.class_filtered[node.node_class] += 1
+                metrics.constraint_filtered[failure.dimension] += 1
+        return metrics
 
 
 # --------------------------------------------------------------------------- node filters
+
+
+def _in_pool(job: m.Job, node: Node) -> bool:
+    try:
+        _check_datacenter(job, node)
+        _check_node_pool(job, node)
+    except Unplaceable:
+        return False
+    return True
+
+
+def _infeasible(node: Node, failure: Unplaceable, *, filtered: bool) -> Infeasible:
+    return Infeasible(node.name, str(failure), failure.dimension, filtered)
 
 
 def _check_datacenter(job: m.Job, node: Node) -> None:
     """`datacenters` entries are go-glob patterns; an empty list is `["*"]` (Canonicalize)."""
     patterns = job.datacenters or ["*"]
     if not any(go_glob(pattern, node.datacenter) for pattern in patterns):
-        raise _Unplaceable(f"datacenter {node.datacenter} is not in [{', '.join(patterns)}]")
+        raise Unplaceable(f"datacenter {node.datacenter} is not in [{', '.join(patterns)}]", "datacenter")
 
 
 def _check_node_pool(job: m.Job, node: Node) -> None:
     """`node_pool`: unset means `default`; `all` accepts every pool."""
     pool = job.node_pool or "default"
     if pool != "all" and node.node_pool != pool:
-        raise _Unplaceable(f"node pool {node.node_pool} is not {pool}")
+        raise Unplaceable(f"node pool {node.node_pool} is not {pool}", "node pool")
 
 
 def go_glob(pattern: str, subject: str) -> bool:
@@ -240,16 +528,16 @@ def go_glob(pattern: str, subject: str) -> bool:
     return pattern.endswith("*") or subject.endswith(parts[-1])
 
 
-def _node_constraints(job: m.Job, group: m.TaskGroup) -> Iterator[m.Constraint]:
-    """Job, group and task constraints, in that order (the first failure is reported)."""
-    yield from job.constraints or []
+def _group_constraints(group: m.TaskGroup) -> Iterator[m.Constraint]:
+    """`TaskGroupConstraints`: the group's, then each task's (stack.go:496-513)."""
     yield from group.constraints or []
     for task in group.tasks or []:
         yield from task.constraints or []
 
 
 def _check_node_constraint(constraint: m.Constraint, node: Node) -> None:
-    """Fail with the constraint and what its targets resolved to."""
+    """Fail with the constraint and what its targets resolved to; the dimension is Nomad's
+    `Constraint.String()`, the key of `ConstraintFiltered`."""
     if constraint_holds(constraint.l_target, constraint.operand, constraint.r_target, node):
         return
     details = []
@@ -258,231 +546,98 @@ def _check_node_constraint(constraint: m.Constraint, node: Node) -> None:
             value, found = resolve_target(target, node)
             details.append(f"{target} is {value}" if found else f"{target} is not set")
     detail = ", ".join(details) or "the literals do not satisfy it"
-    raise _Unplaceable(f"{_constraint_text(constraint)} fails: {detail}")
-
-
-def _check_distinct_hosts(
-    job: m.Job, group: m.TaskGroup, node: Node, state: _State, group_nodes: set[str]
-) -> None:
-    """Job-level `distinct_hosts`: one allocation of the job per node; group-level: one of
-    the group. `value = false` switches it off (Nomad parses RTarget with ParseBool)."""
-    if _distinct_hosts(job.constraints) and node.name in state.job_nodes:
-        raise _Unplaceable("distinct_hosts: the node already runs an allocation of this job")
-    if _distinct_hosts(group.constraints) and node.name in group_nodes:
-        raise _Unplaceable("distinct_hosts: the node already runs an allocation of this group")
+    key = f"{constraint.l_target} {constraint.operand} {constraint.r_target}"
+    raise Unplaceable(f"{constraint_text(constraint)} fails: {detail}", key)
 
 
 def _distinct_hosts(constraints: list[m.Constraint] | None) -> bool:
-    """Is `distinct_hosts` on? An RTarget that is not a Go bool counts as true."""
+    """`hasDistinctHostsConstraint` (feasible.go:875-890): the first `distinct_hosts` decides;
+    an empty value or one that is not a Go bool counts as true."""
     for constraint in constraints or []:
         if constraint.operand == "distinct_hosts":
             return constraint.r_target not in ("0", "f", "F", "false", "False", "FALSE")
     return False
 
 
-def _node_affinity(job: m.Job, group: m.TaskGroup, node: Node) -> float | None:
-    """Σ matched weights / Σ |weights| of job, group and task affinities; ``None`` when the
-    matched sum is 0, because Nomad then appends no `node-affinity` score at all."""
+def _node_affinities(job: m.Job, group: m.TaskGroup) -> list[m.Affinity]:
+    """Job, group and task affinities (`NodeAffinityIterator.SetTaskGroup`)."""
     affinities = [*(job.affinities or []), *(group.affinities or [])]
     for task in group.tasks or []:
         affinities.extend(task.affinities or [])
-    total = sum(abs(_weight(affinity)) for affinity in affinities)
-    matched = sum(_weight(a) for a in affinities if constraint_holds(a.l_target, a.operand, a.r_target, node))
-    return matched / total if matched != 0 else None
+    return affinities
 
 
-def _weight(affinity: m.Affinity) -> int:
-    return DEFAULT_AFFINITY_WEIGHT if affinity.weight is None else affinity.weight
+def _node_affinity(affinities: list[m.Affinity], node: Node) -> float:
+    """Σ matched weights / Σ |weights| (rank.go:967-992)."""
+    total = sum(abs(affinity_weight(affinity)) for affinity in affinities)
+    matched = sum(
+        affinity_weight(a) for a in affinities if constraint_holds(a.l_target, a.operand, a.r_target, node)
+    )
+    return matched / total if total else 0.0
 
 
-def _constraint_text(constraint: m.Constraint | m.Affinity) -> str:
-    parts = (constraint.l_target, constraint.operand, constraint.r_target)
-    return "`" + " ".join(part for part in parts if part) + "`"
+# --------------------------------------------------------------------------- bin packing
 
 
-# --------------------------------------------------------------------------- devices
+def _fits(dimension: str, needs: int, free: int, unit: str) -> None:
+    if needs > free:
+        raise Unplaceable(f"{dimension}: needs {needs} {unit}, {max(free, 0)} {unit} free", dimension)
 
 
-def _requests(group: m.TaskGroup) -> list[_Request]:
-    """All tasks' device requests, in task then device order, with Nomad's defaults."""
-    requests = []
-    for task in group.tasks or []:
-        devices = task.resources.devices if task.resources else None
-        for device in devices or []:
-            requests.append(
-                _Request(
-                    name=device.name,
-                    count=1 if device.count is None else device.count,
-                    constraints=tuple(device.constraints or []),
-                    affinities=tuple((a, _weight(a)) for a in device.affinities or []),
-                )
+def _check_ports(ask: Ask, node: Node, state: _NodeState) -> None:
+    """`NetworkIndex.AssignPorts`: a static port another allocation or the node holds is a
+    collision; dynamic ports need that many free in the node's range."""
+    used = state.ports | set(node.reserved.ports)
+    for label, port in ask.static_ports:
+        if port > 65535:
+            raise Unplaceable(f"network: invalid port {port} (out of range)", "network: invalid port")
+        if port in used:
+            raise Unplaceable(
+                f"network: reserved port collision {label}={port}",
+                f"network: reserved port collision {label}={port}",
             )
-    return requests
+        used.add(port)
+    if ask.dynamic_ports:
+        low, high = _port_range(node)
+        free = (high - low + 1) - sum(1 for port in used if low <= port <= high)
+        if free < ask.dynamic_ports:
+            raise Unplaceable(
+                f"network: dynamic port selection failed ({ask.dynamic_ports} needed, {max(free, 0)} free)",
+                "network: dynamic port selection failed",
+            )
+
+
+def _port_range(node: Node) -> tuple[int, int]:
+    if node.resources is None:
+        return 20000, 32000
+    return node.resources.min_dynamic_port, node.resources.max_dynamic_port
+
+
+def _dynamic_ports(ask: Ask, node: Node, state: _NodeState) -> list[int]:
+    """The lowest free ports of the range, standing for the ones Nomad picks at random."""
+    low, high = _port_range(node)
+    taken = state.ports | set(node.reserved.ports)
+    out: list[int] = []
+    port = low
+    while len(out) < ask.dynamic_ports and port <= high:
+        if port not in taken:
+            out.append(port)
+        port += 1
+    return out
 
 
 def _assign_devices(
-    requests: list[_Request], node: Node, state: _State
+    requests: tuple[DeviceRequest, ...], node: Node, state: _NodeState
 ) -> tuple[list[DeviceChoice], int, int]:
     """Assign every request from one device group each; return the choices and the device
-    score's numerator (Σ matched weights) and denominator (Σ |weights|)."""
-    taken = {index: set(state.used.get((node.name, index), set())) for index in range(len(node.devices))}
+    score's numerator (Σ matched weights) and denominator (Σ |weights| of requests with
+    affinities)."""
+    taken = {index: set(state.devices.get(index, set())) for index in range(len(node.devices))}
     choices, matched, total = [], 0, 0
     for request in requests:
-        index, ids, score = _offer(request, node, taken)
+        index, ids, score = offer(request, node, taken)
         taken[index].update(ids)
-        choices.append(DeviceChoice(request.name, _group_name(node.devices[index]), ids))
+        choices.append(DeviceChoice(request.name, group_name(node.devices[index]), ids, request.task))
         matched += score
         total += request.total_weight
     return choices, matched, total
-
-
-def _offer(request: _Request, node: Node, taken: dict[int, set[str]]) -> tuple[int, list[str], int]:
-    """`createOffer`: the best-scoring single group that can supply the whole request.
-    Returns (group index, instance IDs, Σ matched affinity weights)."""
-    if request.count == 0:
-        raise _Unplaceable(f"`{request.name}`: invalid request of zero devices")
-    matching = _matching_groups(request, node)
-    best: tuple[int, list[str], int] | None = None
-    free_total = 0
-    for index in matching:
-        free = _free_instances(request, node.devices[index], taken[index])
-        free_total += len(free)
-        if len(free) < request.count:
-            continue
-        score = _affinity_sum(request, node.devices[index])
-        if best is None or score > best[2]:  # strict: the earlier group wins a tie
-            best = (index, free[: request.count], score)
-    if best is not None:
-        return best
-    if free_total < request.count:
-        raise _Unplaceable(
-            f"missing devices: {request.count} `{request.name}` requested, {free_total} healthy free"
-        )
-    raise _Unplaceable(
-        f"`{request.name}`: {request.count} requested, {free_total} healthy free but no single device "
-        "group has enough (Nomad does not split a request across groups)"
-    )
-
-
-def _matching_groups(request: _Request, node: Node) -> list[int]:
-    """Indexes of healthy groups that match the request's ID and constraints; raises with
-    the first failing constraint (of the first ID-matching group) when none does."""
-    by_id = [
-        index
-        for index, group in enumerate(node.devices)
-        if id_matches(request.name, group) and any(instance.healthy for instance in group.instances)
-    ]
-    if not by_id:
-        raise _Unplaceable(f"no healthy `{request.name}` device group matches")
-    matching = [index for index in by_id if _failing_constraint(request, node.devices[index]) is None]
-    if not matching:
-        group = node.devices[by_id[0]]
-        failing = _failing_constraint(request, group)
-        assert failing is not None
-        raise _Unplaceable(_device_failure(failing, group))
-    return matching
-
-
-def _free_instances(request: _Request, group: DeviceGroup, taken: set[str]) -> list[str]:
-    """Healthy, untaken instance IDs in inventory order that pass every constraint naming
-    `${device.ids}` (checked per instance against the other side, device.go:211-236)."""
-    filters = [c for c in request.constraints if "${device.ids}" in (c.l_target, c.r_target)]
-    free = []
-    for instance in group.instances:
-        if not instance.healthy or instance.id in taken:
-            continue
-        if all(_instance_passes(c, instance.id) for c in filters):
-            free.append(instance.id)
-    return free
-
-
-def _instance_passes(constraint: m.Constraint, instance_id: str) -> bool:
-    """The per-instance check: `checkAttributeConstraint(op, ParseAttribute(other side),
-    StringAttr(id))` — the literal side is the left operand, as in Nomad."""
-    other = constraint.r_target if constraint.l_target == "${device.ids}" else constraint.l_target
-    return check_operator(constraint.operand, parse_attribute(other), string_attribute(instance_id))
-
-
-def _affinity_sum(request: _Request, group: DeviceGroup) -> int:
-    """Σ weights of the request's affinities that hold on ``group``."""
-    return sum(
-        weight
-        for affinity, weight in request.affinities
-        if check_operator(
-            affinity.operand,
-            resolve_device_target(affinity.l_target, group),
-            resolve_device_target(affinity.r_target, group),
-        )
-    )
-
-
-def _failing_constraint(request: _Request, group: DeviceGroup) -> m.Constraint | None:
-    """The first device constraint that does not hold on ``group`` (`nodeDeviceMatches`)."""
-    for constraint in request.constraints:
-        left = resolve_device_target(constraint.l_target, group)
-        right = resolve_device_target(constraint.r_target, group)
-        if not check_operator(constraint.operand, left, right):
-            return constraint
-    return None
-
-
-def _device_failure(constraint: m.Constraint, group: DeviceGroup) -> str:
-    """E.g. "`${device.attr.memory} >= 40 GiB` fails: 16130 MiB (15.75 GiB) is less"."""
-    left = resolve_device_target(constraint.l_target, group)
-    right = resolve_device_target(constraint.r_target, group)
-    return f"{_constraint_text(constraint)} fails on {_group_name(group)}: {_why(constraint, left, right)}"
-
-
-def _why(constraint: m.Constraint, left: Attribute | None, right: Attribute | None) -> str:
-    """The reason a device constraint failed, in words."""
-    if left is None or right is None:
-        missing = constraint.l_target if left is None else constraint.r_target
-        return f"{missing} is not set"
-    result = compare(left, right)
-    if constraint.operand in ("=", "==", "is", "!=", "not", "<", "<=", ">", ">="):
-        if result is None:
-            return f"{describe(left)} and {describe(right)} are not comparable"
-        return f"{describe(left)} is {('less', 'equal', 'greater')[result + 1]}"
-    return f"{constraint.l_target} is {describe(left)}"
-
-
-def resolve_device_target(target: str, group: DeviceGroup) -> Attribute | None:
-    """`resolveDeviceTarget`: literal → `ParseAttribute`; `${device.ids|model|vendor|type}`
-    → a string; `${device.attr.X}` → the parsed attribute, ``None`` if absent; anything
-    else (node targets, spaced `${ device.model }`) → ``None`` (not found)."""
-    if not target.startswith("${"):
-        return parse_attribute(target)
-    strings = {
-        "${device.ids}": ",".join(instance.id for instance in group.instances),
-        "${device.model}": group.model,
-        "${device.vendor}": group.vendor,
-        "${device.type}": group.type,
-    }
-    if target in strings:
-        return string_attribute(strings[target])
-    if target.startswith("${device.attr."):
-        value = group.attributes.get(target[len("${device.attr.") :].removesuffix("}"))
-        return None if value is None else parse_attribute(value)
-    return None
-
-
-def device_id(name: str) -> tuple[str, str, str]:
-    """`RequestedDevice.ID()`: `strings.SplitN(name, "/", 3)` read as type, vendor/type or
-    vendor/type/model."""
-    parts = name.split("/", 2)
-    if len(parts) == 1:
-        return "", parts[0], ""
-    if len(parts) == 2:
-        return parts[0], parts[1], ""
-    return parts[0], parts[1], parts[2]
-
-
-def id_matches(name: str, group: DeviceGroup) -> bool:
-    """`DeviceIdTuple.Matches`: every non-empty part of the request equals the group's."""
-    wanted = device_id(name)
-    have = (group.vendor, group.type, group.model)
-    return all(not want or want == got for want, got in zip(wanted, have, strict=True))
-
-
-def _group_name(group: DeviceGroup) -> str:
-    return f"{group.vendor}/{group.type}/{group.model}"

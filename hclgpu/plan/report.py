@@ -1,14 +1,16 @@
 """Plans as stable JSON (`hclgpu plan --format json`) and as text tables for the terminal.
 
 The JSON shape is versioned (`"version": 1`) and only ever grows; placements are listed
-best score first (ties keep placement order), infeasible nodes in inventory order.
+best score first (ties keep placement order), infeasible nodes in inventory order. A group
+with allocations left over carries Nomad's placement metrics, and the text shows them as
+`nomad job plan` does ("Task Group "g" (failed to place 1 allocation):").
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hclgpu.plan.planner import GroupPlan, Placement
+from hclgpu.plan.planner import GroupPlan, Metrics, Placement
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -18,9 +20,16 @@ __all__ = ["to_json", "to_text"]
 JSON_VERSION = 1
 
 
-def to_json(plans: list[GroupPlan]) -> dict[str, Any]:
-    """`{"version": 1, "groups": [...]}` with plain JSON types only."""
-    return {"version": JSON_VERSION, "groups": [_group_json(group) for group in plans]}
+def to_json(
+    plans: list[GroupPlan], algorithm: str = "binpack", notes: list[str] | None = None
+) -> dict[str, Any]:
+    """`{"version": 1, "algorithm": ..., "groups": [...], "notes": [...]}`, plain JSON types only."""
+    return {
+        "version": JSON_VERSION,
+        "algorithm": algorithm,
+        "groups": [_group_json(group) for group in plans],
+        "notes": list(notes or []),
+    }
 
 
 def _group_json(group: GroupPlan) -> dict[str, Any]:
@@ -28,8 +37,27 @@ def _group_json(group: GroupPlan) -> dict[str, Any]:
         "name": group.name,
         "count": group.count,
         "placements": [_placement_json(p) for p in _best_first(group.placements)],
-        "infeasible": [{"node": i.node, "reason": i.reason} for i in group.infeasible],
+        "infeasible": [
+            {"node": i.node, "reason": i.reason, "dimension": i.dimension, "filtered": i.filtered}
+            for i in group.infeasible
+        ],
         "unplaced": group.unplaced,
+        "metrics": None if group.metrics is None else _metrics_json(group.metrics),
+    }
+
+
+def _metrics_json(metrics: Metrics) -> dict[str, Any]:
+    """Nomad's `AllocMetric` field names, in snake case; maps with sorted keys."""
+    return {
+        "nodes_evaluated": metrics.nodes_evaluated,
+        "nodes_filtered": metrics.nodes_filtered,
+        "nodes_in_pool": metrics.nodes_in_pool,
+        "nodes_available": dict(sorted(metrics.nodes_available.items())),
+        "class_filtered": dict(sorted(metrics.class_filtered.items())),
+        "constraint_filtered": dict(sorted(metrics.constraint_filtered.items())),
+        "nodes_exhausted": metrics.nodes_exhausted,
+        "class_exhausted": dict(sorted(metrics.class_exhausted.items())),
+        "dimension_exhausted": dict(sorted(metrics.dimension_exhausted.items())),
     }
 
 
@@ -38,8 +66,13 @@ def _placement_json(placement: Placement) -> dict[str, Any]:
         "node": placement.node,
         "score": placement.score,
         "components": dict(placement.components),
-        "devices": [{"request": d.request, "group": d.group, "ids": list(d.ids)} for d in placement.devices],
-    }
+        "resources": {"cpu": placement.cpu, "memory": placement.memory, "disk": placement.disk,
+                      "cores": placement.cores},
+        "devices": [
+            {"task": d.task, "request": d.request, "group": d.group, "ids": list(d.ids)}
+            for d in placement.devices
+        ],
+    }  # fmt: skip
 
 
 def _best_first(placements: list[Placement]) -> list[Placement]:
@@ -59,7 +92,34 @@ def to_text(plans: list[GroupPlan]) -> list[Table | str]:
         out.extend(f"  {i.node}: {i.reason}" for i in group.infeasible)
         if group.unplaced:
             out.append(f"  {group.unplaced} allocation(s) could not be placed")
+        if group.metrics is not None:
+            out.extend(metrics_lines(group, "    "))
     return out
+
+
+def metrics_lines(group: GroupPlan, prefix: str) -> list[str]:
+    """`formatAllocMetrics` (command/monitor.go:332-387 at aa026cc99c), keys sorted where Go
+    iterates a map."""
+    assert group.metrics is not None
+    metrics = group.metrics
+    plural = "allocation" if group.unplaced == 1 else "allocations"
+    lines = [f'  Task Group "{group.name}" (failed to place {group.unplaced} {plural}):']
+    if metrics.nodes_evaluated == 0:
+        lines.append(f"{prefix}* No nodes were eligible for evaluation")
+    for datacenter, available in sorted(metrics.nodes_available.items()):
+        if available == 0:
+            lines.append(f'{prefix}* No nodes are available in datacenter "{datacenter}"')
+    for node_class, count in sorted(metrics.class_filtered.items()):
+        lines.append(f'{prefix}* Class "{node_class}": {count} nodes excluded by filter')
+    for constraint, count in sorted(metrics.constraint_filtered.items()):
+        lines.append(f'{prefix}* Constraint "{constraint}": {count} nodes excluded by filter')
+    if metrics.nodes_exhausted:
+        lines.append(f"{prefix}* Resources exhausted on {metrics.nodes_exhausted} nodes")
+    for node_class, count in sorted(metrics.class_exhausted.items()):
+        lines.append(f'{prefix}* Class "{node_class}" exhausted on {count} nodes')
+    for dimension, count in sorted(metrics.dimension_exhausted.items()):
+        lines.append(f'{prefix}* Dimension "{dimension}" exhausted on {count} nodes')
+    return lines
 
 
 def _placements_table(group: GroupPlan) -> Table:

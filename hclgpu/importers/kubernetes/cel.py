@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hclgpu.importers.kubernetes.quantities import MIB, quantity
+from hclgpu.units.quantities import MIB, quantity
 
 _ATTRS = r"device\.attributes\['gpu\.nvidia\.com'\]"
 _CAPACITY = r"device\.capacity\['gpu\.nvidia\.com'\]"

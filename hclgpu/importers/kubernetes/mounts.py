@@ -12,8 +12,8 @@ import re
 from typing import Any
 
 from hclgpu.importers.kubernetes.context import PodContext
-from hclgpu.importers.kubernetes.quantities import quantity, whole
 from hclgpu.importers.kubernetes.source import Manifest, Path
+from hclgpu.units.quantities import quantity, whole
 
 _TASK_DIRS = ("/local/", "/secrets/", "/alloc/")
 

@@ -20,8 +20,8 @@ from hclgpu.importers.kubernetes.devices import (
     claim_devices,
     device_block,
 )
-from hclgpu.importers.kubernetes.quantities import LIMIT, MIB, quantity, whole
 from hclgpu.importers.kubernetes.source import Manifest, Path, as_dict
+from hclgpu.units.quantities import LIMIT, MIB, quantity, whole
 
 _PLAIN = frozenset({"cpu", "memory", "ephemeral-storage"})
 
