@@ -161,7 +161,7 @@ def _from_hclgpu(data: Any) -> Inventory:
         inventory = Inventory.model_validate(data)
     except ValidationError as error:
         raise InventoryError(_validation_message(error)) from None
-    return _checked(inventory.nodes)
+    return _checked(inventory.nodes).model_copy(update={"scheduler": inventory.scheduler})
 
 
 def _validation_message(error: ValidationError) -> str:

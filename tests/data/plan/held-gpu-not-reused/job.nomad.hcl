@@ -1,0 +1,19 @@
+job "scenario" {
+  datacenters = ["dc1", "dc2"]
+
+  group "g" {
+    count = 1
+
+    task "t" {
+      driver = "docker"
+
+      config {
+        image = "example/app:1"
+      }
+
+      resources {
+        device "nvidia/gpu" {}
+      }
+    }
+  }
+}
