@@ -100,5 +100,9 @@ def test_the_text_plan_leaves_brackets_alone_and_honours_no_color(
     sample = ROOT / "samples" / "tensorrt.nomad.hcl"
     assert main(["plan", str(sample), "--nodes", str(NODES / "cluster.yaml")]) == 0
     out = capsys.readouterr().out
-    assert "datacenter us-east-1a is not in [dc1]" in out and "\x1b[1m" in out
+    assert (
+        "8 nodes outside the job's datacenters or pool "
+        "(p4d-use1a-01: datacenter us-east-1a is not in [dc1], …)" in out
+    )
+    assert "\x1b[1m" in out
     assert re.search(r"\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7])m", out) is None

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 __all__ = ["to_json", "to_text"]
 
 JSON_VERSION = 1
+OUTSIDE = ("datacenter", "node pool")
+"""Nodes the scheduler never considers: the text counts them in one line (the JSON lists them)."""
 
 
 def to_json(
@@ -89,7 +91,13 @@ def to_text(plans: list[GroupPlan]) -> list[Table | str]:
         out.append(f"group {group.name}: {placed}/{group.count} placed")
         if group.placements:
             out.append(_placements_table(group))
-        out.extend(f"  {i.node}: {i.reason}" for i in group.infeasible)
+        outside = [i for i in group.infeasible if i.dimension in OUTSIDE]
+        out.extend(f"  {i.node}: {i.reason}" for i in group.infeasible if i.dimension not in OUTSIDE)
+        if len(outside) == 1:
+            out.append(f"  {outside[0].node}: {outside[0].reason}")
+        elif outside:
+            first = f"{outside[0].node}: {outside[0].reason}"
+            out.append(f"  {len(outside)} nodes outside the job's datacenters or pool ({first}, …)")
         if group.unplaced:
             out.append(f"  {group.unplaced} allocation(s) could not be placed")
         if group.metrics is not None:
