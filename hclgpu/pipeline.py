@@ -61,20 +61,27 @@ def check_source(source: SourceFile) -> Result:
     return Result(source, tree, sink.sorted())
 
 
-def compile_source(source: SourceFile, options: EvalOptions | None = None, checks: bool = True) -> Result:
+def compile_source(
+    source: SourceFile,
+    options: EvalOptions | None = None,
+    checks: bool = True,
+    ignore: frozenset[str] = frozenset(),
+) -> Result:
     """Parse, evaluate and decode one job file to the IR job; never raises on bad input.
 
     The job is returned only when there are no errors: a job with an error somewhere
     in it is not what Nomad would run, so no back end may render it. ``checks=False``
     stops after decoding (no HG2xx rules), to see exactly what Nomad's parser produces.
+    Diagnostics whose code is in ``ignore`` are dropped before deciding (`plan --enterprise`
+    drops HG289, the server's refusal of Enterprise features).
     """
     from hclgpu.gc_pause import paused_gc
 
     with paused_gc():  # the IR is a large acyclic tree: collecting while building it only costs time
-        return _compile(source, options, checks)
+        return _compile(source, options, checks, ignore)
 
 
-def _compile(source: SourceFile, options: EvalOptions | None, checks: bool) -> Result:
+def _compile(source: SourceFile, options: EvalOptions | None, checks: bool, ignore: frozenset[str]) -> Result:
     from hclgpu.eval.program import EvalOptions, prepare
     from hclgpu.ir.build import build_job
 
@@ -96,7 +103,7 @@ def _compile(source: SourceFile, options: EvalOptions | None, checks: bool) -> R
 
         assert job is not None
         run_checks(job, tree, source, sink, (options or EvalOptions()).nomad_version)
-    diagnostics = _suppress(tree, source, sink, checked)
+    diagnostics = [d for d in _suppress(tree, source, sink, checked) if d.code not in ignore]
     failed = any(d.severity is Severity.ERROR for d in diagnostics)
     return Result(source, tree, diagnostics, None if failed else job, scope)
 

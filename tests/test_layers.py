@@ -56,7 +56,7 @@ LAYERS = {
         hclgpu.plan hclgpu.plan.devices
         hclgpu.plan.fingerprint hclgpu.plan.inventory hclgpu.plan.model hclgpu.plan.nodecheck
         hclgpu.plan.planner hclgpu.plan.report hclgpu.plan.allocs hclgpu.plan.demand hclgpu.plan.live
-        hclgpu.plan.offers hclgpu.plan.scores hclgpu.plan.spreads
+        hclgpu.plan.offers hclgpu.plan.scores hclgpu.plan.spreads hclgpu.plan.numa
     """,
     5: """
         hclgpu.backends hclgpu.backends.compose hclgpu.backends.compose.project

@@ -71,7 +71,10 @@ def check_one(item: Input, sink: Sink, args: argparse.Namespace | None = None) -
             check_source(source)
             if args is None
             else compile_source(
-                source, eval_options(args, item.path), checks=not getattr(args, "parser_only", False)
+                source,
+                eval_options(args, item.path),
+                checks=not getattr(args, "parser_only", False),
+                ignore=getattr(args, "ignore_codes", frozenset()),
             )
         )
     except Exception as error:  # a bug in hclgpu: report it, never a traceback

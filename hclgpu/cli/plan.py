@@ -22,8 +22,8 @@ node pools, constraints, drivers, devices, distinct_hosts, distinct_property, po
 CPU, memory and disk against what existing allocations (--allocs) hold, and the scores
 binpack (or spread), devices, job-anti-affinity, node-affinity and allocation-spread,
 averaged. Every candidate is scored (Nomad scores a random sample), ties go to the earlier
-node. Not modelled: preemption, quotas, host and CSI volumes, host networks, NUMA
-(a Nomad Enterprise feature).
+node. Not modelled: preemption, quotas, host and CSI volumes, host networks. NUMA is a
+Nomad Enterprise feature: ignored as Community Edition does, placed with --enterprise.
 
 """
 
@@ -53,6 +53,10 @@ def add_parser(commands: Subparsers) -> None:
         help="the cluster's scheduler algorithm (default: the inventory's, else binpack)",
     )  # fmt: skip
     plan.add_argument(
+        "--enterprise", action="store_true",
+        help="plan for Nomad Enterprise: its features are not errors (HG289) and `numa` blocks are placed",
+    )  # fmt: skip
+    plan.add_argument(
         "--cpu-mhz-per-core", type=int, default=1000, metavar="MHZ",
         help="MHz of one Kubernetes CPU core (default 1000)",
     )  # fmt: skip
@@ -68,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     from hclgpu.diagnostics import Sink
 
     sink = Sink()
+    args.ignore_codes = frozenset({"HG289"}) if args.enterprise else frozenset()  # Enterprise features
     status, result = single(args, sink, compile=True)
     if result is None or result.job is None:
         return status or EXIT_ERRORS
@@ -84,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         job = job.model_copy(update={"namespace": namespace})
     algorithm = args.scheduler_algorithm or inventory.scheduler.algorithm
     try:
-        planned = schedule(job, inventory, allocations, algorithm)
+        planned = schedule(job, inventory, allocations, algorithm, args.enterprise)
         notes = notes + planned.notes
         if args.format == "json":
             text = json.dumps(to_json(planned.groups, algorithm, notes), ensure_ascii=False, indent=2) + "\n"

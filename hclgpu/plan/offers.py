@@ -13,15 +13,27 @@ EARLIER group wins (strict `>`), so plans are reproducible.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from hclgpu.ir import models as m
 from hclgpu.plan.demand import DeviceRequest
 from hclgpu.plan.model import DeviceGroup, Node
 from hclgpu.units import Attribute, check_operator, compare, describe, parse_attribute, string_attribute
 
 __all__ = [
-    "MISSING_DEVICES", "NO_MATCH", "Unplaceable", "constraint_text", "device_id", "devices_feasible",
-    "group_name", "id_matches", "matching_groups", "offer",
+    "MISSING_DEVICES", "NO_MATCH", "MemoryNode", "Unplaceable", "constraint_text", "device_id",
+    "devices_feasible", "group_name", "id_matches", "matching_groups", "offer",
 ]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class MemoryNode:
+    """`memoryNodeMatcher` (device.go:40-100): the NUMA node a task's cores are on, and the
+    device IDs (`vendor/type/model`, as `NodeDeviceResource.ID().String()`) its `numa` block
+    lists; instances of those groups must be on that node, others may be anywhere."""
+
+    node: int
+    devices: frozenset[str]
 
 
 class Unplaceable(Exception):
@@ -84,9 +96,12 @@ def matching_groups_or_reason(request: DeviceRequest, node: Node) -> list[int] |
         return str(failure)
 
 
-def offer(request: DeviceRequest, node: Node, taken: dict[int, set[str]]) -> tuple[int, list[str], int]:
+def offer(
+    request: DeviceRequest, node: Node, taken: dict[int, set[str]], memory: MemoryNode | None = None
+) -> tuple[int, list[str], int]:
     """`createOffer`: the best-scoring single group that can supply the whole request.
-    Returns (group index, instance IDs, Σ matched affinity weights)."""
+    Returns (group index, instance IDs, Σ matched affinity weights). With ``memory``, groups
+    it names take only instances on its NUMA node (`memoryNodeMatcher`)."""
     if request.count == 0:
         raise Unplaceable(
             f"`{request.name}`: invalid request of zero devices", "devices: invalid request of zero devices"
@@ -95,7 +110,7 @@ def offer(request: DeviceRequest, node: Node, taken: dict[int, set[str]]) -> tup
     best: tuple[int, list[str], int] | None = None
     free_total = 0
     for index in matching:
-        free = _free_instances(request, node.devices[index], taken[index])
+        free = _free_instances(request, node.devices[index], taken[index], memory)
         free_total += len(free)
         if len(free) < request.count:
             continue
@@ -134,13 +149,18 @@ def matching_groups(request: DeviceRequest, node: Node) -> list[int]:
     return matching
 
 
-def _free_instances(request: DeviceRequest, group: DeviceGroup, taken: set[str]) -> list[str]:
+def _free_instances(
+    request: DeviceRequest, group: DeviceGroup, taken: set[str], memory: MemoryNode | None = None
+) -> list[str]:
     """Healthy, untaken instance IDs in inventory order that pass every constraint naming
     `${device.ids}` (checked per instance against the other side, device.go:211-236)."""
     filters = [c for c in request.constraints if "${device.ids}" in (c.l_target, c.r_target)]
+    local = memory is not None and group_name(group) in memory.devices
     free = []
     for instance in group.instances:
         if not instance.healthy or instance.id in taken:
+            continue
+        if local and memory is not None and instance.numa_node != memory.node:
             continue
         if all(_instance_passes(c, instance.id) for c in filters):
             free.append(instance.id)

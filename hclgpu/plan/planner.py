@@ -29,7 +29,8 @@ Deliberate differences, for reproducible output (and said in `hclgpu plan --help
 * Device groups and instances are taken in inventory order, not Go's random map order.
 * No preemption, quotas, host volumes, CSI, host networks or `node-reschedule-penalty` (a new
   job has no failed allocations). NUMA placement is an Enterprise feature (numa_ce.go:53-57):
-  Community Edition ignores `numa`, and so does this plan, with a note.
+  Community Edition ignores `numa`, and so does this plan, with a note, unless `enterprise`
+  asks for Enterprise's placement (:mod:`hclgpu.plan.numa`).
 * Allocations of the job itself in `--allocs` are left out: the plan places the job anew.
 """
 
@@ -45,10 +46,12 @@ from hclgpu.ir import models as m
 from hclgpu.ir.admission import admit
 from hclgpu.ir.canonical import canonicalize
 from hclgpu.plan.allocs import Existing
-from hclgpu.plan.demand import Ask, DeviceRequest, affinity_weight, group_ask
+from hclgpu.plan.demand import Ask, affinity_weight, group_ask
 from hclgpu.plan.model import Inventory, Node
 from hclgpu.plan.nodecheck import constraint_holds, resolve_target
+from hclgpu.plan.numa import choose_memory_nodes
 from hclgpu.plan.offers import (
+    MemoryNode,
     Unplaceable,
     constraint_text,
     device_id,
@@ -92,6 +95,8 @@ class Placement:
     memory: int = 0
     disk: int = 0
     cores: int = 0
+    numa: dict[str, int] = field(default_factory=dict)
+    """The NUMA node of each task placed by NUMA affinity (`--enterprise` only)."""
 
 
 @dataclass
@@ -153,29 +158,40 @@ class _NodeState:
     devices: dict[int, set[str]] = field(default_factory=dict)
     groups: Counter[str] = field(default_factory=Counter)
     """This job's placements on the node, per group."""
+    numa_cores: Counter[int] = field(default_factory=Counter)
+    """Cores this plan took per NUMA node (`--enterprise` only)."""
 
 
 # --------------------------------------------------------------------------- entry points
 
 
 def plan(
-    job: m.Job, inventory: Inventory, allocations: tuple[Existing, ...] = (), algorithm: str | None = None
+    job: m.Job,
+    inventory: Inventory,
+    allocations: tuple[Existing, ...] = (),
+    algorithm: str | None = None,
+    enterprise: bool = False,
 ) -> list[GroupPlan]:
     """Plan every task group of ``job`` on ``inventory``, groups in job order."""
-    return schedule(job, inventory, allocations, algorithm).groups
+    return schedule(job, inventory, allocations, algorithm, enterprise).groups
 
 
 def schedule(
-    job: m.Job, inventory: Inventory, allocations: tuple[Existing, ...] = (), algorithm: str | None = None
+    job: m.Job,
+    inventory: Inventory,
+    allocations: tuple[Existing, ...] = (),
+    algorithm: str | None = None,
+    enterprise: bool = False,
 ) -> Schedule:
     """:func:`plan` with its notes. ``algorithm`` (`binpack` or `spread`) overrides the
-    inventory's scheduler configuration."""
+    inventory's scheduler configuration; ``enterprise`` places `numa` blocks as Nomad
+    Enterprise does (:mod:`hclgpu.plan.numa`)."""
     stored = admit(canonicalize(job))
     notes: list[str] = []
     states = _initial_states(inventory, allocations, stored, notes)
-    run = _Run(stored, inventory, states, algorithm or inventory.scheduler.algorithm)
+    run = _Run(stored, inventory, states, algorithm or inventory.scheduler.algorithm, enterprise)
     groups = [run.group(group) for group in stored.task_groups or []]
-    notes.extend(_model_notes(stored, inventory))
+    notes.extend(_model_notes(stored, inventory, enterprise))
     return Schedule(groups, notes)
 
 
@@ -217,7 +233,7 @@ def _hold(state: _NodeState, node: Node, alloc: Existing) -> None:
             state.devices.setdefault(index, set()).add(instance)
 
 
-def _model_notes(job: m.Job, inventory: Inventory) -> list[str]:
+def _model_notes(job: m.Job, inventory: Inventory, enterprise: bool) -> list[str]:
     notes = []
     unknown = [node.name for node in inventory.nodes if node.resources is None]
     if unknown:
@@ -227,8 +243,14 @@ def _model_notes(job: m.Job, inventory: Inventory) -> list[str]:
             "there and they get no binpack score"
         )
     tasks = (t for g in job.task_groups or [] for t in g.tasks or [])
-    if any(t.resources and t.resources.numa and t.resources.numa.affinity not in ("", "none") for t in tasks):
-        notes.append("numa: NUMA-aware placement is a Nomad Enterprise feature; Community Edition ignores it")
+    numa = any(
+        t.resources and t.resources.numa and t.resources.numa.affinity not in ("", "none") for t in tasks
+    )
+    if numa and not enterprise:
+        notes.append(
+            "numa: NUMA-aware placement is a Nomad Enterprise feature; Community Edition ignores it "
+            "(--enterprise places it)"
+        )
     return notes
 
 
@@ -238,8 +260,11 @@ def _model_notes(job: m.Job, inventory: Inventory) -> list[str]:
 class _Run:
     """The plan of one job: node states and property counts carried from group to group."""
 
-    def __init__(self, job: m.Job, inventory: Inventory, states: list[_NodeState], algorithm: str) -> None:
+    def __init__(
+        self, job: m.Job, inventory: Inventory, states: list[_NodeState], algorithm: str, enterprise: bool
+    ) -> None:
         self.job = job
+        self.enterprise = enterprise
         self.nodes = inventory.nodes
         self.states = states
         self.algorithm = algorithm
@@ -343,9 +368,12 @@ class _GroupRun:
                 "distinct_hosts: the node already runs an allocation of this job", "distinct_hosts"
             )
         _check_ports(self.ask, node, state)
-        choices, matched, total = _assign_devices(self.ask.devices, node, state)
+        memory = (
+            choose_memory_nodes(self.ask.core_tasks, node, state.numa_cores) if self.run.enterprise else {}
+        )
+        choices, matched, total = _assign_devices(self.ask, node, state, memory)
         components: dict[str, float] = {}
-        cpu, memory, disk = self._check_capacity(node, state, components)
+        cpu, memory_mb, disk = self._check_capacity(node, state, components)
         if total != 0:
             components["devices"] = matched / total
         penalty = anti_affinity(state.groups[self.name], self.count)
@@ -354,7 +382,9 @@ class _GroupRun:
         if self.affinities:
             components["node-affinity"] = _node_affinity(self.affinities, node)
         placement = Placement(node.name, normalized(components.values()), components, choices)
-        placement.cpu, placement.memory, placement.disk, placement.cores = cpu, memory, disk, self.ask.cores
+        placement.cpu, placement.memory, placement.disk = cpu, memory_mb, disk
+        placement.cores = self.ask.cores
+        placement.numa = {task: chosen.node for task, chosen in memory.items()}
         return placement
 
     def _check_capacity(
@@ -447,6 +477,8 @@ class _GroupRun:
             group = next(i for i, dg in enumerate(node.devices) if group_name(dg) == choice.group)
             state.devices.setdefault(group, set()).update(choice.ids)
         state.groups[self.name] += 1
+        for task, numa_node in placement.numa.items():
+            state.numa_cores[numa_node] += next(t.cores for t in self.ask.core_tasks if t.task == task)
         self.run.placed.append((self.name, index))
         self.spreads.placed(index)
         self.result.placements.append(placement)
@@ -627,15 +659,22 @@ def _dynamic_ports(ask: Ask, node: Node, state: _NodeState) -> list[int]:
 
 
 def _assign_devices(
-    requests: tuple[DeviceRequest, ...], node: Node, state: _NodeState
+    ask: Ask, node: Node, state: _NodeState, memory: dict[str, MemoryNode]
 ) -> tuple[list[DeviceChoice], int, int]:
     """Assign every request from one device group each; return the choices and the device
     score's numerator (Σ matched weights) and denominator (Σ |weights| of requests with
-    affinities)."""
+    affinities). A task placed by NUMA affinity takes its listed devices from its NUMA node;
+    with `prefer`, from anywhere when that node has too few."""
     taken = {index: set(state.devices.get(index, set())) for index in range(len(node.devices))}
+    prefer = {core.task for core in ask.core_tasks if core.numa == "prefer"}
     choices, matched, total = [], 0, 0
-    for request in requests:
-        index, ids, score = offer(request, node, taken)
+    for request in ask.devices:
+        try:
+            index, ids, score = offer(request, node, taken, memory.get(request.task))
+        except Unplaceable:
+            if request.task not in memory or request.task not in prefer:
+                raise
+            index, ids, score = offer(request, node, taken)
         taken[index].update(ids)
         choices.append(DeviceChoice(request.name, group_name(node.devices[index]), ids, request.task))
         matched += score
