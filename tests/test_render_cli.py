@@ -339,7 +339,7 @@ def _explode(*args: object, **kwargs: object) -> None:
         ("hclgpu.backends.registry.render", ["render", str(SAMPLE), "--target", "kubernetes"]),
         ("hclgpu.plan.planner.plan", ["render", str(SAMPLE), "--target", "oci", "--nodes", str(NODES),
                                       "--node", "nomad-client-v100"]),
-        ("hclgpu.plan.planner.plan", ["plan", str(SAMPLE), "--nodes", str(NODES)]),
+        ("hclgpu.plan.planner.schedule", ["plan", str(SAMPLE), "--nodes", str(NODES)]),
         ("hclgpu.plan.report.to_text", ["plan", str(SAMPLE), "--nodes", str(NODES)]),
     ],
     ids=["render", "render-nodes", "plan", "plan-report"],
