@@ -10,6 +10,7 @@ node scores binpack (20 − (10^(1 − 100/8000) + 10^(1 − 300/16384))) / 18.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -185,3 +186,30 @@ def test_datacenter_and_class_filters(capsys: pytest.CaptureFixture[str]) -> Non
         "b": "`${node.class} = gpu` fails: ${node.class} is cpu",
         "c": "datacenter dc2 is not in [dc1]",
     }
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('[{"ID": "a1", "NodeID": "n"}]', "allocation a1: no AllocatedResources"),
+        ("[1]", "allocation 0: expected an object, got int"),
+        ('{"ID": 5, "NodeID": "n"}', "allocation 0: ID: expected a string, got int"),
+        ('[{"ID": "a1", "NodeID": "n", "AllocatedResources": {"Tasks": {"t": {"Cpu": {"CpuShares": -1}}}}}]',
+         "CpuShares: expected a non-negative integer"),
+        ("{", "not valid YAML or JSON"),
+        ("", "empty file"),
+    ],
+)  # fmt: skip
+def test_bad_allocations_are_exit_2(
+    content: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An allocations file that cannot be read is a one-line error and exit 2, nothing printed."""
+    path = tmp_path / "allocs.json"
+    path.write_text(content)
+    folder = SCENARIOS / "three-equal-nodes"
+    status = main(
+        ["plan", str(folder / "job.nomad.hcl"), "--nodes", str(folder / "nodes.json"), "--allocs", str(path)]
+    )
+    captured = capsys.readouterr()
+    assert (status, captured.out) == (2, "")
+    assert captured.err.startswith("hclgpu: ") and message in captured.err, captured.err
