@@ -75,6 +75,11 @@ class DeviceRequest:
     def total_weight(self) -> int:
         return sum(abs(weight) for _, weight in self.affinities)
 
+    @property
+    def reads_ids(self) -> bool:
+        """Does a constraint name `${device.ids}` (a per-node value)?"""
+        return any("${device.ids}" in (c.l_target, c.r_target) for c in self.constraints)
+
 
 @dataclass(frozen=True)
 class CoreTask:

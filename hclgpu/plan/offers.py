@@ -14,6 +14,7 @@ EARLIER group wins (strict `>`), so plans are reproducible.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from hclgpu.ir import models as m
 from hclgpu.plan.demand import DeviceRequest
@@ -21,7 +22,7 @@ from hclgpu.plan.model import DeviceGroup, Node
 from hclgpu.units import Attribute, check_operator, compare, describe, parse_attribute, string_attribute
 
 __all__ = [
-    "MISSING_DEVICES", "NO_MATCH", "MemoryNode", "Unplaceable", "constraint_text", "device_id",
+    "MISSING_DEVICES", "NO_MATCH", "Matches", "MemoryNode", "Unplaceable", "constraint_text", "device_id",
     "devices_feasible", "group_name", "id_matches", "matching_groups", "offer",
 ]  # fmt: skip
 
@@ -65,18 +66,28 @@ NO_MATCH = "devices: no devices match request"
 """The exhausted dimension when `createOffer` finds no group with enough free instances."""
 
 
-def devices_feasible(requests: tuple[DeviceRequest, ...], node: Node) -> None:
+Matches = dict[tuple[int, tuple[object, ...]], m.Constraint | None]
+"""Device constraint results per (request, device group contents): the nodes of a cluster
+share a handful of GPU models, so each pair is judged once per group, not once per node."""
+
+
+def devices_feasible(
+    requests: tuple[DeviceRequest, ...], node: Node, cache: Matches | None = None
+) -> list[list[int]]:
     """`DeviceChecker.hasDevices` (feasible.go:1592-1651): the group's requests, in order,
     greedily take healthy instances of every matching device group, whatever other
-    allocations hold; raises :class:`Unplaceable` (`missing devices`) when one cannot."""
+    allocations hold; raises :class:`Unplaceable` (`missing devices`) when one cannot.
+    Returns each request's matching device groups, for :func:`offer`."""
     if not requests:
-        return
+        return []
+    out: list[list[int]] = []
     available = {index: sum(i.healthy for i in group.instances) for index, group in enumerate(node.devices)}
     for request in requests:
         wanted = request.count
-        matching = matching_groups_or_reason(request, node)
+        matching = matching_groups_or_reason(request, node, cache)
         if isinstance(matching, str):
             raise Unplaceable(matching, MISSING_DEVICES)
+        out.append(matching)
         healthy = sum(available[index] for index in matching)
         for index in matching:
             taken = min(wanted, available[index])
@@ -87,17 +98,24 @@ def devices_feasible(requests: tuple[DeviceRequest, ...], node: Node) -> None:
                 f"missing devices: {request.count} `{request.name}` requested, {healthy} healthy",
                 MISSING_DEVICES,
             )
+    return out
 
 
-def matching_groups_or_reason(request: DeviceRequest, node: Node) -> list[int] | str:
+def matching_groups_or_reason(
+    request: DeviceRequest, node: Node, cache: Matches | None = None
+) -> list[int] | str:
     try:
-        return matching_groups(request, node)
+        return matching_groups(request, node, cache)
     except Unplaceable as failure:
         return str(failure)
 
 
 def offer(
-    request: DeviceRequest, node: Node, taken: dict[int, set[str]], memory: MemoryNode | None = None
+    request: DeviceRequest,
+    node: Node,
+    taken: dict[int, set[str]],
+    memory: MemoryNode | None = None,
+    matching: list[int] | None = None,
 ) -> tuple[int, list[str], int]:
     """`createOffer`: the best-scoring single group that can supply the whole request.
     Returns (group index, instance IDs, Σ matched affinity weights). With ``memory``, groups
@@ -106,7 +124,8 @@ def offer(
         raise Unplaceable(
             f"`{request.name}`: invalid request of zero devices", "devices: invalid request of zero devices"
         )
-    matching = matching_groups(request, node)
+    if matching is None:
+        matching = matching_groups(request, node)
     best: tuple[int, list[str], int] | None = None
     free_total = 0
     for index in matching:
@@ -130,7 +149,7 @@ def offer(
     )
 
 
-def matching_groups(request: DeviceRequest, node: Node) -> list[int]:
+def matching_groups(request: DeviceRequest, node: Node, cache: Matches | None = None) -> list[int]:
     """Indexes of healthy groups that match the request's ID and constraints; raises with
     the first failing constraint (of the first ID-matching group) when none does."""
     by_id = [
@@ -140,10 +159,10 @@ def matching_groups(request: DeviceRequest, node: Node) -> list[int]:
     ]
     if not by_id:
         raise Unplaceable(f"no healthy `{request.name}` device group matches")
-    matching = [index for index in by_id if _failing_constraint(request, node.devices[index]) is None]
+    matching = [index for index in by_id if _cached_failure(request, node.devices[index], cache) is None]
     if not matching:
         group = node.devices[by_id[0]]
-        failing = _failing_constraint(request, group)
+        failing = _cached_failure(request, group, cache)
         assert failing is not None
         raise Unplaceable(_device_failure(failing, group))
     return matching
@@ -185,6 +204,17 @@ def _affinity_sum(request: DeviceRequest, group: DeviceGroup) -> int:
             resolve_device_target(affinity.r_target, group),
         )
     )
+
+
+def _cached_failure(request: DeviceRequest, group: DeviceGroup, cache: Matches | None) -> m.Constraint | None:
+    """:func:`_failing_constraint`, remembered in ``cache`` unless a constraint reads
+    `${device.ids}`, which differ from node to node."""
+    if cache is None or request.reads_ids:
+        return _failing_constraint(request, group)
+    key = (id(request), (group.vendor, group.type, group.model, tuple(group.attributes.items())))
+    if key not in cache:
+        cache[key] = _failing_constraint(request, group)
+    return cache[key]
 
 
 def _failing_constraint(request: DeviceRequest, group: DeviceGroup) -> m.Constraint | None:
@@ -237,6 +267,7 @@ def resolve_device_target(target: str, group: DeviceGroup) -> Attribute | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def device_id(name: str) -> tuple[str, str, str]:
     """`RequestedDevice.ID()`: `strings.SplitN(name, "/", 3)` read as type, vendor/type or
     vendor/type/model."""
@@ -250,9 +281,12 @@ def device_id(name: str) -> tuple[str, str, str]:
 
 def id_matches(name: str, group: DeviceGroup) -> bool:
     """`DeviceIdTuple.Matches`: every non-empty part of the request equals the group's."""
-    wanted = device_id(name)
-    have = (group.vendor, group.type, group.model)
-    return all(not want or want == got for want, got in zip(wanted, have, strict=True))
+    vendor, kind, model = device_id(name)
+    return (
+        (not vendor or vendor == group.vendor)
+        and (not kind or kind == group.type)
+        and (not model or model == group.model)
+    )
 
 
 def group_name(group: DeviceGroup) -> str:

@@ -51,6 +51,7 @@ from hclgpu.plan.model import Inventory, Node
 from hclgpu.plan.nodecheck import constraint_holds, resolve_target
 from hclgpu.plan.numa import choose_memory_nodes
 from hclgpu.plan.offers import (
+    Matches,
     MemoryNode,
     Unplaceable,
     constraint_text,
@@ -293,10 +294,15 @@ class _GroupRun:
         self.job_distinct = _distinct_hosts(job.constraints)
         self.distinct = self.job_distinct or _distinct_hosts(group.constraints)
         self.group_properties = DistinctProperties(group.constraints, self.name, run.nodes)
+        self.properties = bool(run.job_properties.sets or self.group_properties.sets)
         self.spreads = SpreadScorer(job, group, run.nodes, run.spread_weights, run.lowest_boost)
         self.affinities = _node_affinities(job, group)
         self.result = GroupPlan(name=self.name, count=self.count)
         self.static: dict[int, Unplaceable] = {}
+        self.matches: Matches = {}
+        self.matching: dict[int, list[list[int]]] = {}
+        """Each feasible node's matching device groups per request (they never change)."""
+        self.datacenters: dict[tuple[str, str], bool] = {}
         self.current: dict[int, tuple[int, Placement]] = {}
         self.failed: dict[int, Unplaceable] = {}
 
@@ -308,7 +314,7 @@ class _GroupRun:
         heap: list[tuple[float, int, int]] = []
         for start, node in enumerate(self.run.nodes):
             try:
-                self._filter(node)
+                self.matching[start] = self._filter(node)
             except Unplaceable as failure:
                 self.static[start] = failure
                 self.result.infeasible.append(_infeasible(node, failure, filtered=True))
@@ -345,11 +351,15 @@ class _GroupRun:
         self.current[index] = (number, placement)
         heapq.heappush(heap, (-placement.score, index, number))
 
-    def _filter(self, node: Node) -> None:
+    def _filter(self, node: Node) -> list[list[int]]:
         """The checks that depend on the node alone, in the stack's order."""
         job = self.run.job
-        _check_datacenter(job, node)
-        _check_node_pool(job, node)
+        key = (node.datacenter, node.node_pool)
+        if key not in self.datacenters:
+            self.datacenters[key] = _in_pool(job, node)
+        if not self.datacenters[key]:
+            _check_datacenter(job, node)
+            _check_node_pool(job, node)
         for constraint in job.constraints or []:
             _check_node_constraint(constraint, node)
         if node.drivers is not None:
@@ -358,7 +368,7 @@ class _GroupRun:
                 raise Unplaceable(f"missing drivers: {', '.join(missing)}", "missing drivers")
         for constraint in _group_constraints(self.group):
             _check_node_constraint(constraint, node)
-        devices_feasible(self.ask.devices, node)
+        return devices_feasible(self.ask.devices, node, self.matches)
 
     def _fit(self, index: int, node: Node) -> Placement:
         """`distinct_hosts`, then the bin-packing iterator's checks and scores."""
@@ -371,7 +381,7 @@ class _GroupRun:
         memory = (
             choose_memory_nodes(self.ask.core_tasks, node, state.numa_cores) if self.run.enterprise else {}
         )
-        choices, matched, total = _assign_devices(self.ask, node, state, memory)
+        choices, matched, total = _assign_devices(self.ask, node, state, memory, self.matching.get(index))
         components: dict[str, float] = {}
         cpu, memory_mb, disk = self._check_capacity(node, state, components)
         if total != 0:
@@ -424,7 +434,7 @@ class _GroupRun:
             if index not in self.current or self.current[index][0] != number:
                 heapq.heappop(heap)  # stale: the node was evaluated again since
                 continue
-            failure = self._property_failure(index)
+            failure = self._property_failure(index) if self.properties else None
             if failure is not None:
                 heapq.heappop(heap)
                 del self.current[index]
@@ -438,14 +448,15 @@ class _GroupRun:
         boosts = self.spreads.step()
         best: tuple[float, int, float] | None = None
         for index in sorted(self.current):
-            if self._property_failure(index) is not None:
+            if self.properties and self._property_failure(index) is not None:
                 continue
             placement = self.current[index][1]
             spread = boosts(index)
-            values = (
-                [*placement.components.values(), spread] if spread != 0.0 else placement.components.values()
-            )
-            score = normalized(values)
+            if spread != 0.0:  # the mean with one more component
+                count = len(placement.components)
+                score = (placement.score * count + spread) / (count + 1)
+            else:
+                score = placement.score
             if best is None or score > best[0]:
                 best = (score, index, spread)
         if best is None:
@@ -659,7 +670,7 @@ def _dynamic_ports(ask: Ask, node: Node, state: _NodeState) -> list[int]:
 
 
 def _assign_devices(
-    ask: Ask, node: Node, state: _NodeState, memory: dict[str, MemoryNode]
+    ask: Ask, node: Node, state: _NodeState, memory: dict[str, MemoryNode], matching: list[list[int]] | None
 ) -> tuple[list[DeviceChoice], int, int]:
     """Assign every request from one device group each; return the choices and the device
     score's numerator (Σ matched weights) and denominator (Σ |weights| of requests with
@@ -668,13 +679,14 @@ def _assign_devices(
     taken = {index: set(state.devices.get(index, set())) for index in range(len(node.devices))}
     prefer = {core.task for core in ask.core_tasks if core.numa == "prefer"}
     choices, matched, total = [], 0, 0
-    for request in ask.devices:
+    for number, request in enumerate(ask.devices):
+        groups = matching[number] if matching else None
         try:
-            index, ids, score = offer(request, node, taken, memory.get(request.task))
+            index, ids, score = offer(request, node, taken, memory.get(request.task), groups)
         except Unplaceable:
             if request.task not in memory or request.task not in prefer:
                 raise
-            index, ids, score = offer(request, node, taken)
+            index, ids, score = offer(request, node, taken, None, groups)
         taken[index].update(ids)
         choices.append(DeviceChoice(request.name, group_name(node.devices[index]), ids, request.task))
         matched += score
