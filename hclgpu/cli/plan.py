@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 
@@ -114,7 +115,7 @@ def _load(args: argparse.Namespace) -> tuple[Inventory, tuple[Existing, ...], li
     from hclgpu.plan.inventory import InventoryError, convert, load_inventory
     from hclgpu.plan.live import Client, LiveError, fetch_allocations, fetch_nodes
 
-    if args.timeout <= 0:
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
         return "--timeout must be a positive number of seconds"
     live = "nomad" in (args.nodes, args.allocs)
     try:

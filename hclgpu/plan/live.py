@@ -9,13 +9,17 @@ and `NOMAD_SKIP_VERIFY` (`NOMAD_TLS_SERVER_NAME` is not read).
 Reads: `/v1/nodes?resources=true` (paged with `next_token`), then `/v1/node/<id>` for each
 ready node (attributes, meta and device attributes are only in the detail), a few at a
 time; `/v1/allocations?resources=true&namespace=*` (every namespace's allocations hold
-resources). Each request has a timeout and the whole read a deadline; every failure is a
+resources). Each request has a timeout, each answer a deadline, and paging stops when a
+token comes back; loopback addresses are never sent through a proxy. Every failure is a
 :class:`LiveError` with one line for people, which the CLI prints with exit status 2.
 """
 
 from __future__ import annotations
 
+import http.client
+import ipaddress
 import json
+import math
 import os
 import ssl
 import time
@@ -59,7 +63,14 @@ class Client:
             raise LiveError(f"NOMAD_ADDR={address}: unix sockets are not supported; use the HTTP address")
         if "://" not in address:
             address = "http://" + address
-        scheme = urllib.parse.urlsplit(address).scheme
+        try:
+            parts = urllib.parse.urlsplit(address)
+            parts.port  # noqa: B018 - a port that is not a number raises here
+        except ValueError as error:
+            raise LiveError(f"NOMAD_ADDR={address}: not a valid address ({error})") from None
+        scheme = parts.scheme
+        if not math.isfinite(timeout) or timeout <= 0:
+            raise LiveError("--timeout must be a positive number of seconds")
         if scheme not in ("http", "https"):
             raise LiveError(f"NOMAD_ADDR={address}: expected an http:// or https:// address")
         context = _tls_context(env) if scheme == "https" else None
@@ -80,9 +91,11 @@ class Client:
         url = f"{self.address}{path}" + (f"?{urllib.parse.urlencode(params)}" if params else "")
         request = urllib.request.Request(url, headers={"Accept": "application/json"})
         if self.token:
+            if not self.token.isprintable() or not self.token.isascii():
+                raise LiveError("NOMAD_TOKEN holds characters no HTTP header can carry")
             request.add_header("X-Nomad-Token", self.token)
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout, context=self.context) as response:
+            with _opener(self.address, self.context).open(request, timeout=self.timeout) as response:
                 body = _read(response, self.timeout, url)
                 next_token = response.headers.get("X-Nomad-NextToken", "")
         except urllib.error.HTTPError as error:
@@ -95,6 +108,8 @@ class Client:
             ) from None
         except OSError as error:
             raise LiveError(f"cannot reach Nomad at {self.address}: {_reason(error)}") from None
+        except (http.client.HTTPException, ValueError) as error:  # not an HTTP server, a bad URL
+            raise LiveError(f"{self.address} did not answer as Nomad's HTTP API does ({error!r})") from None
         try:
             return json.loads(body), next_token
         except (ValueError, RecursionError):
@@ -104,6 +119,7 @@ class Client:
         """Every item of a paged list endpoint."""
         items: list[Any] = []
         token = ""
+        seen: set[str] = set()
         while True:
             page_query = {**query, "per_page": str(PAGE)}
             if token:
@@ -114,6 +130,9 @@ class Client:
             items.extend(data)
             if not token:
                 return items
+            if token in seen:
+                raise LiveError(f"{self.address}{path}: the pages do not end (next token {token!r} again)")
+            seen.add(token)
 
 
 def fetch_nodes(client: Client) -> list[dict[str, Any]]:
@@ -132,12 +151,30 @@ def _schedulable(stub: Any) -> bool:
     if not isinstance(stub, dict) or not isinstance(stub.get("ID"), str):
         return False
     eligible = stub.get("SchedulingEligibility") != "ineligible" and stub.get("Drain") is not True
-    return stub.get("Status") in (None, "ready") and eligible
+    return stub.get("Status") in (None, "", "ready") and eligible
 
 
 def fetch_allocations(client: Client) -> list[Any]:
     """Every namespace's allocations, with their allocated resources."""
     return client.pages("/v1/allocations", {"resources": "true", "namespace": "*"})
+
+
+def _opener(address: str, context: ssl.SSLContext | None) -> urllib.request.OpenerDirector:
+    """An opener that, like Go's `http.ProxyFromEnvironment`, never sends a loopback address
+    (where the token would travel to the proxy) through `http_proxy`/`https_proxy`."""
+    handlers: list[urllib.request.BaseHandler] = [urllib.request.HTTPSHandler(context=context)]
+    if _loopback(urllib.parse.urlsplit(address).hostname or ""):
+        handlers.append(urllib.request.ProxyHandler({}))
+    return urllib.request.build_opener(*handlers)
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _read(response: Any, timeout: float, url: str) -> bytes:

@@ -66,7 +66,7 @@ NO_MATCH = "devices: no devices match request"
 """The exhausted dimension when `createOffer` finds no group with enough free instances."""
 
 
-Matches = dict[tuple[int, tuple[object, ...]], m.Constraint | None]
+Matches = dict[tuple[int, tuple[object, ...]], m.Constraint | str | None]
 """Device constraint results per (request, device group contents): the nodes of a cluster
 share a handful of GPU models, so each pair is judged once per group, not once per node."""
 
@@ -162,9 +162,7 @@ def matching_groups(request: DeviceRequest, node: Node, cache: Matches | None = 
     matching = [index for index in by_id if _cached_failure(request, node.devices[index], cache) is None]
     if not matching:
         group = node.devices[by_id[0]]
-        failing = _cached_failure(request, group, cache)
-        assert failing is not None
-        raise Unplaceable(_device_failure(failing, group))
+        raise Unplaceable(_failure_text(request, group, cache))
     return matching
 
 
@@ -214,7 +212,24 @@ def _cached_failure(request: DeviceRequest, group: DeviceGroup, cache: Matches |
     key = (id(request), (group.vendor, group.type, group.model, tuple(group.attributes.items())))
     if key not in cache:
         cache[key] = _failing_constraint(request, group)
-    return cache[key]
+    found = cache[key]
+    assert not isinstance(found, str)
+    return found
+
+
+def _failure_text(request: DeviceRequest, group: DeviceGroup, cache: Matches | None) -> str:
+    """Why ``group`` fails the request, in words; the words cost more than the check (units
+    are converted to the most readable one), so they are remembered like the result."""
+    failing = _cached_failure(request, group, cache)
+    assert failing is not None
+    if cache is None or request.reads_ids:
+        return _device_failure(failing, group)
+    key = (-id(request), (group.vendor, group.type, group.model, tuple(group.attributes.items())))
+    if key not in cache:
+        cache[key] = _device_failure(failing, group)
+    text = cache[key]
+    assert isinstance(text, str)
+    return text
 
 
 def _failing_constraint(request: DeviceRequest, group: DeviceGroup) -> m.Constraint | None:
