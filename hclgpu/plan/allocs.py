@@ -20,7 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from hclgpu.plan.demand import TaskUse, flatten
-from hclgpu.plan.inventory import InventoryError, parse_inventory_text, read_inventory_text
+from hclgpu.plan.inventory import (
+    InventoryError,
+    number_field,
+    object_field,
+    parse_inventory_text,
+    read_inventory_text,
+    text_field,
+)
 
 __all__ = ["Existing", "convert_allocations", "load_allocations"]
 
@@ -74,9 +81,9 @@ def _terminal(item: dict[str, Any]) -> bool:
 
 
 def _allocation(item: dict[str, Any], index: int) -> Existing:
-    name = _string(item.get("ID"), f"allocation {index}: ID") or f"#{index}"
+    name = text_field(item.get("ID"), f"allocation {index}: ID") or f"#{index}"
     where = f"allocation {name}"
-    node = _string(item.get("NodeID"), f"{where}: NodeID") or _string(
+    node = text_field(item.get("NodeID"), f"{where}: NodeID") or text_field(
         item.get("NodeName"), f"{where}: NodeName"
     )
     if not node:
@@ -86,26 +93,26 @@ def _allocation(item: dict[str, Any], index: int) -> Existing:
         raise InventoryError(
             f"{where}: no AllocatedResources (list allocations with `/v1/allocations?resources=true`)"
         )
-    tasks = _object(resources.get("Tasks"), f"{where}: AllocatedResources.Tasks")
-    lifecycles = _object(resources.get("TaskLifecycles"), f"{where}: AllocatedResources.TaskLifecycles")
-    shared = _object(resources.get("Shared"), f"{where}: AllocatedResources.Shared")
+    tasks = object_field(resources.get("Tasks"), f"{where}: AllocatedResources.Tasks")
+    lifecycles = object_field(resources.get("TaskLifecycles"), f"{where}: AllocatedResources.TaskLifecycles")
+    shared = object_field(resources.get("Shared"), f"{where}: AllocatedResources.Shared")
     uses: list[TaskUse] = []
     devices: list[tuple[str, str, str, str]] = []
     cores, ports = 0, list(_network_ports(shared, where))
     for task_name, task in tasks.items():
-        task = _object(task, f"{where}: task {task_name}")
-        cpu = _object(task.get("Cpu"), f"{where}: task {task_name}: Cpu")
-        memory = _object(task.get("Memory"), f"{where}: task {task_name}: Memory")
+        task = object_field(task, f"{where}: task {task_name}")
+        cpu = object_field(task.get("Cpu"), f"{where}: task {task_name}: Cpu")
+        memory = object_field(task.get("Memory"), f"{where}: task {task_name}: Memory")
         reserved = cpu.get("ReservedCores") or []
         if not isinstance(reserved, list):
             raise InventoryError(f"{where}: task {task_name}: Cpu.ReservedCores is not a list")
         cores += len(reserved)
-        lifecycle = _object(lifecycles.get(task_name), f"{where}: lifecycle of {task_name}")
+        lifecycle = object_field(lifecycles.get(task_name), f"{where}: lifecycle of {task_name}")
         uses.append(
             TaskUse(
-                cpu=_integer(cpu.get("CpuShares"), f"{where}: task {task_name}: CpuShares"),
-                memory=_integer(memory.get("MemoryMB"), f"{where}: task {task_name}: MemoryMB"),
-                hook=_string(lifecycle.get("Hook"), f"{where}: lifecycle Hook"),
+                cpu=number_field(cpu.get("CpuShares"), f"{where}: task {task_name}: CpuShares"),
+                memory=number_field(memory.get("MemoryMB"), f"{where}: task {task_name}: MemoryMB"),
+                hook=text_field(lifecycle.get("Hook"), f"{where}: lifecycle Hook"),
                 sidecar=lifecycle.get("Sidecar") is True,
                 cores=len(reserved),
             )
@@ -116,12 +123,12 @@ def _allocation(item: dict[str, Any], index: int) -> Existing:
     return Existing(
         id=name,
         node=node,
-        job=_string(item.get("JobID"), f"{where}: JobID"),
-        namespace=_string(item.get("Namespace"), f"{where}: Namespace") or "default",
-        group=_string(item.get("TaskGroup"), f"{where}: TaskGroup"),
+        job=text_field(item.get("JobID"), f"{where}: JobID"),
+        namespace=text_field(item.get("Namespace"), f"{where}: Namespace") or "default",
+        group=text_field(item.get("TaskGroup"), f"{where}: TaskGroup"),
         cpu=used_cpu,
         memory=used_memory,
-        disk=_integer(shared.get("DiskMB"), f"{where}: Shared.DiskMB"),
+        disk=number_field(shared.get("DiskMB"), f"{where}: Shared.DiskMB"),
         cores=cores,
         ports=tuple(ports),
         device_ids=tuple(devices),
@@ -144,17 +151,9 @@ def _devices(value: Any, where: str) -> list[tuple[str, str, str, str]]:
         ids = device.get("DeviceIDs") or []
         if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
             raise InventoryError(f"{where}: Devices.DeviceIDs is not a list of strings")
-        key = tuple(_string(device.get(k), f"{where}: device {k}") for k in ("Vendor", "Type", "Name"))
+        key = tuple(text_field(device.get(k), f"{where}: device {k}") for k in ("Vendor", "Type", "Name"))
         out.extend((key[0], key[1], key[2], instance) for instance in ids)
     return out
-
-
-def _object(value: Any, where: str) -> dict[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        raise InventoryError(f"{where}: expected an object")
-    return value
 
 
 def _list(value: Any, where: str) -> list[dict[str, Any]]:
@@ -162,20 +161,4 @@ def _list(value: Any, where: str) -> list[dict[str, Any]]:
         return []
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
         raise InventoryError(f"{where}: expected a list of objects")
-    return value
-
-
-def _string(value: Any, where: str) -> str:
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise InventoryError(f"{where}: expected a string, got {type(value).__name__}")
-    return value
-
-
-def _integer(value: Any, where: str) -> int:
-    if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
-        raise InventoryError(f"{where}: expected a non-negative integer")
     return value

@@ -194,13 +194,12 @@ def _from_nomad(data: Any) -> tuple[Inventory, list[str]]:
 
 
 def _nomad_node(item: dict[str, Any], index: int, notes: list[str]) -> Node | None:
-    name = _text(item.get("Name") or item.get("ID"), f"node {index}: Name")
+    name = text_field(item.get("Name") or item.get("ID"), f"node {index}: Name")
     if not name:
         raise InventoryError(f"node {index}: has neither Name nor ID")
     status = item.get("Status")
-    eligibility = item.get("SchedulingEligibility")
-    if status not in (None, "", "ready") or eligibility == "ineligible" or item.get("Drain") is True:
-        why = f"status {status}" if status not in (None, "", "ready") else "ineligible or draining"
+    if not nomad_schedulable(item):
+        why = f"status {status}" if status not in READY else "ineligible or draining"
         notes.append(f"node {name} left out: {why}, so Nomad would not place allocations on it")
         return None
     attributes = _string_map(item.get("Attributes"), f"node {name}: Attributes")
@@ -220,10 +219,10 @@ def _nomad_node(item: dict[str, Any], index: int, notes: list[str]) -> Node | No
     return Node.model_validate(
         {
             "name": name,
-            "id": _text(item.get("ID"), f"node {name}: ID"),
-            "datacenter": _text(item.get("Datacenter"), f"node {name}: Datacenter") or "dc1",
-            "node_pool": _text(item.get("NodePool"), f"node {name}: NodePool") or "default",
-            "class": _text(item.get("NodeClass"), f"node {name}: NodeClass") or "",
+            "id": text_field(item.get("ID"), f"node {name}: ID"),
+            "datacenter": text_field(item.get("Datacenter"), f"node {name}: Datacenter") or "dc1",
+            "node_pool": text_field(item.get("NodePool"), f"node {name}: NodePool") or "default",
+            "class": text_field(item.get("NodeClass"), f"node {name}: NodeClass") or "",
             "attributes": attributes,
             "meta": meta,
             "devices": devices,
@@ -235,25 +234,37 @@ def _nomad_node(item: dict[str, Any], index: int, notes: list[str]) -> Node | No
     )
 
 
+READY = (None, "", "ready")
+"""Node statuses the scheduler places on (a stub or hand-made dump may omit the field)."""
+
+
+def nomad_schedulable(item: dict[str, Any]) -> bool:
+    """Ready, eligible and not draining: a node Nomad's scheduler considers (`Node.Ready`)."""
+    eligible = item.get("SchedulingEligibility") != "ineligible" and item.get("Drain") is not True
+    return item.get("Status") in READY and eligible
+
+
 def nomad_capacity(resources: dict[str, Any], where: str) -> dict[str, int | None] | None:
     """`NodeResources` as hclgpu's `resources`: CPU from `Cpu.CpuShares` (the node's total
     compute), the reservable cores, memory, disk and the dynamic port range."""
     cpu = _section(resources, "Cpu", where)
     if not cpu and not _section(resources, "Memory", where):
         return None
-    cores = _number(cpu.get("TotalCpuCores"), f"{where}: Cpu.TotalCpuCores")
+    cores = number_field(cpu.get("TotalCpuCores"), f"{where}: Cpu.TotalCpuCores")
     reservable = cpu.get("ReservableCpuCores")
     if isinstance(reservable, list) and reservable:
         cores = len(reservable)
     out: dict[str, int | None] = {
-        "cpu": _number(cpu.get("CpuShares"), f"{where}: Cpu.CpuShares"),
-        "memory": _number(_section(resources, "Memory", where).get("MemoryMB"), f"{where}: Memory.MemoryMB"),
+        "cpu": number_field(cpu.get("CpuShares"), f"{where}: Cpu.CpuShares"),
+        "memory": number_field(
+            _section(resources, "Memory", where).get("MemoryMB"), f"{where}: Memory.MemoryMB"
+        ),
         "disk": _optional(_section(resources, "Disk", where).get("DiskMB"), f"{where}: Disk.DiskMB"),
         "cores": cores,
     }
     for key, field in (("MinDynamicPort", "min_dynamic_port"), ("MaxDynamicPort", "max_dynamic_port")):
         if resources.get(key):
-            out[field] = _number(resources[key], f"{where}: {key}")
+            out[field] = number_field(resources[key], f"{where}: {key}")
     return out
 
 
@@ -267,9 +278,9 @@ def nomad_reserved(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(ports, str):
         raise InventoryError(f"{where}: Networks.ReservedHostPorts is not a string")
     return {
-        "cpu": _number(cpu.get("CpuShares"), f"{where}: Cpu.CpuShares"),
-        "memory": _number(_section(value, "Memory", where).get("MemoryMB"), f"{where}: Memory.MemoryMB"),
-        "disk": _number(_section(value, "Disk", where).get("DiskMB"), f"{where}: Disk.DiskMB"),
+        "cpu": number_field(cpu.get("CpuShares"), f"{where}: Cpu.CpuShares"),
+        "memory": number_field(_section(value, "Memory", where).get("MemoryMB"), f"{where}: Memory.MemoryMB"),
+        "disk": number_field(_section(value, "Disk", where).get("DiskMB"), f"{where}: Disk.DiskMB"),
         "cores": len(cores) if isinstance(cores, list) else 0,
         "ports": parse_port_ranges(ports, f"{where}: Networks.ReservedHostPorts"),
     }
@@ -332,19 +343,24 @@ def _bus_numa_nodes(resources: dict[str, Any], name: str) -> dict[str, int]:
 
 
 def _section(value: dict[str, Any], key: str, where: str) -> dict[str, Any]:
-    section = value.get(key)
-    if section is None:
+    return object_field(value.get(key), f"{where}: {key}")
+
+
+def object_field(value: Any, where: str) -> dict[str, Any]:
+    """A JSON object field, {} when absent; anything else is an :class:`InventoryError`."""
+    if value is None:
         return {}
-    if not isinstance(section, dict):
-        raise InventoryError(f"{where}: {key} is not an object")
-    return section
+    if not isinstance(value, dict):
+        raise InventoryError(f"{where}: expected an object")
+    return value
 
 
 def _optional(value: Any, where: str) -> int | None:
-    return None if value is None else _number(value, where)
+    return None if value is None else number_field(value, where)
 
 
-def _number(value: Any, where: str) -> int:
+def number_field(value: Any, where: str) -> int:
+    """A non-negative JSON integer field (MHz, MB, ports), 0 when absent."""
     if value is None:
         return 0
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
@@ -355,9 +371,9 @@ def _number(value: Any, where: str) -> int:
 def _nomad_device(group: Any, node: str, buses: dict[str, int] | None = None) -> DeviceGroup:
     if not isinstance(group, dict):
         raise InventoryError(f"node {node}: a device group is not an object")
-    vendor = _text(group.get("Vendor"), f"node {node}: device Vendor")
-    kind = _text(group.get("Type"), f"node {node}: device Type")
-    model = _text(group.get("Name"), f"node {node}: device Name")
+    vendor = text_field(group.get("Vendor"), f"node {node}: device Vendor")
+    kind = text_field(group.get("Type"), f"node {node}: device Type")
+    model = text_field(group.get("Name"), f"node {node}: device Name")
     where = f"node {node}: device {vendor}/{kind}/{model}"
     instances = []
     for instance in group.get("Instances") or []:
@@ -683,7 +699,8 @@ def _check_instances(node: str, count: int) -> None:
         )
 
 
-def _text(value: Any, where: str) -> str:
+def text_field(value: Any, where: str) -> str:
+    """A JSON string field, "" when absent; anything else is an :class:`InventoryError`."""
     if value is None:
         return ""
     if not isinstance(value, str):

@@ -31,6 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from hclgpu.plan.inventory import nomad_schedulable
+
 __all__ = ["Client", "LiveError", "fetch_allocations", "fetch_nodes"]
 
 DEFAULT_ADDRESS = "http://127.0.0.1:4646"
@@ -138,20 +140,16 @@ class Client:
 def fetch_nodes(client: Client) -> list[dict[str, Any]]:
     """Full node objects of every ready, eligible node (the converter leaves out the rest)."""
     stubs = client.pages("/v1/nodes", {"resources": "true"})
-    ready = [stub["ID"] for stub in stubs if _schedulable(stub)]
+    ready = [
+        stub["ID"]
+        for stub in stubs
+        if isinstance(stub, dict) and isinstance(stub.get("ID"), str) and nomad_schedulable(stub)
+    ]
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
         nodes = list(
             pool.map(lambda node_id: client.get(f"/v1/node/{urllib.parse.quote(node_id)}")[0], ready)
         )
     return [node for node in nodes if isinstance(node, dict)]
-
-
-def _schedulable(stub: Any) -> bool:
-    """Ready, eligible and not draining: a node the scheduler would consider."""
-    if not isinstance(stub, dict) or not isinstance(stub.get("ID"), str):
-        return False
-    eligible = stub.get("SchedulingEligibility") != "ineligible" and stub.get("Drain") is not True
-    return stub.get("Status") in (None, "", "ready") and eligible
 
 
 def fetch_allocations(client: Client) -> list[Any]:

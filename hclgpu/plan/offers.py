@@ -13,7 +13,7 @@ EARLIER group wins (strict `>`), so plans are reproducible.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from hclgpu.ir import models as m
@@ -66,9 +66,14 @@ NO_MATCH = "devices: no devices match request"
 """The exhausted dimension when `createOffer` finds no group with enough free instances."""
 
 
-Matches = dict[tuple[int, tuple[object, ...]], m.Constraint | str | None]
-"""Device constraint results per (request, device group contents): the nodes of a cluster
-share a handful of GPU models, so each pair is judged once per group, not once per node."""
+@dataclass
+class Matches:
+    """Device constraint results per (request, device group contents), and the words for a
+    failure: the nodes of a cluster share a handful of GPU models, so each pair is judged
+    once per task group, not once per node."""
+
+    failures: dict[tuple[int, tuple[object, ...]], m.Constraint | None] = field(default_factory=dict)
+    texts: dict[tuple[int, tuple[object, ...]], str] = field(default_factory=dict)
 
 
 def devices_feasible(
@@ -84,9 +89,10 @@ def devices_feasible(
     available = {index: sum(i.healthy for i in group.instances) for index, group in enumerate(node.devices)}
     for request in requests:
         wanted = request.count
-        matching = matching_groups_or_reason(request, node, cache)
-        if isinstance(matching, str):
-            raise Unplaceable(matching, MISSING_DEVICES)
+        try:
+            matching = matching_groups(request, node, cache)
+        except Unplaceable as failure:  # as a filter: Nomad's `missing devices`
+            raise Unplaceable(str(failure), MISSING_DEVICES) from None
         out.append(matching)
         healthy = sum(available[index] for index in matching)
         for index in matching:
@@ -99,15 +105,6 @@ def devices_feasible(
                 MISSING_DEVICES,
             )
     return out
-
-
-def matching_groups_or_reason(
-    request: DeviceRequest, node: Node, cache: Matches | None = None
-) -> list[int] | str:
-    try:
-        return matching_groups(request, node, cache)
-    except Unplaceable as failure:
-        return str(failure)
 
 
 def offer(
@@ -204,17 +201,19 @@ def _affinity_sum(request: DeviceRequest, group: DeviceGroup) -> int:
     )
 
 
+def _cache_key(request: DeviceRequest, group: DeviceGroup) -> tuple[int, tuple[object, ...]]:
+    return id(request), (group.vendor, group.type, group.model, tuple(group.attributes.items()))
+
+
 def _cached_failure(request: DeviceRequest, group: DeviceGroup, cache: Matches | None) -> m.Constraint | None:
     """:func:`_failing_constraint`, remembered in ``cache`` unless a constraint reads
     `${device.ids}`, which differ from node to node."""
     if cache is None or request.reads_ids:
         return _failing_constraint(request, group)
-    key = (id(request), (group.vendor, group.type, group.model, tuple(group.attributes.items())))
-    if key not in cache:
-        cache[key] = _failing_constraint(request, group)
-    found = cache[key]
-    assert not isinstance(found, str)
-    return found
+    key = _cache_key(request, group)
+    if key not in cache.failures:
+        cache.failures[key] = _failing_constraint(request, group)
+    return cache.failures[key]
 
 
 def _failure_text(request: DeviceRequest, group: DeviceGroup, cache: Matches | None) -> str:
@@ -224,12 +223,10 @@ def _failure_text(request: DeviceRequest, group: DeviceGroup, cache: Matches | N
     assert failing is not None
     if cache is None or request.reads_ids:
         return _device_failure(failing, group)
-    key = (-id(request), (group.vendor, group.type, group.model, tuple(group.attributes.items())))
-    if key not in cache:
-        cache[key] = _device_failure(failing, group)
-    text = cache[key]
-    assert isinstance(text, str)
-    return text
+    key = _cache_key(request, group)
+    if key not in cache.texts:
+        cache.texts[key] = _device_failure(failing, group)
+    return cache.texts[key]
 
 
 def _failing_constraint(request: DeviceRequest, group: DeviceGroup) -> m.Constraint | None:

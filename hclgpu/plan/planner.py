@@ -295,11 +295,11 @@ class _GroupRun:
         self.distinct = self.job_distinct or _distinct_hosts(group.constraints)
         self.group_properties = DistinctProperties(group.constraints, self.name, run.nodes)
         self.properties = bool(run.job_properties.sets or self.group_properties.sets)
-        self.spreads = SpreadScorer(job, group, run.nodes, run.spread_weights, run.lowest_boost)
+        self.spreads = SpreadScorer(job, group, run.nodes, run.spread_weights, run.lowest_boost, run.placed)
         self.affinities = _node_affinities(job, group)
         self.result = GroupPlan(name=self.name, count=self.count)
         self.static: dict[int, Unplaceable] = {}
-        self.matches: Matches = {}
+        self.matches = Matches()
         self.matching: dict[int, list[list[int]]] = {}
         """Each feasible node's matching device groups per request (they never change)."""
         self.datacenters: dict[tuple[str, str], bool] = {}
@@ -491,7 +491,6 @@ class _GroupRun:
         for task, numa_node in placement.numa.items():
             state.numa_cores[numa_node] += next(t.cores for t in self.ask.core_tasks if t.task == task)
         self.run.placed.append((self.name, index))
-        self.spreads.placed(index)
         self.result.placements.append(placement)
 
     # ----------------------------------------------------------------------- metrics

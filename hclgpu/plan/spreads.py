@@ -115,7 +115,13 @@ class SpreadScorer:
     """
 
     def __init__(
-        self, job: m.Job, group: m.TaskGroup, nodes: list[Node], total_weight: list[int], lowest: list[float]
+        self,
+        job: m.Job,
+        group: m.TaskGroup,
+        nodes: list[Node],
+        total_weight: list[int],
+        lowest: list[float],
+        placed: list[tuple[str, int]],
     ) -> None:
         spreads = [*(job.spreads or []), *(group.spreads or [])]
         name = group.name or ""
@@ -131,8 +137,8 @@ class SpreadScorer:
         self.info = self._spread_info(job, group, total_weight)
         self.total_weight = total_weight
         self.lowest = lowest
-        self.placements: list[tuple[str, int]] = []
-        self.name = name
+        self.placed = placed
+        """Every placement of the plan, (group, node index); the sets count their group's."""
         self.keys = [tuple(pset.values[index] for pset in self.sets) for index in range(len(nodes))]
 
     @property
@@ -156,14 +162,11 @@ class SpreadScorer:
             total_weight[0] += weight
         return info
 
-    def placed(self, index: int) -> None:
-        self.placements.append((self.name, index))
-
     def step(self) -> Callable[[int], float]:
         """The component for each node at this moment; nodes alike in every spread attribute
         get one value, computed once, in inventory order."""
         for pset in self.sets:
-            pset.update(self.placements)
+            pset.update(self.placed)
         cache: dict[tuple[str | None, ...], float] = {}
 
         def boost(index: int) -> float:
