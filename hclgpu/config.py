@@ -8,9 +8,13 @@ before a `pyproject.toml` in the same directory; a pyproject.toml without a
     ignore = ["HG250"]                    # never report these
     strict = true                         # warnings fail the run too
     per-file-ignores = { "jobs/legacy/*.hcl" = ["HG260"] }
+    policy = ["policies"]                 # Rego policy directories (from this file's directory)
+    policy-namespace = ["main"]           # the packages whose deny/warn/violation rules run
+    policy-timeout = 10                   # seconds the policies may take on one job file
 
 Command-line options take precedence: `--select` replaces `select`, `--ignore` adds to
-`ignore`, `--strict` turns strict on.
+`ignore`, `--strict` turns strict on, `--policy` and `--namespace` replace `policy` and
+`policy-namespace`, `--policy-timeout` replaces `policy-timeout`.
 """
 
 from __future__ import annotations
@@ -34,7 +38,10 @@ class Config:
     """The settings that apply (a plain class: this module is read on every `hclgpu check`,
     and a warm check must not pay for importing dataclasses)."""
 
-    __slots__ = ("ignore", "path", "per_file_ignores", "select", "strict")
+    __slots__ = (
+        "ignore", "path", "per_file_ignores", "policy", "policy_namespaces", "policy_timeout", "select",
+        "strict",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -43,6 +50,9 @@ class Config:
         strict: bool = False,
         per_file_ignores: dict[str, tuple[str, ...]] | None = None,
         path: str | None = None,
+        policy: tuple[str, ...] = (),
+        policy_namespaces: tuple[str, ...] = (),
+        policy_timeout: float | None = None,
     ) -> None:
         self.select = select
         self.ignore = ignore
@@ -50,6 +60,10 @@ class Config:
         self.per_file_ignores = per_file_ignores or {}
         self.path = path
         """The file this came from, or None for the defaults."""
+        self.policy = policy
+        """Policy directories, as paths from the current directory."""
+        self.policy_namespaces = policy_namespaces
+        self.policy_timeout = policy_timeout
 
     def ignored_for(self, file: str) -> tuple[str, ...]:
         """Codes ignored in ``file``: the global list plus every matching per-file pattern."""
@@ -114,7 +128,7 @@ def _codes(value: Any, path: str, key: str) -> tuple[str, ...]:
 
 
 def _parse(table: dict[str, Any], path: str) -> Config:
-    known = {"select", "ignore", "strict", "per-file-ignores"}
+    known = {"select", "ignore", "strict", "per-file-ignores", "policy", "policy-namespace", "policy-timeout"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise ConfigError(f"{path}: unknown key `{unknown[0]}` (known: {', '.join(sorted(known))})")
@@ -130,4 +144,26 @@ def _parse(table: dict[str, Any], path: str) -> Config:
         strict=strict,
         per_file_ignores={pattern: _codes(codes, path, pattern) for pattern, codes in per_file.items()},
         path=path,
+        policy=tuple(
+            os.path.relpath(os.path.join(os.path.dirname(path), d)) for d in _strings(table, "policy", path)
+        ),
+        policy_namespaces=_strings(table, "policy-namespace", path),
+        policy_timeout=_seconds(table.get("policy-timeout"), path),
     )
+
+
+def _strings(table: dict[str, Any], key: str, path: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ConfigError(f'{path}: `{key}` must be a list of strings, like ["policies"]')
+    return tuple(value)
+
+
+def _seconds(value: Any, path: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ConfigError(f"{path}: `policy-timeout` must be a number of seconds above 0")
+    return float(value)

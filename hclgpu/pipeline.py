@@ -18,6 +18,7 @@ from hclgpu.syntax import ast
 if TYPE_CHECKING:
     from hclgpu.eval.program import EvalOptions
     from hclgpu.ir.models import Job
+    from hclgpu.rego.policies import PolicySet
 
 
 @dataclass(slots=True)
@@ -66,6 +67,7 @@ def compile_source(
     options: EvalOptions | None = None,
     checks: bool = True,
     ignore: frozenset[str] = frozenset(),
+    policies: PolicySet | None = None,
 ) -> Result:
     """Parse, evaluate and decode one job file to the IR job; never raises on bad input.
 
@@ -73,15 +75,22 @@ def compile_source(
     in it is not what Nomad would run, so no back end may render it. ``checks=False``
     stops after decoding (no HG2xx rules), to see exactly what Nomad's parser produces.
     Diagnostics whose code is in ``ignore`` are dropped before deciding (`plan --enterprise`
-    drops HG289, the server's refusal of Enterprise features).
+    drops HG289, the server's refusal of Enterprise features). ``policies`` are the team's
+    Rego rules (``check --policy``), run on every job that decodes, before suppressions apply.
     """
     from hclgpu.gc_pause import paused_gc
 
     with paused_gc():  # the IR is a large acyclic tree: collecting while building it only costs time
-        return _compile(source, options, checks, ignore)
+        return _compile(source, options, checks, ignore, policies)
 
 
-def _compile(source: SourceFile, options: EvalOptions | None, checks: bool, ignore: frozenset[str]) -> Result:
+def _compile(
+    source: SourceFile,
+    options: EvalOptions | None,
+    checks: bool,
+    ignore: frozenset[str],
+    policies: PolicySet | None,
+) -> Result:
     from hclgpu.eval.program import EvalOptions, prepare
     from hclgpu.ir.build import build_job
 
@@ -103,19 +112,28 @@ def _compile(source: SourceFile, options: EvalOptions | None, checks: bool, igno
 
         assert job is not None
         run_checks(job, tree, source, sink, (options or EvalOptions()).nomad_version)
-    diagnostics = [d for d in _suppress(tree, source, sink, checked) if d.code not in ignore]
+        if policies is not None:
+            from hclgpu.rego.findings import check_policies
+
+            check_policies(job, tree, source, sink, policies)
+    ran = checked and policies is not None
+    diagnostics = [d for d in _suppress(tree, source, sink, checked, ran) if d.code not in ignore]
     failed = any(d.severity is Severity.ERROR for d in diagnostics)
     return Result(source, tree, diagnostics, None if failed else job, scope)
 
 
-def _suppress(tree: ast.File, source: SourceFile, sink: Sink, checked: bool) -> list[Diagnostic]:
+def _suppress(
+    tree: ast.File, source: SourceFile, sink: Sink, checked: bool, policies_ran: bool
+) -> list[Diagnostic]:
     """Apply `# hclgpu-ignore` comments (only files that have comments pay for this)."""
     if not tree.comments:
         return _unique(sink.sorted())
     from hclgpu.checks.suppress import apply_suppressions, read_suppressions
 
     suppressions = read_suppressions(tree, source, sink)
-    return apply_suppressions(_unique(sink.sorted()), suppressions, source, report_unused=checked)
+    return apply_suppressions(
+        _unique(sink.sorted()), suppressions, source, report_unused=checked, policies_ran=policies_ran
+    )
 
 
 def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

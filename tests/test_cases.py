@@ -2,7 +2,8 @@
 
 The first line of a case says what it must produce: `# expect: HG001@4:5` (more
 than one separated by commas). Every registered code has a case, except the few
-that concern reading files rather than their contents; those have their own tests.
+that concern reading files rather than their contents, and the policy codes (a case
+needs a policy beside it); those have their own tests.
 """
 
 from __future__ import annotations
@@ -24,6 +25,13 @@ WITHOUT_CASE_FILE = {
     "HG021": "test_cli.py::test_empty_directory_and_missing_file_exit_two",
     "HG022": "test_fmt.py::test_a_file_that_cannot_be_written_does_not_stop_the_others",
     "HG901": "test_internal_errors_become_hg901",
+    # policy codes need a policy beside the job: each has its tests in test_policies.py
+    "HG401": "test_policies.py::test_deny_without_a_path_is_an_error_at_the_job",
+    "HG402": "test_policies.py::test_warn_is_a_warning_and_does_not_fail_the_run",
+    "HG410": "test_policies.py::test_a_syntax_error_is_located_in_the_policy_file",
+    "HG411": "test_policies.py::test_a_runtime_error_names_the_rule",
+    "HG412": "test_policies.py::test_a_rule_that_never_ends_is_stopped_and_named",
+    "HG413": "test_policies.py::test_unusable_policy_directories_exit_two",
 }
 _EXPECT = re.compile(r"# expect: (.*)")
 

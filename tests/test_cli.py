@@ -207,7 +207,8 @@ def test_check_does_not_import_heavy_modules_on_success(tmp_path: Path) -> None:
     path.write_text(GOOD)
     code = (
         "import sys; from hclgpu.cli import main; main(['check', sys.argv[1]]);"
-        "print(sorted(m for m in ('rich', 'jinja2', 'lark', 'pygls') if m in sys.modules))"
+        "print(sorted(m for m in ('rich', 'jinja2', 'lark', 'pygls', 'regopy', 'hclgpu.rego.policies')"
+        " if m in sys.modules))"
     )
     process = subprocess.run(
         [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True

@@ -19,7 +19,8 @@ LAYERS = {
     """,
     1: """
         hclgpu.codes hclgpu.codes.base hclgpu.codes.devices hclgpu.codes.evaluation
-        hclgpu.codes.resources hclgpu.codes.server hclgpu.codes.suppression hclgpu.codes.syntax
+        hclgpu.codes.policies hclgpu.codes.resources hclgpu.codes.server hclgpu.codes.suppression
+        hclgpu.codes.syntax
         hclgpu.codes.targets
         hclgpu.diagnostics hclgpu.io.inputs hclgpu.re2 hclgpu.re2.parser hclgpu.re2.translator
         hclgpu.re2.vm hclgpu.units hclgpu.units.attribute hclgpu.units.strconv hclgpu.units.table
@@ -91,6 +92,8 @@ LAYERS = {
         hclgpu.importers.kubernetes.services hclgpu.importers.kubernetes.source
         hclgpu.importers.kubernetes.workload hclgpu.importers.nomad_json hclgpu.printer
         hclgpu.printer.fmt hclgpu.printer.hcl
+        hclgpu.rego hclgpu.rego.engine hclgpu.rego.findings hclgpu.rego.locate hclgpu.rego.policies
+        hclgpu.rego.worker
     """,
     6: """
         hclgpu.report hclgpu.report.github hclgpu.report.json hclgpu.report.location
@@ -102,7 +105,8 @@ LAYERS = {
     8: """
         hclgpu hclgpu.__main__ hclgpu.cli hclgpu.cli.batch hclgpu.cli.cache hclgpu.cli.check
         hclgpu.cli.common hclgpu.cli.dump hclgpu.cli.explain hclgpu.cli.fingerprint hclgpu.cli.fmt
-        hclgpu.cli.import_ hclgpu.cli.lsp hclgpu.cli.parser hclgpu.cli.plan hclgpu.cli.render
+        hclgpu.cli.import_ hclgpu.cli.lsp hclgpu.cli.parser hclgpu.cli.plan hclgpu.cli.policy
+        hclgpu.cli.render
         hclgpu.cli.rules hclgpu.cli.schema hclgpu.lsp hclgpu.lsp.actions hclgpu.lsp.analysis
         hclgpu.lsp.completion hclgpu.lsp.convert hclgpu.lsp.docs hclgpu.lsp.documents
         hclgpu.lsp.features hclgpu.lsp.hover hclgpu.lsp.navigation hclgpu.lsp.positions

@@ -2,9 +2,11 @@
 
 `hclgpu-ignore` on a line of its own applies to the next line; at the end of a line it
 applies to that line. `hclgpu-ignore-file` applies to the whole file. Codes are given by
-id or name, separated by commas. Only semantic and target codes (HG2xx, HG3xx) can be
-suppressed: an evaluation or decoding error means the job Nomad reads is not the one
-the file shows. A suppression that suppresses nothing is itself reported (HG290).
+id or name, separated by commas. Only semantic, target and policy-finding codes (HG2xx,
+HG3xx, HG401, HG402) can be suppressed: an evaluation or decoding error means the job Nomad
+reads is not the one the file shows, and a broken policy is not the job's to excuse. A
+suppression that suppresses nothing is itself reported (HG290); one of a policy finding only
+when the policies ran (``check`` without ``--policy`` cannot know).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 
 _COMMENT = re.compile(r"(?:#|//|/\*)\s*hclgpu-ignore(?P<file>-file)?\s*:\s*(?P<codes>[\w\s,-]+)")
-SUPPRESSIBLE = ("HG2", "HG3")
+SUPPRESSIBLE = ("HG2", "HG3", "HG401", "HG402")
+POLICY_FINDINGS = ("HG401", "HG402")
 
 
 @dataclass(slots=True)
@@ -48,7 +51,7 @@ def read_suppressions(tree: ast.File, source: SourceFile, sink: Sink) -> list[Su
                     f"`{word}` cannot be suppressed" if code else f"`{word}` is not a diagnostic code",
                     source,
                     comment.span,
-                    help="only HG2xx and HG3xx codes can be suppressed",
+                    help="only HG2xx, HG3xx, HG401 and HG402 codes can be suppressed",
                 )
                 continue
             codes[code.id] = word
@@ -66,10 +69,15 @@ def _target_line(comment: ast.Comment, source: SourceFile) -> int:
 
 
 def apply_suppressions(
-    diagnostics: list[Diagnostic], suppressions: list[Suppression], source: SourceFile, report_unused: bool
+    diagnostics: list[Diagnostic],
+    suppressions: list[Suppression],
+    source: SourceFile,
+    report_unused: bool,
+    policies_ran: bool = False,
 ) -> list[Diagnostic]:
     """Drop suppressed diagnostics of ``source``; add HG290 for suppressions that were not used
-    (only when the rules ran: after an error they had no chance to report anything)."""
+    (only when the rules ran: after an error they had no chance to report anything; for a
+    policy finding's code, only when the policies ran too)."""
     if not suppressions:
         return diagnostics
     kept: list[Diagnostic] = []
@@ -79,7 +87,7 @@ def apply_suppressions(
     sink = Sink(kept)
     for suppression in suppressions if report_unused else ():
         for code, written in suppression.codes.items():
-            if code not in suppression.used:
+            if code not in suppression.used and (policies_ran or code not in POLICY_FINDINGS):
                 where = "in this file" if suppression.line is None else "on the line it applies to"
                 sink.emit(
                     "HG290",

@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hclgpu import __version__
 from hclgpu.cli import clean_index
@@ -31,6 +31,9 @@ from hclgpu.codes import Severity
 from hclgpu.diagnostics import Diagnostic, Edit, Related
 from hclgpu.io.files import read_bytes, remove_quietly
 from hclgpu.source import SourceFile, Span
+
+if TYPE_CHECKING:
+    from hclgpu.rego.policies import PolicySet
 
 Touched = tuple[str, bytes | None]
 """A file the job's file functions read (with its bytes), or only looked for (None)."""
@@ -49,17 +52,25 @@ class Inputs:
     allow_fs: bool = False
     env: tuple[tuple[str, str], ...] = ()
     nomad_version: str = "2.0"
+    policies: PolicySet | None = None
+    """The team's Rego policies (``--policy``), run on every job."""
 
     def fingerprint(self) -> str:
         return clean_index.fingerprint(
-            self.variables, self.var_files, self.allow_fs, self.env, self.nomad_version
-        )
+            self.variables, self.var_files, self.allow_fs, self.env, self.nomad_version,
+            self.policies.fingerprint if self.policies is not None else "",
+        )  # fmt: skip
 
 
 def inputs_from(
-    variables: Sequence[str], var_files: Sequence[str], allow_fs: bool, nomad_version: str = "2.0"
+    variables: Sequence[str],
+    var_files: Sequence[str],
+    allow_fs: bool,
+    nomad_version: str = "2.0",
+    policies: PolicySet | None = None,
 ) -> Inputs:
-    return Inputs(tuple(variables), tuple(var_files), allow_fs, clean_index.nomad_var_env(), nomad_version)
+    env = clean_index.nomad_var_env()
+    return Inputs(tuple(variables), tuple(var_files), allow_fs, env, nomad_version, policies)
 
 
 @dataclass(slots=True)

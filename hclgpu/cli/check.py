@@ -37,6 +37,9 @@ def add_parser(commands: Subparsers) -> None:
         help="check every file again (the cache is $XDG_CACHE_HOME/hclgpu/check, ~/.cache/hclgpu/check)",
     )  # fmt: skip
     add_inputs(check)
+    from hclgpu.cli.policy import add_policy_options
+
+    add_policy_options(check)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,9 +50,19 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
+    policies = None
+    if args.policy or config.policy:
+        from hclgpu.cli.policy import policies_for
+        from hclgpu.diagnostics import Sink
+
+        problems = Sink()
+        policies = policies_for(args, config, problems)
+        if policies is None:
+            report(args, problems.sorted(), len({d.path for d in problems}))
+            return EXIT_FATAL
     caching = not (args.no_cache or os.environ.get("HCLGPU_NO_CACHE"))
     if caching and "-" not in args.paths:
-        files = _all_clean(args)
+        files = _all_clean(args, policies.fingerprint if policies is not None else "")
         if files is not None:  # nothing changed since a clean check: nothing more to load
             report(args, [], files)
             return EXIT_OK
@@ -60,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
     sink = Sink()
     cache = Cache() if caching else None
-    inputs = inputs_from(args.var, args.var_file, args.allow_fs, args.nomad_version)
+    inputs = inputs_from(args.var, args.var_file, args.allow_fs, args.nomad_version, policies)
     options = Options(inputs, args.jobs, cache, progress=args.format == "text")
     try:
         if "-" in args.paths:
@@ -82,12 +95,13 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK if args.exit_zero and status == EXIT_ERRORS else status
 
 
-def _all_clean(args: argparse.Namespace) -> int | None:
+def _all_clean(args: argparse.Namespace, policies: str) -> int | None:
     """The number of files when each is unchanged since a check that found nothing in it."""
     from hclgpu.cli import clean_index
 
     index = clean_index.CleanIndex(clean_index.cache_root(), __version__)
     inputs = clean_index.fingerprint(
-        tuple(args.var), tuple(args.var_file), args.allow_fs, clean_index.nomad_var_env(), args.nomad_version
-    )
+        tuple(args.var), tuple(args.var_file), args.allow_fs, clean_index.nomad_var_env(), args.nomad_version,
+        policies,
+    )  # fmt: skip
     return clean_index.all_clean(args.paths, index, inputs)

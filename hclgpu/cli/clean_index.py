@@ -39,12 +39,14 @@ def fingerprint(
     allow_fs: bool,
     env: tuple[tuple[str, str], ...],
     nomad_version: str = "2.0",
+    policies: str = "",
 ) -> str:
-    """A digest of everything checking reads besides the job file (var-files by content)."""
+    """A digest of everything checking reads besides the job file (var-files by content;
+    ``policies`` is the policy set's own fingerprint, of every policy file's text)."""
     import hashlib
 
     home = os.environ.get("HOME", "") if allow_fs else ""  # pathexpand("~") reads it
-    digest = hashlib.sha256(repr((variables, allow_fs, env, home, nomad_version)).encode())
+    digest = hashlib.sha256(repr((variables, allow_fs, env, home, nomad_version, policies)).encode())
     for name in var_files:
         try:
             digest.update(read_bytes(name)[0])  # never /dev/zero or a FIFO: evaluation refuses them

@@ -16,12 +16,19 @@ def add_parser(commands: Subparsers) -> None:
         "lsp", help="run the language server (stdio) for editors",
         description="Serve the Language Server Protocol over stdin/stdout: diagnostics as you type, "
         "hover, completion, formatting, symbols, definitions, references and quick fixes. Variable "
-        "files may also come from the client's initializationOptions (varFiles, vars, allowFs).",
+        "files and policies may also come from the client's initializationOptions (varFiles, vars, "
+        "allowFs, policy, policyNamespaces), and policies from `policy` in [tool.hclgpu].",
     )  # fmt: skip
     lsp.add_argument("--var-file", action="append", default=[], metavar="FILE", help="variable values file")
     lsp.add_argument("--var", action="append", default=[], metavar="NAME=VALUE", help="a variable value")
     lsp.add_argument(
         "--allow-fs", action="store_true", help="let file functions read outside the job's directory"
+    )
+    lsp.add_argument(
+        "--policy", action="append", default=[], metavar="DIR", help="a directory of .rego files"
+    )
+    lsp.add_argument(
+        "--namespace", action="append", default=[], metavar="PACKAGE", help="the policies' package (main)"
     )
     lsp.add_argument(
         "--debounce-ms", type=int, default=10, metavar="MS", help="pause after a change before checking (10)"
@@ -33,6 +40,9 @@ def run(args: argparse.Namespace) -> int:
     from hclgpu.lsp.analysis import Settings
     from hclgpu.lsp.server import serve
 
-    settings = Settings(var_files=list(args.var_file), variables=list(args.var), allow_fs=args.allow_fs)
+    settings = Settings(
+        var_files=list(args.var_file), variables=list(args.var), allow_fs=args.allow_fs,
+        policy=list(args.policy), policy_namespaces=list(args.namespace),
+    )  # fmt: skip
     serve(settings, debounce=max(0, args.debounce_ms) / 1000)
     return EXIT_OK

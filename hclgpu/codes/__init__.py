@@ -3,12 +3,12 @@
 Every diagnostic hclgpu can emit is declared once, in the module of its range: its
 stable id, a kebab-case name, its default severity, a one-line summary and a longer doc
 shown by ``hclgpu explain``. Codes are never reused; ranges: HG0xx syntax and input,
-HG1xx schema and evaluation, HG2xx semantics, HG3xx target support, HG9xx internal.
+HG1xx schema and evaluation, HG2xx semantics, HG3xx target support, HG4xx team policies, HG9xx internal.
 """
 
 from __future__ import annotations
 
-from hclgpu.codes import devices, evaluation, resources, server, suppression, syntax, targets
+from hclgpu.codes import devices, evaluation, policies, resources, server, suppression, syntax, targets
 from hclgpu.codes.base import Code, Severity
 
 _ALL = sorted(
@@ -20,6 +20,7 @@ _ALL = sorted(
         *server.CODES,
         *suppression.CODES,
         *targets.CODES,
+        *policies.CODES,
     ),
     key=lambda code: code.id,
 )

@@ -1,6 +1,13 @@
 """One document analysed as ``hclgpu check`` would: compiled with the workspace's variable
-files and filtered by the nearest configuration, plus what the editor features need (the
-syntax tree, the evaluated variables, a line index)."""
+files, checked against the team's policies and filtered by the nearest configuration, plus
+what the editor features need (the syntax tree, the evaluated variables, a line index).
+
+Policies come from the server's settings (``hclgpu lsp --policy DIR``, or ``policy`` in the
+client's initializationOptions) or else from ``policy`` in the nearest configuration. They
+are compiled once per server and policy set (:func:`hclgpu.rego.engine.engine_for`); a policy
+that does not compile is reported on the document, at its first character, with the policy
+file's place in the message.
+"""
 
 from __future__ import annotations
 
@@ -9,19 +16,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hclgpu.codes import Severity
-from hclgpu.diagnostics import Diagnostic, wanted
+from hclgpu.config import Config, ConfigError, find_config
+from hclgpu.diagnostics import Diagnostic, Sink, wanted
 from hclgpu.lsp.positions import LineIndex
 from hclgpu.pipeline import Result
-from hclgpu.source import SourceFile
+from hclgpu.rego import DEFAULT_NAMESPACES, DEFAULT_TIMEOUT
+from hclgpu.rego.policies import PolicySet
+from hclgpu.source import SourceFile, Span
 
 
 @dataclass(slots=True)
 class Settings:
-    """Per workspace: variable files (``--var-file``), ``--var`` values and ``--allow-fs``."""
+    """Per workspace: variable files (``--var-file``), ``--var`` values, ``--allow-fs`` and the
+    policy directories and packages (``--policy``, ``--namespace``)."""
 
     var_files: list[str] = field(default_factory=list)
     variables: list[str] = field(default_factory=list)
     allow_fs: bool = False
+    policy: list[str] = field(default_factory=list)
+    policy_namespaces: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -51,25 +64,63 @@ def analyse(uri: str, path: str, text: str, version: int | None, settings: Setti
         args=list(settings.variables), files=[Path(f) for f in settings.var_files], env=dict(os.environ)
     )
     options = EvalOptions(inputs, base_dir=base, allow_fs=settings.allow_fs)
+    source = SourceFile(path or uri, text)
+    config = _config(path)
     try:
-        result = compile_source(SourceFile(path or uri, text), options)
+        policies, problems = _policies(settings, config, source)
+        result = compile_source(source, options, policies=policies)
     except Exception as error:  # a bug in hclgpu: report it in the editor, keep serving
-        source = SourceFile(path or uri, text)
         result = Result(source, None)
         result.diagnostics.append(
             Diagnostic("HG901", Severity.ERROR, f"internal error: {type(error).__name__}: {error}", source)
         )
-    return Analysis(uri, version, path, result, LineIndex(text), _filtered(result.diagnostics, path))
+        problems = []
+    shown = problems + _filtered(result.diagnostics, path, config)
+    return Analysis(uri, version, path, result, LineIndex(text), shown)
 
 
-def _filtered(diagnostics: list[Diagnostic], path: str) -> list[Diagnostic]:
+def _config(path: str) -> Config | None:
+    try:
+        return find_config(Path(path).parent if path else None)
+    except ConfigError:
+        return None
+
+
+def _policies(
+    settings: Settings, config: Config | None, document: SourceFile
+) -> tuple[PolicySet | None, list[Diagnostic]]:
+    """The policy set that applies, and why it cannot be used (on ``document``) if so."""
+    places = settings.policy or (list(config.policy) if config else [])
+    if not places:
+        return None, []
+    from hclgpu.cli.policy import compiled
+    from hclgpu.rego.policies import load_policies
+
+    namespaces = settings.policy_namespaces or (list(config.policy_namespaces) if config else [])
+    timeout = (config.policy_timeout if config else None) or DEFAULT_TIMEOUT
+    sink = Sink()
+    policies = load_policies(places, namespaces or DEFAULT_NAMESPACES, timeout, sink)
+    if policies is not None and compiled(policies, sink):
+        return policies, []
+    return None, [_on_document(d, document) for d in sink.sorted()]
+
+
+def _on_document(problem: Diagnostic, document: SourceFile) -> Diagnostic:
+    """A policy's problem shown on the document the editor has open (an editor shows only the
+    diagnostics of open documents), its own place in the message."""
+    where = problem.source.path
+    if problem.span is not None and problem.source.text:
+        position = problem.source.position(problem.span.start)
+        where = f"{where}:{position.line}:{position.column}"
+    return Diagnostic(
+        problem.code, problem.severity, f"{where}: {problem.message}", document, Span(0, 0), help=problem.help
+    )
+
+
+def _filtered(diagnostics: list[Diagnostic], path: str, config: Config | None) -> list[Diagnostic]:
     """The nearest configuration's select/ignore/per-file-ignores, as `hclgpu check` applies them;
     syntax, evaluation and internal errors are never hidden."""
-    from hclgpu.config import ConfigError, find_config
-
-    try:
-        config = find_config(Path(path).parent if path else None)
-    except ConfigError:
+    if config is None:
         return diagnostics
     ignored = config.ignored_for(path)
     return [d for d in diagnostics if wanted(d, config.select, ignored)]

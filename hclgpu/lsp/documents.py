@@ -73,18 +73,31 @@ def register(server: LanguageServer, state: State) -> None:
 
 
 def _read_options(state: State, options: Any) -> None:
-    """``initializationOptions``: ``{"varFiles": [...], "vars": ["k=v"], "allowFs": false}``;
-    relative variable files are found from the workspace root."""
+    """``initializationOptions``: ``{"varFiles": [...], "vars": ["k=v"], "allowFs": false,
+    "policy": ["policies"], "policyNamespaces": ["main"]}``; relative variable files and policy
+    directories are found from the workspace root."""
     if not isinstance(options, dict):
         return
-    files = [str(f) for f in options.get("varFiles") or [] if isinstance(f, str)]
-    if state.root:
-        files = [f if os.path.isabs(f) else os.path.join(state.root, f) for f in files]
+    files = _paths(state, options.get("varFiles"))
+    policy = _paths(state, options.get("policy"))
+    namespaces = [str(n) for n in options.get("policyNamespaces") or [] if isinstance(n, str)]
     state.settings = Settings(
         var_files=[*state.settings.var_files, *files],
         variables=[*state.settings.variables, *(str(v) for v in options.get("vars") or [])],
         allow_fs=bool(options.get("allowFs", state.settings.allow_fs)),
+        policy=[*state.settings.policy, *policy],
+        policy_namespaces=[*state.settings.policy_namespaces, *namespaces],
     )
+
+
+def _paths(state: State, value: Any) -> list[str]:
+    """A list of paths from the client, relative ones from the workspace root."""
+    if isinstance(value, str):
+        value = [value]
+    paths = [str(f) for f in value or [] if isinstance(f, str)]
+    if state.root:
+        paths = [f if os.path.isabs(f) else os.path.join(state.root, f) for f in paths]
+    return paths
 
 
 def schedule(ls: LanguageServer, state: State, uri: str, delay: float) -> None:

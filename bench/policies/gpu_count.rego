@@ -1,0 +1,17 @@
+package main
+
+import rego.v1
+
+max_gpus_per_group := 8
+
+deny contains msg if {
+	groups := input.Job.TaskGroups
+	some group in groups
+	gpus := sum([device.Count |
+		some task in group.Tasks
+		some device in task.Resources.Devices
+		startswith(device.Name, "nvidia/gpu")
+	])
+	gpus > max_gpus_per_group
+	msg := sprintf("group %s asks for %d GPUs, more than %d", [group.Name, gpus, max_gpus_per_group])
+}

@@ -1,0 +1,88 @@
+"""``check --policy DIR``: the options, and the policy set loaded and compiled once for the run.
+
+The policies are compiled before any job is read: a policy that does not compile stops the
+run with its error located in the `.rego` file (exit 2), as an unreadable job file would.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from hclgpu.rego import DEFAULT_NAMESPACES, DEFAULT_TIMEOUT
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from hclgpu.config import Config
+    from hclgpu.diagnostics import Sink
+    from hclgpu.rego.policies import PolicySet
+
+
+def add_policy_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("policies (Rego, as conftest runs them; docs/policies.md)")
+    group.add_argument(
+        "--policy", action="append", default=[], metavar="DIR",
+        help="a directory of .rego files (repeatable; default: `policy` in [tool.hclgpu])",
+    )  # fmt: skip
+    group.add_argument(
+        "--namespace", action="append", default=[], metavar="PACKAGE",
+        help="the Rego package whose deny/warn/violation rules run (repeatable; default: main)",
+    )  # fmt: skip
+    group.add_argument(
+        "--all-namespaces", action="store_true", help="run the rules of every package of the policies"
+    )
+    group.add_argument(
+        "--policy-timeout", type=_seconds, default=None, metavar="SECONDS",
+        help=f"time the policies may take on one job file (default: {DEFAULT_TIMEOUT:g})",
+    )  # fmt: skip
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return value
+
+
+def policies_for(args: argparse.Namespace, config: Config, sink: Sink) -> PolicySet | None:
+    """The run's compiled policy set; None when none is asked for, or (with diagnostics in
+    ``sink``) when the policies cannot be used."""
+    from hclgpu.rego.policies import load_policies
+
+    places = list(args.policy) or list(config.policy)
+    if not places:
+        return None
+    namespaces = () if args.all_namespaces else tuple(args.namespace or config.policy_namespaces)
+    if not namespaces and not args.all_namespaces:
+        namespaces = DEFAULT_NAMESPACES
+    timeout = args.policy_timeout or config.policy_timeout or DEFAULT_TIMEOUT
+    policies = load_policies(places, namespaces, timeout, sink)
+    if policies is None or not compiled(policies, sink):
+        return None
+    return policies
+
+
+def compiled(policies: PolicySet, sink: Sink) -> bool:
+    """Compile the policies in this process's engine; each error as HG410 at its place."""
+    from hclgpu.rego.engine import EngineMissing, engine_for
+    from hclgpu.source import SourceFile, Span
+
+    try:
+        errors = engine_for(policies).start()
+    except EngineMissing as error:
+        sink.emit("HG413", str(error), SourceFile(policies.modules[0].path, ""))
+        return False
+    texts = {module.path: module.text for module in policies.modules}
+    for problem in errors:
+        text = texts.get(problem.file)
+        source = SourceFile(problem.file or policies.modules[0].path, text or "")
+        span = None
+        if text is not None and problem.offset is not None:
+            data = text.encode("utf-8")
+            start = len(data[: problem.offset].decode("utf-8", "ignore"))
+            end = len(data[: problem.offset + max(problem.length, 1)].decode("utf-8", "ignore"))
+            span = Span(start, max(start, min(end, len(text))))
+        sink.emit("HG410", problem.message, source, span)
+    return not errors

@@ -1,0 +1,124 @@
+"""HG4xx: the team's own policies (Rego rules run by ``check --policy DIR``), and the policies themselves."""
+
+from __future__ import annotations
+
+from hclgpu.codes.base import Code, E, W
+
+CODES = (
+    Code(
+        "HG401",
+        "policy-denied",
+        E,
+        "A `deny` or `violation` rule of a team policy matched the job",
+        """What: a Rego rule named `deny`, `violation` (or `deny_...`, `violation_...`) in
+one of the `--policy` directories produced a message for this job. The message
+starts with the rule's package and name, and the finding is located at the part
+of the file that produced the `path` the rule gave (a `violation` object's
+`path`), or at the job block when it gave none.
+
+Why: the policy is the team's own rule ("every GPU task sets `memory_max`");
+`check` fails as the policy says it must.
+
+Example:
+    # samples/policies/gpu_memory.rego
+    violation contains {"msg": msg, "path": path} if { ... }
+
+Fix: change the job as the message says, or suppress it where the team agrees
+(`# hclgpu-ignore: HG401` on the line before).""",
+    ),
+    Code(
+        "HG402",
+        "policy-warning",
+        W,
+        "A `warn` rule of a team policy matched the job",
+        """What: a Rego rule named `warn` (or `warn_...`) in one of the `--policy`
+directories produced a message for this job, with the rule's package and name.
+
+Why: the policy marks something worth a look that does not fail the run (it
+does with `--strict`).
+
+Example:
+    warn contains "the job has no `team` in its meta" if { not input.Job.Meta.team }
+
+Fix: change the job, or suppress the warning (`# hclgpu-ignore: HG402`).""",
+    ),
+    Code(
+        "HG410",
+        "policy-syntax-error",
+        E,
+        "A policy file cannot be compiled",
+        """What: a `.rego` file in a `--policy` directory is not valid Rego v1. The
+error is located in the policy file, at the line and column the engine names.
+Rego v0 rule heads (`deny[msg] { ... }`) are refused as OPA 1.0 refuses them.
+
+Why: no job can be checked against a policy that does not compile; the run
+stops with exit status 2 before any job is read.
+
+Example:
+    deny[msg] {
+      msg := "no"
+    }
+
+Fix: write Rego v1 (`deny contains msg if { ... }`); `opa fmt --v0-v1` rewrites
+old policies.""",
+        fatal=True,
+    ),
+    Code(
+        "HG411",
+        "policy-runtime-error",
+        E,
+        "A policy rule failed while evaluating the job",
+        """What: evaluating a rule raised an error (two values for one complete rule, a
+conflicting object key, an unknown function): the message names the rule and
+the engine's error.
+
+Why: the policy's verdict on this job is unknown, so the run cannot pass; the
+exit status is 2, as for any input that could not be processed.
+
+Example:
+    deny := "a" if { true }
+    deny := "b" if { true }
+
+Fix: correct the policy; the job itself may be fine.""",
+        fatal=True,
+    ),
+    Code(
+        "HG412",
+        "policy-timeout",
+        E,
+        "A policy took longer than the time limit on a job",
+        """What: evaluating the policies on this job ran past `--policy-timeout`
+(seconds, per job file; 10 by default) and was stopped; the message names the
+rule that was running.
+
+Why: Rego can express work that never ends in practice (nested iteration over
+large ranges); a run must not hang on it in CI or in the editor.
+
+Example:
+    deny contains n if {
+      n := count([1 | some i in numbers.range(1, 100000); some j in numbers.range(1, 100000)])
+    }
+
+Fix: make the rule cheaper, or raise the limit if the work is real.""",
+        fatal=True,
+    ),
+    Code(
+        "HG413",
+        "policy-unusable",
+        E,
+        "The policy directories cannot be used",
+        """What: a `--policy` directory does not exist or holds no `.rego` file, a
+policy file cannot be read, or the Rego engine is not installed (`pip install
+'hclgpu[policy]'`).
+
+Why: checking without the policies the team asked for would pass jobs that
+should fail; the run stops with exit status 2.
+
+Example:
+    hclgpu check --policy policies/ jobs/       # policies/ is empty
+
+Fix: point `--policy` (or `policy` in `[tool.hclgpu]`) at the directory of
+`.rego` files, or install the engine.""",
+        fatal=True,
+    ),
+)
