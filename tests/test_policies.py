@@ -447,3 +447,30 @@ def test_the_policies_compile_once_per_run(tmp_path: Path, monkeypatch: pytest.M
         (jobs / f"j{index}.nomad.hcl").write_text(TRAIN.read_text())
     assert main(["check", "--jobs", "1", "--policy", str(rules), str(jobs)]) == 1
     assert len(started) == 1
+
+
+def test_a_language_server_compiles_the_policies_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    from hclgpu.lsp.analysis import Settings, analyse
+    from hclgpu.rego import engine
+
+    started: list[object] = []
+    real = subprocess.Popen
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        if engine.WORKER in args[0]:
+            started.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", counting)
+    settings = Settings(policy=[str(policy(tmp_path / "session", IMAGE_RULE))])
+    text = TRAIN.read_text()
+    for version, edit in enumerate(("", "\n", "\n\n")):
+        analysis = analyse("file:///train.nomad.hcl", str(TRAIN), edit + text, version, settings)
+        assert [(d.code, d.source.position(d.span.start).line) for d in analysis.diagnostics if d.span] == [
+            ("HG401", 14 + len(edit))
+        ]
+    assert len(started) == 1
