@@ -426,20 +426,26 @@ def test_a_sample_that_breaks_a_shipped_policy(capsys: pytest.CaptureFixture[str
     ]  # fmt: skip
 
 
-def test_the_policies_compile_once_per_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture()
+def started(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every engine worker process started from now on (the policies compile in each)."""
     import subprocess
 
     from hclgpu.rego import engine
 
-    started: list[object] = []
+    found: list[object] = []
     real = subprocess.Popen
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         if engine.WORKER in args[0]:
-            started.append(args)
+            found.append(args)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(subprocess, "Popen", counting)
+    return found
+
+
+def test_the_policies_compile_once_per_run(tmp_path: Path, started: list[object]) -> None:
     rules = policy(tmp_path / "rules", IMAGE_RULE + '\nwarn contains "w" if true\n')
     jobs = tmp_path / "jobs"
     jobs.mkdir()
@@ -449,23 +455,9 @@ def test_the_policies_compile_once_per_run(tmp_path: Path, monkeypatch: pytest.M
     assert len(started) == 1
 
 
-def test_a_language_server_compiles_the_policies_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import subprocess
-
+def test_a_language_server_compiles_the_policies_once(tmp_path: Path, started: list[object]) -> None:
     from hclgpu.lsp.analysis import Settings, analyse
-    from hclgpu.rego import engine
 
-    started: list[object] = []
-    real = subprocess.Popen
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        if engine.WORKER in args[0]:
-            started.append(args)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(subprocess, "Popen", counting)
     settings = Settings(policy=[str(policy(tmp_path / "session", IMAGE_RULE))])
     text = TRAIN.read_text()
     for version, edit in enumerate(("", "\n", "\n\n")):
