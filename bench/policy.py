@@ -136,7 +136,8 @@ def per_job_ms() -> dict[str, float]:
         job = compile_source(source).job
         assert job is not None, source.path
         documents.append(json.loads(json.dumps({"Job": to_api(job), "file": source.path})))
-    engine = worker._Engine([[m.path, m.text] for m in policies.modules], [list(r) for r in policies.rules])
+    modules = [[m.path, m.text] for m in policies.modules]
+    engine = worker._Engine({"modules": modules, "rules": [list(r) for r in policies.rules]})
 
     def best(run: object) -> float:
         return min(timeit.repeat(run, number=1, repeat=5)) * 1000 / len(sources)  # type: ignore[arg-type]

@@ -466,3 +466,33 @@ def test_a_language_server_compiles_the_policies_once(tmp_path: Path, started: l
             ("HG401", 14 + len(edit))
         ]
     assert len(started) == 1
+
+
+def test_a_forked_worker_loads_the_bundle_its_parent_compiled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check worker process is forked after the run compiled its policies: its engine loads
+    the saved bundle instead of compiling (here the fork is a changed process id)."""
+    import os
+
+    from hclgpu.diagnostics import Sink
+    from hclgpu.rego import engine
+    from hclgpu.rego.policies import load_policies
+
+    policies = load_policies([str(policy(tmp_path, IMAGE_RULE))], ["main"], 10.0, Sink())
+    assert policies is not None
+    parent = engine.engine_for(policies)
+    assert parent.start() == [] and parent.bundle is not None and Path(parent.bundle).is_file()
+    setups: list[set[str]] = []
+    real = engine.Engine._setup
+    monkeypatch.setattr(
+        engine.Engine, "_setup", lambda self, setup: setups.append(set(setup)) or real(self, setup)
+    )
+    monkeypatch.setattr(os, "getpid", lambda: -1)
+    child = engine.engine_for(policies)
+    assert child is not parent
+    document = {"Job": {"TaskGroups": [{"Tasks": [{"Config": {"image": "x"}}]}]}, "file": "f"}
+    assert child.evaluate(document).values == {0: [{"msg": "not our registry", "path": [
+        "TaskGroups", 0, "Tasks", 0, "Config", "image"]}]}  # fmt: skip
+    assert setups == [{"bundle", "rules"}]
+    child.close()

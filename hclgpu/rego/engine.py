@@ -1,10 +1,11 @@
 """The parent's side of the Rego engine: one worker process per policy set and process.
 
-The worker (:mod:`hclgpu.rego.worker`) compiles the policies once and then evaluates one job
-per request, so a run of many files compiles its policies once per process (the check
-workers of a large run each start their own), and a language server once per session. Each
-evaluation has a deadline: past it the worker is killed, the rule it was running is named,
-and the next job starts a fresh worker.
+The worker (:mod:`hclgpu.rego.worker`) compiles the policies and then evaluates one job per
+request. The first engine of a run saves the compiled bundle to a temporary file; the check
+worker processes of a large run, forked from the process that compiled, load that bundle
+instead of compiling again, so a run compiles its policies once (a language server, once per
+session). Each evaluation has a deadline: past it the worker is killed, the rule it was
+running is named, and the next job starts a fresh worker.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ class Engine:
         self._process: subprocess.Popen[bytes] | None = None
         self._buffer = b""
         self.compile_errors: list[CompileError] = []
+        self.bundle: str | None = None
+        """The compiled policies, saved by this engine's worker for the processes forked later."""
         self._lock = threading.Lock()
         """One conversation with the worker at a time (a language server analyses in threads)."""
 
@@ -75,28 +78,36 @@ class Engine:
         if self.compile_errors or self._process is not None:
             return self.compile_errors
         _require_regopy()
+        rules = [list(rule) for rule in self.policies.rules]
+        inherited = _compiled_elsewhere(self.policies)
+        if inherited is not None and self._setup({"bundle": inherited, "rules": rules}) is None:
+            return []
+        self.bundle = _bundle_path(self.policies)
+        modules = [[m.path, m.text] for m in self.policies.modules]
+        errors = self._setup({"modules": modules, "rules": rules, "save": self.bundle})
+        if errors is None:
+            return []
+        self.bundle = None
+        self.compile_errors = errors
+        return errors
+
+    def _setup(self, setup: dict[str, Any]) -> list[CompileError] | None:
+        """A new worker, given ``setup``: None when it is ready, else why not."""
         self._process = subprocess.Popen(
             [sys.executable, "-P", WORKER],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, close_fds=True,
         )  # fmt: skip
         self._buffer = b""
-        setup = {
-            "modules": [[m.path, m.text] for m in self.policies.modules],
-            "rules": [list(rule) for rule in self.policies.rules],
-        }
         first = self._send(setup, time.monotonic() + max(STARTUP_SECONDS, self.policies.timeout))
         if first is not None and first.get("ready"):
-            return []
+            return None
         self.close()
         if first is None:
-            errors = [CompileError("", None, 0, "the policy engine did not start")]
-        else:
-            errors = [
-                CompileError(e["file"], e["offset"], e.get("length", 0), e["message"])
-                for e in first.get("errors", [])
-            ]
-        self.compile_errors = errors
-        return errors
+            return [CompileError("", None, 0, "the policy engine did not start")]
+        return [
+            CompileError(e["file"], e["offset"], e.get("length", 0), e["message"])
+            for e in first.get("errors", [])
+        ]
 
     def close(self) -> None:
         process, self._process = self._process, None
@@ -208,8 +219,37 @@ def engine_for(policies: PolicySet) -> Engine:
     return engine
 
 
+def _compiled_elsewhere(policies: PolicySet) -> str | None:
+    """The bundle an engine of the process this one was forked from saved for ``policies``."""
+    for (pid, fingerprint), engine in _ENGINES.items():
+        if pid != os.getpid() and fingerprint == policies.fingerprint and engine.bundle is not None:
+            return engine.bundle
+    return None
+
+
+_BUNDLES: dict[int, str] = {}
+"""The folder for saved bundles of each process that made one (a forked process sees its
+parent's entry, and makes its own)."""
+
+
+def _bundle_path(policies: PolicySet) -> str:
+    folder = _BUNDLES.get(os.getpid())
+    if folder is None:
+        import tempfile
+
+        folder = _BUNDLES[os.getpid()] = tempfile.mkdtemp(prefix="hclgpu-policies-")
+    return os.path.join(folder, f"{policies.fingerprint[:16]}.rbb")
+
+
 @atexit.register
 def _close_all() -> None:
+    """Stop this process's workers and remove the bundles it saved (a forked process leaves
+    its parent's alone)."""
     for (pid, _), engine in list(_ENGINES.items()):
         if pid == os.getpid():
             engine.close()
+    folder = _BUNDLES.get(os.getpid())
+    if folder is not None:
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)

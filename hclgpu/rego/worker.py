@@ -9,7 +9,10 @@ takes only this process down. (No memory limit is set: rego-cpp's allocator, snm
 more address space at start than any useful ``RLIMIT_AS`` or ``RLIMIT_DATA`` allows.)
 
 Protocol, one JSON document per line. The first request is
-``{"modules": [[name, text], ...], "rules": [[package, rule], ...]}``; the answer is
+``{"modules": [[name, text], ...], "rules": [[package, rule], ...], "save": path}``: compile
+the policies into one bundle (a query over every rule, and each rule as an entry point) and,
+with ``save``, write it there in rego-cpp's binary format; or ``{"bundle": path, "rules":
+[...]}``: load such a bundle, compiled by another worker of the same run. The answer is
 ``{"ready": true}`` or ``{"errors": [{"file", "offset", "length", "message"}]}`` (in bytes). Then
 each request is ``{"input": {...}}``, answered by ``{"values": [...]}`` with every rule's value
 in order (``[]`` for an undefined rule), from one query over all the rules (the fast path).
@@ -38,7 +41,7 @@ def main() -> None:
     os.dup2(quiet, 1)  # rego-cpp prints compile errors on fd 1: never into the replies
     requests = sys.stdin
     setup = json.loads(requests.readline())
-    engine = _Engine(setup["modules"], [tuple(rule) for rule in setup["rules"]])
+    engine = _Engine(setup)
     if engine.errors:
         replies.write(json.dumps({"errors": engine.errors}) + "\n")
         return
@@ -53,24 +56,32 @@ def main() -> None:
 
 
 class _Engine:
-    def __init__(self, modules: list[list[str]], rules: list[tuple[str, str]]) -> None:
+    def __init__(self, setup: dict[str, Any]) -> None:
         import regopy
+        from regopy.interpreter import BundleFormat
 
         self.rego = regopy.Interpreter()
         self.errors: list[dict[str, Any]] = []
-        for name, text in modules:
+        self.entrypoints = ["/".join([*package.split("."), rule]) for package, rule in setup["rules"]]
+        self.bundle: Any = None
+        if "bundle" in setup:
+            try:
+                self.bundle = self.rego.load_bundle(setup["bundle"], BundleFormat.Binary)
+            except regopy.RegoError as error:
+                self.errors.extend(parse_errors(str(error), setup["bundle"]))
+            return
+        for name, text in setup["modules"]:
             try:
                 self.rego.add_module(name, text)
             except regopy.RegoError as error:
                 self.errors.extend(parse_errors(str(error), name))
-        self.bundles: list[Any] = []
-        self.combined: Any = None
         if self.errors:
             return
-        queries = [f"[v | v := data.{package}.{rule}]" for package, rule in rules]
+        queries = [f"[v | v := data.{package}.{rule}]" for package, rule in setup["rules"]]
         try:
-            self.combined = self.rego.build("x := [" + ", ".join(queries) + "]")
-            self.bundles = [self.rego.build(f"x := {query}") for query in queries]
+            self.bundle = self.rego.build("x := [" + ", ".join(queries) + "]", self.entrypoints)
+            if setup.get("save"):
+                self.rego.save_bundle(setup["save"], self.bundle, BundleFormat.Binary)
         except regopy.RegoError as error:
             self.errors.extend(parse_errors(str(error), ""))
 
@@ -79,38 +90,43 @@ class _Engine:
         is known, then ``done``."""
         self.rego.set_input(_input(document))
         if not each:
-            values, error = self._query(self.combined)
+            values, error = self._query(None)
             if error is None:
-                yield {"values": [value[0] if value else [] for value in values]}
+                yield {"values": [value[0] if value else [] for value in values["bindings"]["x"]]}
                 return
-        for index, bundle in enumerate(self.bundles):
-            value, error = self._query(bundle)
+        for index, entrypoint in enumerate(self.entrypoints):
+            value, error = self._query(entrypoint)
             if error is None:
-                yield {"rule": index, "value": value[0] if value else []}
+                yield {"rule": index, "value": value["expressions"][0] if value else []}
             else:
                 yield {"rule": index, "error": error}
         yield {"done": True}
 
-    def _query(self, bundle: Any) -> tuple[Any, str | None]:
-        """The binding ``x`` of a bundle's query, or the engine's error. Read through the C
-        API: regopy's ``Output`` parses every answer as JSON, and an error can come back as
-        an "ok" answer whose text is an error node (``Function not found``)."""
+    def _query(self, entrypoint: str | None) -> tuple[Any, str | None]:
+        """The answer to the bundle's query, or to one entry point (None when the rule is
+        undefined), or the engine's error. Read through the C API: regopy's ``Output`` parses
+        every answer as JSON, and an error can come back as an "ok" answer whose text is an
+        error node (``Function not found``)."""
         from regopy.rego_shared import (
             rego_bundle_query,
+            rego_bundle_query_entrypoint,
             rego_free_output,
             rego_output_node,
             rego_output_ok,
             rego_output_string,
         )
 
-        output = rego_bundle_query(self.rego._impl, bundle._impl)
+        if entrypoint is None:
+            output = rego_bundle_query(self.rego._impl, self.bundle._impl)
+        else:
+            output = rego_bundle_query_entrypoint(self.rego._impl, self.bundle._impl, entrypoint)
         try:
             if not rego_output_ok(output):
                 return None, _runtime_error(rego_output_node(output))
             text = rego_output_string(output)
             if text.startswith("(error"):
                 return None, _error_text(text)
-            return json.loads(text)["bindings"]["x"], None
+            return (None if text == "undefined" else json.loads(text)), None
         finally:
             rego_free_output(output)
 
