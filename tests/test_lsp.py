@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
@@ -52,13 +54,23 @@ job "train" {
 """
 
 
-@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
-async def client(lsp_client: LanguageClient) -> object:
-    await lsp_client.initialize_session(
+async def start_session(
+    client: LanguageClient, root: Path, editor: str = "neovim", options: dict[str, Any] | None = None
+) -> None:
+    """Initialize ``client``'s session as ``editor`` would, in the workspace ``root``, with
+    ``options`` as the ``initializationOptions``."""
+    await client.initialize_session(
         types.InitializeParams(
-            capabilities=pytest_lsp.client_capabilities("visual-studio-code"), root_uri=ROOT.as_uri()
+            capabilities=pytest_lsp.client_capabilities(editor),
+            root_uri=root.as_uri(),
+            initialization_options=options,
         )
     )
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
+async def client(lsp_client: LanguageClient) -> object:
+    await start_session(lsp_client, ROOT, "visual-studio-code")
     yield
     await lsp_client.shutdown_session()
 
@@ -510,9 +522,7 @@ SLOW = [sys.executable, "-m", "hclgpu", "lsp", "--debounce-ms", "1500"]
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SLOW))
 async def slow_client(lsp_client: LanguageClient) -> object:
     """A server with a long debounce, so that waiting for it is measurable."""
-    await lsp_client.initialize_session(
-        types.InitializeParams(capabilities=pytest_lsp.client_capabilities("neovim"), root_uri=ROOT.as_uri())
-    )
+    await start_session(lsp_client, ROOT)
     yield
     await lsp_client.shutdown_session()
 

@@ -10,7 +10,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.conftest import ROOT
-from tests.test_lsp import SERVER, published
+from tests.test_lsp import SERVER, published, start_session
 
 WORKSPACE = ROOT / "tests" / "data" / "lsp_policies"
 JOB = (ROOT / "tests" / "data" / "policies" / "train.nomad.hcl").read_text()
@@ -18,13 +18,7 @@ JOB = (ROOT / "tests" / "data" / "policies" / "train.nomad.hcl").read_text()
 
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient) -> object:
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=pytest_lsp.client_capabilities("neovim"),
-            root_uri=WORKSPACE.as_uri(),
-            initialization_options={"policy": ["policies"]},
-        )
-    )
+    await start_session(lsp_client, WORKSPACE, options={"policy": ["policies"]})
     yield
     await lsp_client.shutdown_session()
 
@@ -70,11 +64,7 @@ async def test_the_nearest_configuration_names_other_policies(client: LanguageCl
 
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
 async def plain_client(lsp_client: LanguageClient) -> object:
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=pytest_lsp.client_capabilities("neovim"), root_uri=WORKSPACE.as_uri()
-        )
-    )
+    await start_session(lsp_client, WORKSPACE)
     yield
     await lsp_client.shutdown_session()
 

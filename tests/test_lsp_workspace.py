@@ -11,7 +11,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.conftest import ROOT
-from tests.test_lsp import SERVER, at, hover_text, published
+from tests.test_lsp import SERVER, at, hover_text, published, start_session
 
 WORKSPACE = ROOT / "tests" / "data" / "lsp"
 NEEDS_GPUS = """variable "gpus" {
@@ -38,13 +38,7 @@ job "train" {
 
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient) -> object:
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=pytest_lsp.client_capabilities("neovim"),
-            root_uri=WORKSPACE.as_uri(),
-            initialization_options={"varFiles": ["gpus.vars.hcl"]},
-        )
-    )
+    await start_session(lsp_client, WORKSPACE, options={"varFiles": ["gpus.vars.hcl"]})
     yield
     await lsp_client.shutdown_session()
 
