@@ -16,13 +16,16 @@ import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hclgpu.cli.cache import Cache, Inputs, Touched, diagnostic, entry
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.io.inputs import Input, decode, read_input
 from hclgpu.source import SourceFile, Span
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 WORKERS_PAY_FROM = 24
 """Fewer files than this are checked in this process: forking costs more than it saves."""
@@ -149,18 +152,54 @@ def _in_workers(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     )
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts)
-    chunk = max(1, min(32, len(sources) // (jobs * 4)))
+    size = max(1, min(32, len(sources) // (jobs * 4)))
     paths = [s.path for s in sources]
     texts = [s.text for s in sources]
+    finished = False
     try:
-        outcomes = pool.map(compile_entries, paths, texts, [inputs] * len(sources), chunksize=chunk)
+        chunks = [  # not pool.map: its results, abandoned, cancel their futures (see _stop_workers)
+            pool.submit(compile_chunk, paths[start : start + size], texts[start : start + size], inputs)
+            for start in range(0, len(sources), size)
+        ]
         progress.start()
-        for index, (entries, touched) in zip(indexes, outcomes, strict=True):
-            yield index, entries, touched
+        position = 0
+        for chunk in chunks:
+            for entries, touched in chunk.result():
+                yield indexes[position], entries, touched
+                position += 1
+        finished = True
     except BrokenProcessPool as error:
         raise WorkerDied(str(error)) from None
     finally:  # done, failed, interrupted or abandoned: no work left queued, no worker waited for
-        pool.shutdown(wait=False, cancel_futures=True)
+        if finished:
+            pool.shutdown(wait=False)
+        else:
+            _stop_workers(pool)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the workers of an abandoned run (Ctrl-C, an error) now: ``shutdown`` cancels only
+    the chunks not yet started, and the interpreter's exit would wait for those being checked
+    (32 files, each near the evaluation budget, are minutes of work). Their futures are left
+    as they are, for the pool's manager to fail: on Python 3.11 it cannot fail a cancelled one
+    and prints a traceback instead."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
+    pool.shutdown(wait=False)
+
+
+def compile_chunk(
+    paths: list[str], texts: list[str], inputs: Inputs
+) -> list[tuple[list[dict[str, Any]], list[Touched]]]:
+    """:func:`compile_entries` for each of a worker's files, in order."""
+    return [compile_entries(path, text, inputs) for path, text in zip(paths, texts, strict=True)]
 
 
 def _ignore_interrupts() -> None:
