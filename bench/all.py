@@ -6,7 +6,8 @@ and workers, cold and warm cache).
 Targets (1,000 files): checked cold in under 5x the time python-hcl2 needs only to parse
 them; a warm-cache re-check at least 20x faster than the cold check. The parse targets are
 printed by ``bench/parse.py``'s own table; ``bench/check.py``, ``bench/render.py``,
-``bench/plan.py`` and ``bench/lsp.py`` keep their own targets.
+``bench/plan.py``, ``bench/lsp.py``, ``bench/policy.py`` and ``bench/shell.py`` keep their own
+targets.
 
 Run from the project root: ``.venv/bin/python bench/all.py [--quick]``.
 """

@@ -14,10 +14,8 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import sys
 from collections import Counter
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import re2  # type: ignore[import-untyped, unused-ignore]
 import yaml
@@ -40,6 +38,7 @@ from hclgpu.syntax import ast
 from tests import fuzz_inputs as inputs
 from tests import test_robustness as robustness
 from tests.conftest import ROOT
+from tests.work import work_of
 
 EXAMPLES = int(os.environ.get("HCLGPU_FUZZ_EXAMPLES", "30"))
 WORK_PER_INPUT = 25_000_000
@@ -70,33 +69,6 @@ RENDERINGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-T = TypeVar("T")
-
-
-class TooMuchWork(BaseException):
-    """Raised inside the code under test when an input passes :data:`WORK_PER_INPUT`
-    (a BaseException: no ``except Exception`` of the tool turns it into a diagnostic)."""
-
-
-def work_of(run: Callable[[], T], limit: int = WORK_PER_INPUT) -> tuple[T, int]:
-    """What ``run`` returns and the function calls it made; past ``limit``, TooMuchWork."""
-    calls = 0
-
-    def counted(frame: object, event: str, arg: object) -> None:
-        nonlocal calls
-        if event == "call" or event == "c_call":
-            calls += 1
-            if calls > limit:
-                raise TooMuchWork(f"more than {limit:,} function calls")
-
-    sys.setprofile(counted)
-    try:
-        value = run()
-    finally:
-        sys.setprofile(None)
-    return value, calls
-
-
 def compile_bytes(name: str, data: bytes) -> tuple[Result | None, int]:
     """Decode and compile as `hclgpu check` does; the result (None when the bytes were not
     text) and the work it took (function calls, at most :data:`WORK_PER_INPUT`)."""
@@ -109,7 +81,7 @@ def compile_bytes(name: str, data: bytes) -> tuple[Result | None, int]:
         options = EvalOptions(VariableInputs(env={}), base_dir=ROOT / "samples")
         return compile_source(source, options), sink
 
-    (result, sink), work = work_of(run)
+    (result, sink), work = work_of(run, WORK_PER_INPUT)
     if result is None:
         assert all(d.code.startswith("HG0") for d in sink.sorted())
     return result, work
@@ -218,7 +190,7 @@ def test_generated_jobs(generated: tuple[inputs.Block, inputs.Layout, str, dict[
     if result.job is None:
         return
     EXAMPLES_RUN["generated jobs rendered to every target"] += 1
-    rendered, _ = work_of(lambda: render_everything(result))
+    rendered, _ = work_of(lambda: render_everything(result), WORK_PER_INPUT)
     environments = validate(rendered)
     assert (result.job.meta or {}) == meta
     generated = inputs.environments(tree)
@@ -249,7 +221,7 @@ def test_mutated_job_files(mutation: tuple[str, bytes, list[str]]) -> None:
     if result is None or result.job is None:
         return
     EXAMPLES_RUN["mutated job files rendered to every target"] += 1
-    rendered, _ = work_of(lambda: render_everything(result))
+    rendered, _ = work_of(lambda: render_everything(result), WORK_PER_INPUT)
     validate(rendered)
 
 

@@ -18,6 +18,7 @@ from hclgpu.plan.inventory import (
     nomad_attribute_string,
 )
 from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
+from tests.work import work_of
 
 ROOT = Path(__file__).resolve().parent.parent
 NODES = ROOT / "samples" / "nodes"
@@ -512,20 +513,8 @@ def test_many_nodes_are_checked_for_duplicate_names_in_linear_work() -> None:
 
 def _calls_converting(count: int) -> int:
     """The Python and C function calls made reading an inventory of ``count`` nodes."""
-    import sys
-
     data = {"version": 1, "nodes": [{"name": f"n{i}"} for i in range(count)]}
-    calls = 0
-
-    def counted(frame: object, event: str, arg: object) -> None:
-        nonlocal calls
-        calls += event in ("call", "c_call")
-
-    sys.setprofile(counted)
-    try:
-        inventory, _ = convert(data)
-    finally:
-        sys.setprofile(None)
+    (inventory, _), calls = work_of(lambda: convert(data))
     assert len(inventory.nodes) == count
     return calls
 
