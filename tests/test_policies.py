@@ -356,6 +356,52 @@ def test_a_rule_that_never_ends_is_stopped_and_named(
     ]
 
 
+SLOW_RULE = """
+deny_slow contains n if {
+    n := count([1 | some i in numbers.range(1, 100000); some j in numbers.range(1, 100000); i == -j])
+}
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
+def test_ctrl_c_stops_the_engines_of_the_workers_too(tmp_path: Path) -> None:
+    """Each worker's engine busy with a rule that runs for minutes: Ctrl-C leaves no process
+    of the run behind, neither running nor unreaped (an engine the check worker did not
+    wait for would linger as a zombie, or run on alone)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.test_cache import _children, _cpu_seconds
+
+    rules = policy(tmp_path / "rules", SLOW_RULE)
+    jobs = tmp_path / "jobs"
+    jobs.mkdir()
+    for index in range(30):  # enough for two workers
+        (jobs / f"j{index:02d}.nomad.hcl").write_text(TRAIN.read_text())
+    limit = ["--policy-timeout", "600"]
+    argv = ["check", "--no-cache", "--jobs", "2", "--policy", str(rules), *limit, str(jobs)]
+    check = subprocess.Popen(
+        [sys.executable, "-m", "hclgpu", *argv], stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    engines: list[int] = []
+    deadline = time.monotonic() + 120  # a guard against a hang, not a measurement
+    while time.monotonic() < deadline:
+        engines = [engine for worker in _children(check.pid) for engine in _children(worker)]
+        if len(engines) == 2 and min(_cpu_seconds(pid) for pid in engines) > 0.2:
+            break  # both engines are inside the slow rule
+        time.sleep(0.02)
+    assert len(engines) == 2
+    os.killpg(check.pid, signal.SIGINT)
+    _, errors = check.communicate(timeout=600)
+    assert check.returncode == 130, errors
+    assert errors == ""
+    with pytest.raises(ProcessLookupError):  # nothing left in the run's process group
+        os.killpg(check.pid, 0)
+
+
 @pytest.mark.parametrize(
     ("setup", "message"),
     [

@@ -151,7 +151,7 @@ def _in_workers(
     context = multiprocessing.get_context(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     )
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_setup)
     size = max(1, min(32, len(sources) // (jobs * 4)))
     paths = [s.path for s in sources]
     texts = [s.text for s in sources]
@@ -202,9 +202,23 @@ def compile_chunk(
     return [compile_entries(path, text, inputs) for path, text in zip(paths, texts, strict=True)]
 
 
-def _ignore_interrupts() -> None:
-    """In a worker: Ctrl-C is the parent's to handle (it reaches the whole process group)."""
+def _worker_setup() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it reaches the whole process group), and
+    SIGTERM, the parent ending an abandoned run, ends this worker's policy engine with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """Stop the engine process this worker started (busy with a rule, it would run on,
+    orphaned, until the rule ends) and exit at once, as the default action would. The pool
+    may send SIGTERM twice (its manager ends the workers of a broken pool too): the second
+    must not cut the first short before the engine is reaped."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    engine = sys.modules.get("hclgpu.rego.engine")
+    if engine is not None:
+        engine.close_engines()
+    os._exit(128 + signum)
 
 
 def compile_entries(path: str, text: str, inputs: Inputs) -> tuple[list[dict[str, Any]], list[Touched]]:

@@ -241,13 +241,17 @@ def _bundle_path(policies: PolicySet) -> str:
     return os.path.join(folder, f"{policies.fingerprint[:16]}.rbb")
 
 
-@atexit.register
-def _close_all() -> None:
-    """Stop this process's workers and remove the bundles it saved (a forked process leaves
-    its parent's alone)."""
+def close_engines() -> None:
+    """Stop this process's workers (a forked process leaves its parent's alone)."""
     for (pid, _), engine in list(_ENGINES.items()):
         if pid == os.getpid():
             engine.close()
+
+
+@atexit.register
+def _close_all() -> None:
+    """Stop this process's workers and remove the bundles it saved."""
+    close_engines()
     folder = _BUNDLES.get(os.getpid())
     if folder is not None:
         import shutil
