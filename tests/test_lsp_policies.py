@@ -1,6 +1,7 @@
 """`hclgpu lsp` with policies: findings published at the lines their paths name, policies from
 initializationOptions (relative to the workspace root) or from the nearest configuration, and
-a policy that does not compile shown on the document with its own place."""
+a policy that does not compile shown on the document with its own place; the session's
+packages and time limit from initializationOptions or the command line."""
 
 from __future__ import annotations
 
@@ -76,3 +77,72 @@ async def test_a_policy_that_does_not_compile_is_shown_on_the_document(plain_cli
     place, _, message = diagnostics[0].message.partition(": ")
     assert place.endswith("lsp_policies/broken/policies/bad.rego:6:7")  # relative to the server's directory
     assert message == "Invalid assignment operator"
+
+
+TEAM = ["team"]
+"""A policy in package `team` with a rule that runs for minutes."""
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
+async def team_client(lsp_client: LanguageClient) -> object:
+    options = {"policy": TEAM, "policyAllNamespaces": True, "policyTimeout": 0.5}
+    await start_session(lsp_client, WORKSPACE, options=options)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_every_package_and_the_time_limit_come_from_the_client(team_client: LanguageClient) -> None:
+    diagnostics = await opened(team_client, "team.nomad.hcl", JOB)
+    assert [(where(d)[0], d.message) for d in diagnostics] == [
+        ("HG401", "`team.deny`: every job needs the team's sign-off"),
+        (
+            "HG412",
+            "policy rule `team.deny_slow` did not finish within 0.5 s and was stopped\n"
+            "help: make the rule cheaper, or raise --policy-timeout",
+        ),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("options", "timeout", "every"),
+    [
+        ({"policyTimeout": 2.5, "policyAllNamespaces": True}, 2.5, True),
+        ({"policyTimeout": 3}, 3.0, False),
+        ({"policyTimeout": 0}, None, False),
+        ({"policyTimeout": -1}, None, False),
+        ({"policyTimeout": "2"}, None, False),
+        ({"policyTimeout": True}, None, False),
+        ({"policyTimeout": float("inf")}, None, False),
+        ({"policyTimeout": float("nan")}, None, False),
+    ],
+)
+def test_initialization_options_give_the_time_limit_and_packages(
+    options: dict[str, object], timeout: float | None, every: bool
+) -> None:
+    from hclgpu.lsp.analysis import Settings
+    from hclgpu.lsp.documents import State, _read_options
+
+    state = State(Settings(), debounce=0.0)
+    _read_options(state, options)
+    assert (state.settings.policy_timeout, state.settings.all_namespaces) == (timeout, every)
+
+
+def test_the_command_line_gives_the_time_limit_and_packages(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hclgpu.cli import main
+    from hclgpu.lsp import server
+
+    served = []
+    monkeypatch.setattr(server, "serve", lambda settings, debounce: served.append(settings))
+    assert main(["lsp", "--policy", "p", "--all-namespaces", "--policy-timeout", "1.5"]) == 0
+    [settings] = served
+    assert (settings.policy, settings.all_namespaces, settings.policy_timeout) == (["p"], True, 1.5)
+
+
+def test_a_time_limit_of_zero_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from hclgpu.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["lsp", "--policy-timeout", "0"])
+    assert stopped.value.code == 2
+    assert "expected a number of seconds above 0, got '0'" in capsys.readouterr().err

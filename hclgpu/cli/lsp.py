@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from hclgpu.cli.common import EXIT_OK
+from hclgpu.cli.policy import add_policy_options
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -17,7 +18,8 @@ def add_parser(commands: Subparsers) -> None:
         description="Serve the Language Server Protocol over stdin/stdout: diagnostics as you type, "
         "hover, completion, formatting, symbols, definitions, references and quick fixes. Variable "
         "files and policies may also come from the client's initializationOptions (varFiles, vars, "
-        "allowFs, policy, policyNamespaces), and policies from `policy` in [tool.hclgpu].",
+        "allowFs, policy, policyNamespaces, policyAllNamespaces, policyTimeout), and policies from "
+        "`policy` in [tool.hclgpu].",
     )  # fmt: skip
     lsp.add_argument("--var-file", action="append", default=[], metavar="FILE", help="variable values file")
     lsp.add_argument("--var", action="append", default=[], metavar="NAME=VALUE", help="a variable value")
@@ -25,14 +27,9 @@ def add_parser(commands: Subparsers) -> None:
         "--allow-fs", action="store_true", help="let file functions read outside the job's directory"
     )
     lsp.add_argument(
-        "--policy", action="append", default=[], metavar="DIR", help="a directory of .rego files"
-    )
-    lsp.add_argument(
-        "--namespace", action="append", default=[], metavar="PACKAGE", help="the policies' package (main)"
-    )
-    lsp.add_argument(
         "--debounce-ms", type=int, default=10, metavar="MS", help="pause after a change before checking (10)"
     )
+    add_policy_options(lsp, unit="document")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         var_files=list(args.var_file), variables=list(args.var), allow_fs=args.allow_fs,
         policy=list(args.policy), policy_namespaces=list(args.namespace),
+        all_namespaces=args.all_namespaces, policy_timeout=args.policy_timeout,
     )  # fmt: skip
     serve(settings, debounce=max(0, args.debounce_ms) / 1000)
     return EXIT_OK

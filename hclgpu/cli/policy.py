@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from hclgpu.rego.policies import PolicySet
 
 
-def add_policy_options(parser: argparse.ArgumentParser) -> None:
+def add_policy_options(parser: argparse.ArgumentParser, unit: str = "job file") -> None:
+    """``--policy``, ``--namespace``, ``--all-namespaces`` and ``--policy-timeout`` (for
+    ``check``, and for ``lsp``, whose ``unit`` of work is a document)."""
     group = parser.add_argument_group("policies (Rego, as conftest runs them; docs/policies.md)")
     group.add_argument(
         "--policy", action="append", default=[], metavar="DIR",
@@ -31,12 +33,13 @@ def add_policy_options(parser: argparse.ArgumentParser) -> None:
         "--all-namespaces", action="store_true", help="run the rules of every package of the policies"
     )
     group.add_argument(
-        "--policy-timeout", type=_seconds, default=None, metavar="SECONDS",
-        help=f"time the policies may take on one job file (default: {DEFAULT_TIMEOUT:g})",
+        "--policy-timeout", type=seconds, default=None, metavar="SECONDS",
+        help=f"time the policies may take on one {unit} (default: {DEFAULT_TIMEOUT:g})",
     )  # fmt: skip
 
 
-def _seconds(text: str) -> float:
+def seconds(text: str) -> float:
+    """A time limit from the command line: a finite number of seconds above 0."""
     try:
         value = float(text)
     except ValueError:

@@ -28,13 +28,17 @@ from hclgpu.source import SourceFile, Span
 @dataclass(slots=True)
 class Settings:
     """Per workspace: variable files (``--var-file``), ``--var`` values, ``--allow-fs`` and the
-    policy directories and packages (``--policy``, ``--namespace``)."""
+    policies: directories, packages, every package, time limit (``--policy``, ``--namespace``,
+    ``--all-namespaces``, ``--policy-timeout``). Unset, the policy settings come from the
+    nearest configuration, as for ``check``."""
 
     var_files: list[str] = field(default_factory=list)
     variables: list[str] = field(default_factory=list)
     allow_fs: bool = False
     policy: list[str] = field(default_factory=list)
     policy_namespaces: list[str] = field(default_factory=list)
+    all_namespaces: bool = False
+    policy_timeout: float | None = None
 
 
 @dataclass(slots=True)
@@ -97,9 +101,13 @@ def _policies(
     from hclgpu.rego.policies import load_policies
 
     namespaces = settings.policy_namespaces or (list(config.policy_namespaces) if config else [])
-    timeout = (config.policy_timeout if config else None) or DEFAULT_TIMEOUT
+    if settings.all_namespaces:
+        namespaces = []
+    elif not namespaces:
+        namespaces = list(DEFAULT_NAMESPACES)
+    timeout = settings.policy_timeout or (config.policy_timeout if config else None) or DEFAULT_TIMEOUT
     sink = Sink()
-    policies = load_policies(places, namespaces or DEFAULT_NAMESPACES, timeout, sink)
+    policies = load_policies(places, namespaces, timeout, sink)
     if policies is not None and compiled(policies, sink):
         return policies, []
     return None, [_on_document(d, document) for d in sink.sorted()]

@@ -74,8 +74,9 @@ def register(server: LanguageServer, state: State) -> None:
 
 def _read_options(state: State, options: Any) -> None:
     """``initializationOptions``: ``{"varFiles": [...], "vars": ["k=v"], "allowFs": false,
-    "policy": ["policies"], "policyNamespaces": ["main"]}``; relative variable files and policy
-    directories are found from the workspace root."""
+    "policy": ["policies"], "policyNamespaces": ["main"], "policyAllNamespaces": false,
+    "policyTimeout": 10}``; relative variable files and policy directories are found from the
+    workspace root. A time limit that is not a number above 0 is ignored."""
     if not isinstance(options, dict):
         return
     files = _paths(state, options.get("varFiles"))
@@ -87,7 +88,16 @@ def _read_options(state: State, options: Any) -> None:
         allow_fs=bool(options.get("allowFs", state.settings.allow_fs)),
         policy=[*state.settings.policy, *policy],
         policy_namespaces=[*state.settings.policy_namespaces, *namespaces],
+        all_namespaces=bool(options.get("policyAllNamespaces", state.settings.all_namespaces)),
+        policy_timeout=_timeout(options.get("policyTimeout")) or state.settings.policy_timeout,
     )
+
+
+def _timeout(value: Any) -> float | None:
+    """A number of seconds above 0 (not a boolean, not infinite), or None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0 < value < float("inf") else None
 
 
 def _paths(state: State, value: Any) -> list[str]:
