@@ -395,7 +395,7 @@ def test_ctrl_c_stops_the_engines_of_the_workers_too(tmp_path: Path) -> None:
         time.sleep(0.02)
     assert len(engines) == 2
     os.killpg(check.pid, signal.SIGINT)
-    _, errors = check.communicate(timeout=600)
+    _, errors = check.communicate(timeout=120)  # a guard against a hang
     assert check.returncode == 130, errors
     assert errors == ""
     with pytest.raises(ProcessLookupError):  # nothing left in the run's process group

@@ -26,10 +26,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return EXIT_FATAL
+    previous = _on_terminate(_terminated)
     try:
         status: int = command_module(args.command).run(args)
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as stopped:
+        return 143 if isinstance(stopped, Terminated) else 130
     except BrokenPipeError:
         return EXIT_OK
+    finally:
+        _on_terminate(previous)
     return status
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (a CI job cancelled, a service stopped), handled as Ctrl-C is: workers and
+    policy engines ended, nothing half-written, temporary files removed; exit status 143,
+    as a shell reports a process the signal ended."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the clean-up short
+    raise Terminated
+
+
+def _on_terminate(handler: object) -> object:
+    """Install ``handler`` for SIGTERM; the one it replaces (None off the main thread, where
+    Python cannot set one)."""
+    import signal
+
+    try:
+        return signal.signal(signal.SIGTERM, handler)  # type: ignore[arg-type]
+    except (ValueError, TypeError):
+        return None
