@@ -18,25 +18,31 @@ UNLIMITED = sys.maxsize
 
 
 class TooMuchWork(BaseException):
-    """Raised inside the code under test when it passes its limit of calls (a BaseException:
-    no ``except Exception`` of the tool turns it into a diagnostic)."""
+    """Raised inside the code under test, once, when it passes its limit of calls (a
+    BaseException: no ``except Exception`` of the tool turns it into a diagnostic)."""
 
 
 def work_of(run: Callable[[], T], limit: int = UNLIMITED) -> tuple[T, int]:
-    """What ``run`` returns and the function calls it made; past ``limit``, TooMuchWork."""
+    """What ``run`` returns and the function calls it made. Past ``limit`` it is stopped,
+    and the test fails with an AssertionError (an ordinary failure, so that hypothesis
+    shrinks the input and prints it)."""
     calls = 0
 
     def counted(frame: object, event: str, arg: object) -> None:
         nonlocal calls
         if event == "call" or event == "c_call":
             calls += 1
-            if calls > limit:
-                raise TooMuchWork(f"more than {limit:,} function calls")
+            if calls == limit + 1:
+                raise TooMuchWork
 
     previous = sys.getprofile()
     sys.setprofile(counted)
     try:
         value = run()
+    except TooMuchWork:
+        pass
     finally:
         sys.setprofile(previous)
+    if calls > limit:
+        raise AssertionError(f"more than {limit:,} function calls: stopped there")
     return value, calls
