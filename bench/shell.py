@@ -5,7 +5,7 @@ would, to prove the quoting. ``shlex.split`` gives the same words but copies eac
 it grows it, so its time grows with the square of a long word; hclgpu's splitter
 (``hclgpu/backends/docker/shell.py``) is linear. Input: one ``docker run`` line with a label
 of 50,000 and of 400,000 characters that must be quoted (8x the length). Best of five wall
-times each, both splitters measured in the same run.
+times each (after a warm-up), both splitters measured in the same run.
 
 Target: 8x the length costs hclgpu's splitter under 16x the time (linear, with room for
 the machine's noise); shlex.split is printed for comparison (about 30x).
@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import shlex
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from parse import best_ms  # noqa: E402
 
 from hclgpu.backends.docker.shell import split  # noqa: E402
 
@@ -35,23 +36,14 @@ def line(size: int) -> str:
     return " ".join(shlex.quote(part) for part in ["docker", "run", "--label", word, "x"])
 
 
-def best_seconds(splitter: Callable[[str], object], text: str, runs: int = 5) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        started = time.perf_counter()
-        splitter(text)
-        best = min(best, time.perf_counter() - started)
-    return best
-
-
 def main() -> None:
     small, large = (line(size) for size in SIZES)
     assert split(large) == shlex.split(large, comments=True)
     print(f"one docker line, a label of {SIZES[0]:,} and {SIZES[1]:,} characters, best of 5")
     growth = 0.0
     for name, splitter in (("hclgpu", split), ("shlex.split", lambda text: shlex.split(text, comments=True))):
-        short, long = best_seconds(splitter, small), best_seconds(splitter, large)
-        print(f"  {name:12s} {short * 1000:8.2f} ms {long * 1000:9.2f} ms   {long / short:5.1f}x")
+        short, long = best_ms(splitter, small, 5), best_ms(splitter, large, 5)
+        print(f"  {name:12s} {short:8.2f} ms {long:9.2f} ms   {long / short:5.1f}x")
         if name == "hclgpu":
             growth = long / short
     verdict = "PASS" if growth < TARGET_GROWTH else "FAIL"

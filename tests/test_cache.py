@@ -18,6 +18,7 @@ from hclgpu.cli.cache import Cache, Inputs
 from hclgpu.diagnostics import Sink
 from hclgpu.io.inputs import collect
 from tests.conftest import ROOT
+from tests.work import children, cpu_seconds, reaped_cpu_seconds
 
 SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
 BROKEN = """job "b" {
@@ -522,11 +523,6 @@ def test_an_entry_of_the_wrong_shape_is_a_miss(field: str, value: object, tmp_pa
     assert damaged.hits == 0
 
 
-def _children(pid: int) -> list[int]:
-    with open(f"/proc/{pid}/task/{pid}/children") as handle:
-        return [int(child) for child in handle.read().split()]
-
-
 HEAVY = """job "heavy" {
   meta {
     visited = length([for a in range(1000) : length([for b in range(999) : b])])
@@ -542,20 +538,6 @@ HEAVY = """job "heavy" {
 }
 """
 """A job at the evaluation budget: a million loop iterations, seconds of work to check."""
-
-
-def _cpu_seconds(pid: int) -> float:
-    """The processor time ``pid`` has used so far (user and system), from /proc."""
-    with open(f"/proc/{pid}/stat") as handle:
-        fields = handle.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _reaped_cpu_seconds() -> float:
-    import resource
-
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from /proc")
@@ -586,7 +568,7 @@ def test_a_stopped_run_ends_its_workers_at_once_and_leaves_nothing_behind(
         (tree / f"j{index:03d}.nomad.hcl").write_text(HEAVY.replace('"heavy"', f'"heavy{index}"'))
     environment = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")}
     environment.pop("HCLGPU_NO_CACHE", None)
-    before = _reaped_cpu_seconds()
+    before = reaped_cpu_seconds()
     command = [sys.executable, "-m", "hclgpu", "check", str(tree), "--jobs", "2"]
     check = subprocess.Popen(
         command, env=environment, stderr=subprocess.PIPE, text=True, start_new_session=True
@@ -594,17 +576,17 @@ def test_a_stopped_run_ends_its_workers_at_once_and_leaves_nothing_behind(
     workers: list[int] = []
     deadline = time.monotonic() + 120  # a guard against a hang, not a measurement
     while time.monotonic() < deadline:
-        workers = _children(check.pid)
-        if len(workers) == 2 and min(_cpu_seconds(pid) for pid in workers) > one_file / 2:
+        workers = children(check.pid)
+        if len(workers) == 2 and min(cpu_seconds(pid) for pid in workers) > one_file / 2:
             break  # both are well into their first file
         time.sleep(0.02)
-    used = sum(_cpu_seconds(pid) for pid in [check.pid, *workers])
+    used = sum(cpu_seconds(pid) for pid in [check.pid, *workers])
     if stop == "ctrl-c":
         os.killpg(check.pid, signal.SIGINT)
     else:
         os.kill(check.pid, signal.SIGTERM)
     _, errors = check.communicate(timeout=120)  # a guard against a hang
-    after_interrupt = _reaped_cpu_seconds() - before - used
+    after_interrupt = reaped_cpu_seconds() - before - used
     assert check.returncode == status, errors
     assert after_interrupt < one_file, (after_interrupt, one_file)
     assert errors == ""  # no traceback, from the pool's threads either

@@ -374,7 +374,7 @@ def test_ctrl_c_stops_the_engines_of_the_workers_too(tmp_path: Path) -> None:
     import sys
     import time
 
-    from tests.test_cache import _children, _cpu_seconds
+    from tests.work import children, cpu_seconds
 
     rules = policy(tmp_path / "rules", SLOW_RULE)
     jobs = tmp_path / "jobs"
@@ -389,8 +389,8 @@ def test_ctrl_c_stops_the_engines_of_the_workers_too(tmp_path: Path) -> None:
     engines: list[int] = []
     deadline = time.monotonic() + 120  # a guard against a hang, not a measurement
     while time.monotonic() < deadline:
-        engines = [engine for worker in _children(check.pid) for engine in _children(worker)]
-        if len(engines) == 2 and min(_cpu_seconds(pid) for pid in engines) > 0.2:
+        engines = [engine for worker in children(check.pid) for engine in children(worker)]
+        if len(engines) == 2 and min(cpu_seconds(pid) for pid in engines) > 0.2:
             break  # both engines are inside the slow rule
         time.sleep(0.02)
     assert len(engines) == 2

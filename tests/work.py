@@ -4,10 +4,14 @@ A test that asserts seconds fails on a loaded machine; a count of function calls
 and built-in, as ``sys.setprofile`` sees them) is the same on every machine. Tests use it
 two ways: as a ceiling that stops a runaway input at once (instead of hanging the suite),
 and as a ratio (twice the input, about twice the calls) that tells linear from quadratic.
+For other processes, the processor time they used (from /proc, and for reaped children
+from ``getrusage``) is the measure: a busy machine slows a process, it does not make it
+use more processor time.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import TypeVar
@@ -46,3 +50,25 @@ def work_of(run: Callable[[], T], limit: int = UNLIMITED) -> tuple[T, int]:
     if calls > limit:
         raise AssertionError(f"more than {limit:,} function calls: stopped there")
     return value, calls
+
+
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (Linux: /proc)."""
+    with open(f"/proc/{pid}/task/{pid}/children") as handle:
+        return [int(child) for child in handle.read().split()]
+
+
+def cpu_seconds(pid: int) -> float:
+    """The processor time ``pid`` has used so far (user and system), from /proc."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def reaped_cpu_seconds() -> float:
+    """The processor time of this process's children that have been waited for (and of
+    theirs that they waited for)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime

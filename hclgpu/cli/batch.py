@@ -206,10 +206,10 @@ def _worker_setup() -> None:
     """In a worker: Ctrl-C is the parent's to handle (it reaches the whole process group), and
     SIGTERM, the parent ending an abandoned run, ends this worker's policy engine with it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _terminated)
+    signal.signal(signal.SIGTERM, _worker_terminated)
 
 
-def _terminated(signum: int, frame: object) -> None:
+def _worker_terminated(signum: int, frame: object) -> None:
     """Stop the engine process this worker started (busy with a rule, it would run on,
     orphaned, until the rule ends) and exit at once, as the default action would. The pool
     may send SIGTERM twice (its manager ends the workers of a broken pool too): the second

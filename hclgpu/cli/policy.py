@@ -1,4 +1,5 @@
-"""``check --policy DIR``: the options, and the policy set loaded and compiled once for the run.
+"""The policy options of ``check`` and ``lsp``, and the policy set they ask for, loaded and
+compiled once per run (or language-server session).
 
 The policies are compiled before any job is read: a policy that does not compile stops the
 run with its error located in the `.rego` file (exit 2), as an unreadable job file would.
@@ -12,6 +13,8 @@ from hclgpu.rego import DEFAULT_NAMESPACES, DEFAULT_TIMEOUT
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from hclgpu.config import Config
     from hclgpu.diagnostics import Sink
     from hclgpu.rego.policies import PolicySet
@@ -44,24 +47,41 @@ def seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0 or value == float("inf"):
+    if not is_time_limit(value):
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
     return value
 
 
+def is_time_limit(value: float) -> bool:
+    """Whether ``value`` is usable as a time limit: above 0 and finite (NaN is neither)."""
+    return 0 < value < float("inf")
+
+
 def policies_for(args: argparse.Namespace, config: Config, sink: Sink) -> PolicySet | None:
-    """The run's compiled policy set; None when none is asked for, or (with diagnostics in
-    ``sink``) when the policies cannot be used."""
+    """The run's compiled policy set (see :func:`policy_set`)."""
+    return policy_set(args.policy, args.namespace, args.all_namespaces, args.policy_timeout, config, sink)
+
+
+def policy_set(
+    places: Sequence[str],
+    namespaces: Sequence[str],
+    all_namespaces: bool,
+    timeout: float | None,
+    config: Config | None,
+    sink: Sink,
+) -> PolicySet | None:
+    """The compiled policy set that the command line (or an editor's settings) asks for, each
+    setting not given taken from the configuration: None when none is asked for, or (with
+    diagnostics in ``sink``) when the policies cannot be used."""
     from hclgpu.rego.policies import load_policies
 
-    places = list(args.policy) or list(config.policy)
+    places = list(places) or (list(config.policy) if config else [])
     if not places:
         return None
-    namespaces = () if args.all_namespaces else tuple(args.namespace or config.policy_namespaces)
-    if not namespaces and not args.all_namespaces:
-        namespaces = DEFAULT_NAMESPACES
-    timeout = args.policy_timeout or config.policy_timeout or DEFAULT_TIMEOUT
-    policies = load_policies(places, namespaces, timeout, sink)
+    packages = tuple(namespaces) or (tuple(config.policy_namespaces) if config else ())
+    packages = () if all_namespaces else packages or DEFAULT_NAMESPACES
+    limit = timeout or (config.policy_timeout if config else None) or DEFAULT_TIMEOUT
+    policies = load_policies(places, packages, limit, sink)
     if policies is None or not compiled(policies, sink):
         return None
     return policies

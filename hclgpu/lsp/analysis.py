@@ -20,7 +20,6 @@ from hclgpu.config import Config, ConfigError, find_config
 from hclgpu.diagnostics import Diagnostic, Sink, wanted
 from hclgpu.lsp.positions import LineIndex
 from hclgpu.pipeline import Result
-from hclgpu.rego import DEFAULT_NAMESPACES, DEFAULT_TIMEOUT
 from hclgpu.rego.policies import PolicySet
 from hclgpu.source import SourceFile, Span
 
@@ -94,21 +93,12 @@ def _policies(
     settings: Settings, config: Config | None, document: SourceFile
 ) -> tuple[PolicySet | None, list[Diagnostic]]:
     """The policy set that applies, and why it cannot be used (on ``document``) if so."""
-    places = settings.policy or (list(config.policy) if config else [])
-    if not places:
-        return None, []
-    from hclgpu.cli.policy import compiled
-    from hclgpu.rego.policies import load_policies
+    from hclgpu.cli.policy import policy_set
 
-    namespaces = settings.policy_namespaces or (list(config.policy_namespaces) if config else [])
-    if settings.all_namespaces:
-        namespaces = []
-    elif not namespaces:
-        namespaces = list(DEFAULT_NAMESPACES)
-    timeout = settings.policy_timeout or (config.policy_timeout if config else None) or DEFAULT_TIMEOUT
     sink = Sink()
-    policies = load_policies(places, namespaces, timeout, sink)
-    if policies is not None and compiled(policies, sink):
+    chosen = (settings.policy, settings.policy_namespaces, settings.all_namespaces, settings.policy_timeout)
+    policies = policy_set(*chosen, config, sink)
+    if policies is not None:
         return policies, []
     return None, [_on_document(d, document) for d in sink.sorted()]
 

@@ -94,10 +94,12 @@ def _read_options(state: State, options: Any) -> None:
 
 
 def _timeout(value: Any) -> float | None:
-    """A number of seconds above 0 (not a boolean, not infinite), or None."""
+    """A number (not a boolean) usable as a time limit, or None."""
+    from hclgpu.cli.policy import is_time_limit
+
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value) if 0 < value < float("inf") else None
+    return float(value) if is_time_limit(value) else None
 
 
 def _paths(state: State, value: Any) -> list[str]:
