@@ -12,34 +12,88 @@ if TYPE_CHECKING:
     from hclgpu.diagnostics import Diagnostic
     from hclgpu.ir.models import Job
     from hclgpu.pipeline import Result
+    from hclgpu.settings import Settings
+    from hclgpu.settings.resolve import Resolver
 
 
-def loads(text: str, path: str = "<string>") -> Result:
-    """Compile HCL text: a Result with the syntax tree, the job (None on errors) and diagnostics."""
-    from hclgpu.pipeline import loads as _loads
+def loads(text: str, path: str = "<string>", **settings: Any) -> Result:
+    """Compile HCL text: a Result with the syntax tree, the job (None on errors) and diagnostics.
 
-    return _loads(text, path)
+    ``settings`` are any of the settings by their Python names (``nomad_version="2.0.5"``,
+    ``memory_oversubscription=False``, ``targets=["kubernetes"]``), as the configuration file
+    writes their values; no configuration file is read."""
+    return _compile(text, path, settings, read_configuration=False)
 
 
-def load(path: str, variables: dict[str, str] | None = None, allow_fs: bool = False) -> Result:
+def load(
+    path: str, variables: dict[str, str] | None = None, allow_fs: bool = False, **settings: Any
+) -> Result:
     """Compile the job file at ``path`` (UTF-8); file functions read relative to its directory.
 
+    The nearest configuration above the file applies, as for `hclgpu check`, and ``settings``
+    (any setting by its Python name, as in :func:`loads`) over it, as command-line flags are.
     ``variables`` are given as `--var NAME=VALUE` would give them; ``NOMAD_VAR_*`` is not read.
-    Raises OSError when the file cannot be read (it must be a regular file of at most 16 MiB)
-    and ValueError when it is not UTF-8.
+    Raises OSError when the file cannot be read (it must be a regular file of at most 16 MiB),
+    ValueError when it is not UTF-8 or a setting cannot be used (an unknown name, a value of
+    the wrong kind, a configuration file that cannot be used).
     """
-    from pathlib import Path
-
-    from hclgpu.eval.program import EvalOptions
-    from hclgpu.eval.variables import VariableInputs
     from hclgpu.io.files import read_text
-    from hclgpu.pipeline import compile_source
+
+    given = dict(settings)
+    if variables:
+        given["var"] = [f"{k}={v}" for k, v in variables.items()]
+    if allow_fs:
+        given["allow_fs"] = True
+    return _compile(read_text(path), path, given, read_configuration=True)
+
+
+def settings_for(path: str = ".", **settings: Any) -> Settings:
+    """The settings that apply to the file (or in the folder) ``path``: ``settings`` over the
+    nearest configuration, as :func:`load` compiles it with. ValueError when they cannot be used."""
+    import os
+
+    resolver = _resolver(settings, read_configuration=True)
+    return resolver.for_folder(path) if os.path.isdir(path) else resolver.for_file(path)
+
+
+def _resolver(settings: dict[str, Any], read_configuration: bool) -> Resolver:
+    import os
+
+    from hclgpu.settings import Settings as _Settings
+    from hclgpu.settings.files import ConfigError
+    from hclgpu.settings.resolve import Resolver as _Resolver
+
+    given: dict[str, object] = {}
+    for name, value in settings.items():
+        try:
+            option = _Settings.option(name)
+        except KeyError:
+            raise ValueError(f"unknown setting {name!r}") from None
+        try:
+            given[option.attr] = option.kind.read(
+                list(value) if isinstance(value, tuple) else value, os.getcwd()
+            )
+        except ValueError as error:
+            raise ValueError(f"{name}: {error}") from None
+    resolver = _Resolver(given, origin="api", isolated=not read_configuration)
+    try:
+        resolver.for_folder(os.getcwd())  # a configuration that cannot be used fails here
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
+    return resolver
+
+
+def _compile(text: str, path: str, settings: dict[str, Any], read_configuration: bool) -> Result:
+    from hclgpu.pipeline import compile_source, eval_options
+    from hclgpu.settings.files import ConfigError
     from hclgpu.source import SourceFile
 
-    file = Path(path)
-    inputs = VariableInputs(args=[f"{k}={v}" for k, v in (variables or {}).items()])
-    options = EvalOptions(inputs, base_dir=file.parent, allow_fs=allow_fs)
-    return compile_source(SourceFile(path, read_text(file)), options)
+    resolver = _resolver(settings, read_configuration)
+    try:
+        chosen = resolver.for_file(path)
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
+    return compile_source(SourceFile(path, text), eval_options(chosen, path))
 
 
 def render(
@@ -91,4 +145,4 @@ def render(
     return registry.get(target).join(artifacts)
 
 
-__all__ = ["__version__", "load", "loads", "render"]
+__all__ = ["__version__", "load", "loads", "render", "settings_for"]

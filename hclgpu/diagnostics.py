@@ -43,10 +43,19 @@ class Diagnostic:
     fix: tuple[Edit, ...] = ()
     """The edits that fix the problem, when there is exactly one clear fix (editors offer it
     as a quick fix)."""
+    check: str | None = None
+    """Which of the code's checks found it (one of Nomad's server checks, by its name), when
+    the code has several that a team may want to tell apart."""
 
     @property
     def name(self) -> str:
         return CODES[self.code].name if self.code in CODES else "unknown"
+
+    @property
+    def check_name(self) -> str:
+        """The check that found it, as output shows it and `select`/`ignore` take it: the
+        server check's name, else the code's name."""
+        return self.check or self.name
 
     @property
     def path(self) -> str:
@@ -76,6 +85,7 @@ class Sink:
         severity: Severity | None = None,
         target: str | None = None,
         fix: Iterable[Edit] = (),
+        check: str | None = None,
     ) -> Diagnostic:
         diagnostic = Diagnostic(
             code=code,
@@ -87,6 +97,7 @@ class Sink:
             related=tuple(related),
             target=target,
             fix=tuple(fix),
+            check=check,
         )
         self.items.append(diagnostic)
         return diagnostic
@@ -117,11 +128,14 @@ is not the one the file shows, so no ``select``/``ignore`` may hide it."""
 
 
 def wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
-    """Whether ``diagnostic`` survives the ``select``/``ignore`` code prefixes, as both the
-    command line (``--select``/``--ignore`` and the configuration) and the language server
-    apply them."""
+    """Whether ``diagnostic`` survives ``select`` and ``ignore`` (selectors: codes, code
+    prefixes, code or check names; see :mod:`hclgpu.settings.selectors`), as both the command
+    line and the language server apply them."""
     if diagnostic.code.startswith(NEVER_HIDDEN) and diagnostic.severity is Severity.ERROR:
         return True
-    if select and not diagnostic.code.startswith(select):
+    from hclgpu.settings.selectors import any_matches
+
+    code, check = diagnostic.code, diagnostic.check_name
+    if select and not any_matches(code, check, select):
         return False
-    return not (ignore and diagnostic.code.startswith(ignore))
+    return not (ignore and any_matches(code, check, ignore))

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from hclgpu.eval.program import EvalOptions
     from hclgpu.ir.models import Job
     from hclgpu.rego.policies import PolicySet
+    from hclgpu.settings import Settings
+    from hclgpu.settings.profile import Profile
 
 
 @dataclass(slots=True)
@@ -55,10 +57,32 @@ def _parse(source: SourceFile, sink: Sink) -> ast.File | None:
         return None
 
 
-def check_source(source: SourceFile) -> Result:
-    """Parse one source and report syntax problems; never raises on bad input."""
+def check_source(source: SourceFile, skip_non_jobs: bool = False) -> Result:
+    """Parse one source and report syntax problems; never raises on bad input.
+    ``skip_non_jobs``: see :func:`compile_source`."""
     sink = Sink()
     tree = _parse(source, sink)
+    if skip_non_jobs and not is_job_file(source, tree):
+        return _skipped(source, tree)
+    return Result(source, tree, sink.sorted())
+
+
+def is_job_file(source: SourceFile, tree: ast.File | None) -> bool:
+    """Whether the file is a job file: it has a top-level `job` block, or, when it does not
+    parse, one of its lines starts with `job` (or `"job":` in JSON), so that a job with a
+    syntax error is still reported as one."""
+    if tree is not None:
+        return bool(tree.body.blocks("job"))
+    import re
+
+    return re.search(r'(?m)^[ \t{]*(?:job\b|"job"[ \t]*:)', source.text) is not None
+
+
+def _skipped(source: SourceFile, tree: ast.File | None) -> Result:
+    """HG023: a file a folder's walk found that is not a job file (a variable file, agent
+    configuration), noted in one line and not checked (its syntax tree kept, for an editor)."""
+    sink = Sink()
+    sink.emit("HG023", "skipped: not a job file (no top-level `job` block)", source)
     return Result(source, tree, sink.sorted())
 
 
@@ -68,6 +92,7 @@ def compile_source(
     checks: bool = True,
     ignore: frozenset[str] = frozenset(),
     policies: PolicySet | None = None,
+    skip_non_jobs: bool = False,
 ) -> Result:
     """Parse, evaluate and decode one job file to the IR job; never raises on bad input.
 
@@ -77,11 +102,13 @@ def compile_source(
     Diagnostics whose code is in ``ignore`` are dropped before deciding (`plan --enterprise`
     drops HG289, the server's refusal of Enterprise features). ``policies`` are the team's
     Rego rules (``check --policy``), run on every job that decodes, before suppressions apply.
+    ``skip_non_jobs``: a file that is not a job file (:func:`is_job_file`) is only noted
+    (HG023), as for a file a folder's walk found.
     """
     from hclgpu.gc_pause import paused_gc
 
     with paused_gc():  # the IR is a large acyclic tree: collecting while building it only costs time
-        return _compile(source, options, checks, ignore, policies)
+        return _compile(source, options, checks, ignore, policies, skip_non_jobs)
 
 
 def _compile(
@@ -90,12 +117,15 @@ def _compile(
     checks: bool,
     ignore: frozenset[str],
     policies: PolicySet | None,
+    skip_non_jobs: bool,
 ) -> Result:
     from hclgpu.eval.program import EvalOptions, prepare
     from hclgpu.ir.build import build_job
 
     sink = Sink()
     tree = _parse(source, sink)
+    if skip_non_jobs and not is_job_file(source, tree):
+        return _skipped(source, tree)
     if tree is None or sink.has_errors:
         return Result(source, tree, sink.sorted())
     scope = None
@@ -111,7 +141,7 @@ def _compile(
         from hclgpu.checks import run_checks
 
         assert job is not None
-        run_checks(job, tree, source, sink, (options or EvalOptions()).nomad_version)
+        run_checks(job, tree, source, sink, (options or EvalOptions()).profile)
         if policies is not None:
             from hclgpu.rego.findings import check_policies
 
@@ -146,6 +176,24 @@ def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
             seen.add(key)
             unique.append(d)
     return unique
+
+
+def eval_options(settings: Settings, path: str, profile: Profile | None = None) -> EvalOptions:
+    """Evaluation inputs from the settings and the environment (NOMAD_VAR_*); ``profile``
+    replaces the settings' own (a command that names a target)."""
+    import os
+    from pathlib import Path
+
+    from hclgpu.eval.program import EvalOptions
+    from hclgpu.eval.variables import VariableInputs
+
+    variables = VariableInputs(
+        args=list(settings.var), files=[Path(f) for f in settings.var_file], env=dict(os.environ)
+    )
+    base = Path(path).parent if path and not path.startswith("<") else Path()
+    return EvalOptions(
+        variables, base_dir=base, allow_fs=settings.allow_fs, profile=profile or settings.profile
+    )
 
 
 def loads(text: str, path: str = "<string>") -> Result:

@@ -55,7 +55,8 @@ WITH_FILE = """job "x" {
 def _run(paths: list[Path], cache: Cache | None, jobs: int = 1, inputs: Inputs | None = None) -> list[str]:
     sink = Sink()
     items = list(collect([str(p) for p in paths], sink))
-    check_all(items, Options(inputs or Inputs(), jobs, cache, progress=False), sink)
+    given = inputs or Inputs()
+    check_all([(item, given) for item in items], Options(jobs, cache, progress=False), sink)
     return [f"{d.path}:{d.span.start if d.span else '-'}:{d.code}:{d.message}" for d in sink]
 
 
@@ -153,12 +154,13 @@ def test_the_configuration_applies_to_cached_results(
     (tmp_path / "b.nomad.hcl").write_text(
         'job "b" {\n  group "My_G" {\n    task "t" {\n      driver = "docker"\n    }\n  }\n}\n'
     )
-    assert main(["check", "b.nomad.hcl", "--format", "json"]) == 0
+    assert main(["check", "b.nomad.hcl", "--format", "json", "--target", "kubernetes"]) == 0
     assert '"HG267"' in capsys.readouterr().out
-    (tmp_path / "hclgpu.toml").write_text('ignore = ["HG267"]\n')
+    entries = list((tmp_path / "xdg" / "hclgpu" / "check").rglob("*.json"))
+    (tmp_path / "hclgpu.toml").write_text('targets = ["kubernetes"]\nignore = ["HG267"]\n')
     assert main(["check", "b.nomad.hcl", "--format", "json"]) == 0
     assert '"HG267"' not in capsys.readouterr().out
-    assert list((tmp_path / "xdg" / "hclgpu" / "check").rglob("*.json"))  # it was cached
+    assert entries and list((tmp_path / "xdg" / "hclgpu" / "check").rglob("*.json")) == entries  # a hit
 
 
 def test_a_damaged_entry_is_a_miss(tmp_path: Path) -> None:
@@ -458,7 +460,7 @@ def test_a_rewrite_keeping_size_and_time_is_noticed(
     assert main(["check", str(clean_tree)]) == 0
     victim = clean_tree / "j00.nomad.hcl"
     before = victim.stat()
-    victim.write_text(victim.read_text().replace('job "', 'jxb "', 1))  # same size, broken
+    victim.write_text(victim.read_text().replace('job "', "job {", 1))  # same size, broken
     os.utime(victim, ns=(before.st_atime_ns, before.st_mtime_ns))
     assert victim.stat().st_size == before.st_size and victim.stat().st_mtime_ns == before.st_mtime_ns
     status, found = _json_check([str(clean_tree)], capsys)

@@ -1,9 +1,11 @@
 """One case file per diagnostic code: `tests/cases/HG001_syntax_error.hcl`.
 
 The first line of a case says what it must produce: `# expect: HG001@4:5` (more
-than one separated by commas). Every registered code has a case, except the few
-that concern reading files rather than their contents, and the policy codes (a case
-needs a policy beside it); those have their own tests.
+than one separated by commas). A second line `# settings: {enterprise = false}` (a TOML
+inline table of configuration keys) states the cluster the case is checked for, where a
+finding depends on it. Every registered code has a case, except the few that concern
+reading files rather than their contents, and the policy codes (a case needs a policy
+beside it); those have their own tests.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ import pytest
 
 from hclgpu.codes import CODES
 from hclgpu.diagnostics import Sink
+from hclgpu.eval.program import EvalOptions
 from hclgpu.io.inputs import Input, decode
 from hclgpu.pipeline import check_source, compile_source
+from hclgpu.settings.profile import Profile
 
 CASES = Path(__file__).parent / "cases"
 WITHOUT_CASE_FILE = {
@@ -24,6 +28,7 @@ WITHOUT_CASE_FILE = {
     "HG020": "test_cli.py::test_empty_directory_and_missing_file_exit_two",
     "HG021": "test_cli.py::test_empty_directory_and_missing_file_exit_two",
     "HG022": "test_fmt.py::test_a_file_that_cannot_be_written_does_not_stop_the_others",
+    "HG023": "test_settings.py::test_a_folder_with_jobs_variables_and_agent_configuration_passes",
     "HG901": "test_internal_errors_become_hg901",
     # policy codes need a policy beside the job: each has its tests in test_policies.py
     "HG401": "test_policies.py::test_deny_without_a_path_is_an_error_at_the_job",
@@ -34,10 +39,29 @@ WITHOUT_CASE_FILE = {
     "HG413": "test_policies.py::test_unusable_policy_directories_exit_two",
 }
 _EXPECT = re.compile(r"# expect: (.*)")
+_SETTINGS = re.compile(r"# settings: (\{.*\})")
 
 
 def _case_files() -> list[Path]:
     return sorted(CASES.glob("HG*.hcl"))
+
+
+def _profile(path: Path) -> Profile:
+    """The cluster a case states on its second line (targets: Kubernetes for the target
+    cases, which are rendered for it), else the default profile."""
+    import tomllib
+
+    from hclgpu.settings import Settings
+    from hclgpu.settings.files import read_value
+
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    match = _SETTINGS.match(lines[1]) if len(lines) > 1 else None
+    values = {}
+    for key, raw in (tomllib.loads(f"s = {match.group(1)}")["s"] if match else {}).items():
+        option = Settings.option(key)
+        values[option.attr] = read_value(option, raw, str(path.parent), key)
+    settings = Settings(values)
+    return settings.profile_for("kubernetes") if path.name.startswith("HG3") else settings.profile
 
 
 def _found(path: Path) -> set[str]:
@@ -46,8 +70,10 @@ def _found(path: Path) -> set[str]:
     if source is not None:
         # Syntax cases are only parsed; the rest are compiled to the IR like `check` does;
         # target cases (HG3xx) are also rendered for Kubernetes with device plugins.
-        stage = check_source if path.name.startswith("HG0") else compile_source
-        result = stage(source)
+        if path.name.startswith("HG0"):
+            result = check_source(source)
+        else:
+            result = compile_source(source, EvalOptions(profile=_profile(path)))
         sink.extend(result.diagnostics)
         if path.name.startswith("HG3") and result.job is not None:
             from hclgpu.backends import registry

@@ -5,7 +5,8 @@ no `driver`, or a `periodic` block in a service job. Each error found in one is 
 reviewed golden file (tests/golden/conformance/<path with / as __>.txt), followed by the
 reason from Nomad's source that the server refuses it; a fixture without one is clean of
 errors. Warnings are allowed (Nomad accepts much it never schedules) and are listed by
-`python -m tests.test_checks_corpus`.
+`python -m tests.test_checks_corpus`. The reviews are of a Community Edition server with
+Nomad's default scheduler configuration, the profile :data:`COMMUNITY` states.
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from hclgpu.codes import Severity
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import Result, compile_source
+from hclgpu.settings.profile import Profile
 from hclgpu.source import SourceFile
 from tests.conftest import ROOT, SHARED
 
 FIXTURES = SHARED / "conformance" / "nomad"
+COMMUNITY = Profile(enterprise=False, memory_oversubscription=False)
 
 
 def _accepted() -> list[str]:
@@ -36,7 +39,7 @@ def compile_file(path: Path) -> Result:
     argfile = path.with_name(path.name + ".args")
     words = [w for w in argfile.read_text().split("\n") if w] if argfile.exists() else []
     assignments = [value for flag, value in zip(words[::2], words[1::2], strict=True) if flag == "-var"]
-    options = EvalOptions(VariableInputs(args=assignments, env={}), base_dir=path.parent)
+    options = EvalOptions(VariableInputs(args=assignments, env={}), base_dir=path.parent, profile=COMMUNITY)
     return compile_source(SourceFile(path.name, path.read_text(encoding="utf-8")), options)
 
 

@@ -15,14 +15,20 @@ from hclgpu.checks.naming import dns_label
 from hclgpu.codes import CODES
 from hclgpu.codes.base import INFO, E, W
 from hclgpu.diagnostics import Diagnostic
+from hclgpu.eval.program import EvalOptions
 from hclgpu.pipeline import compile_source
+from hclgpu.settings.profile import Profile
 from hclgpu.source import SourceFile
 
 OURS = range(240, 280)
 
 
+KUBERNETES = Profile(targets=("kubernetes",))
+"""The jobs are checked as for a team that also translates them to Kubernetes (HG267)."""
+
+
 def diagnostics(text: str) -> list[Diagnostic]:
-    result = compile_source(SourceFile("job.hcl", textwrap.dedent(text)))
+    result = compile_source(SourceFile("job.hcl", textwrap.dedent(text)), EvalOptions(profile=KUBERNETES))
     return [d for d in result.diagnostics if d.code.startswith("HG") and int(d.code[2:]) in OURS]
 
 

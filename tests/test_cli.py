@@ -51,6 +51,7 @@ def test_json_report_has_exact_shape_and_location(bad_file: Path, capsys: pytest
         "path": str(bad_file),
         "code": "HG001",
         "name": "syntax-error",
+        "check": "syntax-error",
         "severity": "error",
         "message": "expected `=` or a block `{` after `count`, found `2`",
         "help": 'write an attribute as `name = value`, a block as `name "label" { ... }`',

@@ -18,12 +18,14 @@ LAYERS = {
         hclgpu.io.output hclgpu.io.walk hclgpu.numbers hclgpu.source
     """,
     1: """
-        hclgpu.codes hclgpu.codes.base hclgpu.codes.devices hclgpu.codes.evaluation
+        hclgpu.codes hclgpu.codes.base hclgpu.codes.checks hclgpu.codes.devices hclgpu.codes.evaluation
         hclgpu.codes.policies hclgpu.codes.resources hclgpu.codes.server hclgpu.codes.suppression
         hclgpu.codes.syntax
         hclgpu.codes.targets
         hclgpu.diagnostics hclgpu.io.inputs hclgpu.re2 hclgpu.re2.parser hclgpu.re2.translator
-        hclgpu.re2.vm hclgpu.units hclgpu.units.attribute hclgpu.units.strconv hclgpu.units.table
+        hclgpu.re2.vm hclgpu.settings hclgpu.settings.files hclgpu.settings.kinds hclgpu.settings.option
+        hclgpu.settings.patterns hclgpu.settings.profile hclgpu.settings.releases hclgpu.settings.resolve
+        hclgpu.settings.selectors hclgpu.units hclgpu.units.attribute hclgpu.units.strconv hclgpu.units.table
         hclgpu.units.versions hclgpu.units.durations hclgpu.units.quantities
     """,
     2: """
@@ -97,15 +99,16 @@ LAYERS = {
     """,
     6: """
         hclgpu.report hclgpu.report.github hclgpu.report.json hclgpu.report.location
-        hclgpu.report.sarif hclgpu.report.text
+        hclgpu.report.sarif hclgpu.report.statistics hclgpu.report.text
     """,
     7: """
-        hclgpu.config hclgpu.pipeline
+        hclgpu.pipeline
     """,
     8: """
         hclgpu hclgpu.__main__ hclgpu.cli hclgpu.cli.batch hclgpu.cli.cache hclgpu.cli.check
         hclgpu.cli.common hclgpu.cli.dump hclgpu.cli.explain hclgpu.cli.fingerprint hclgpu.cli.fmt
-        hclgpu.cli.import_ hclgpu.cli.lsp hclgpu.cli.parser hclgpu.cli.plan hclgpu.cli.policy
+        hclgpu.cli.import_ hclgpu.cli.lsp hclgpu.cli.options hclgpu.cli.parser hclgpu.cli.plan
+        hclgpu.cli.policy
         hclgpu.cli.render
         hclgpu.cli.rules hclgpu.cli.schema hclgpu.lsp hclgpu.lsp.actions hclgpu.lsp.analysis
         hclgpu.lsp.completion hclgpu.lsp.convert hclgpu.lsp.docs hclgpu.lsp.documents

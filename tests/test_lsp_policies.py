@@ -120,12 +120,14 @@ async def test_every_package_and_the_time_limit_come_from_the_client(team_client
 def test_initialization_options_give_the_time_limit_and_packages(
     options: dict[str, object], timeout: float | None, every: bool
 ) -> None:
-    from hclgpu.lsp.analysis import Settings
-    from hclgpu.lsp.documents import State, _read_options
+    """A value that cannot be used is left out (and shown to the user), as the rest apply."""
+    from hclgpu.settings import Settings
+    from hclgpu.settings.resolve import from_editor
 
-    state = State(Settings(), debounce=0.0)
-    _read_options(state, options)
-    assert (state.settings.policy_timeout, state.settings.all_namespaces) == (timeout, every)
+    values, problems = from_editor(options, "/workspace")
+    settings = Settings(values)
+    assert (settings.policy_timeout, settings.policy_all_namespaces) == (timeout, every)
+    assert len(problems) == (timeout is None)
 
 
 def test_the_command_line_gives_the_time_limit_and_packages(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -133,10 +135,10 @@ def test_the_command_line_gives_the_time_limit_and_packages(monkeypatch: pytest.
     from hclgpu.lsp import server
 
     served = []
-    monkeypatch.setattr(server, "serve", lambda settings, debounce: served.append(settings))
+    monkeypatch.setattr(server, "serve", lambda given, debounce: served.append(given))
     assert main(["lsp", "--policy", "p", "--all-namespaces", "--policy-timeout", "1.5"]) == 0
-    [settings] = served
-    assert (settings.policy, settings.all_namespaces, settings.policy_timeout) == (["p"], True, 1.5)
+    [given] = served
+    assert given == {"policy": ("p",), "policy_all_namespaces": True, "policy_timeout": 1.5}
 
 
 def test_a_time_limit_of_zero_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -145,4 +147,4 @@ def test_a_time_limit_of_zero_is_a_usage_error(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit) as stopped:
         main(["lsp", "--policy-timeout", "0"])
     assert stopped.value.code == 2
-    assert "expected a number of seconds above 0, got '0'" in capsys.readouterr().err
+    assert "must be a number of seconds above 0, not '0'" in capsys.readouterr().err

@@ -38,7 +38,9 @@ job "train" {
 
 @pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient) -> object:
-    await start_session(lsp_client, WORKSPACE, options={"varFiles": ["gpus.vars.hcl"]})
+    await start_session(
+        lsp_client, WORKSPACE, options={"varFiles": ["gpus.vars.hcl"], "targets": ["kubernetes"]}
+    )
     yield
     await lsp_client.shutdown_session()
 

@@ -98,13 +98,21 @@ def test_require_more_cores_than_one_numa_node_has() -> None:
 
 
 def test_the_cli_refuses_numa_unless_enterprise(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Nomad CE's server refuses a numa block (HG289); --enterprise plans it."""
+    """Nomad CE's server refuses a numa block (HG289) when the profile says the cluster is
+    Community Edition; --enterprise plans it; unstated, it is planned as CE plans it (ignored)."""
     path = tmp_path / "numa.hcl"
     path.write_text(JOB.replace("AFFINITY", "require").replace("CORES", "4"))
     nodes = tmp_path / "nodes.yaml"
     nodes.write_text(Inventory(nodes=[Node.model_validate(NODE)]).model_dump_json(by_alias=True))
+    assert main(["plan", str(path), "--nodes", str(nodes), "--no-enterprise"]) == 1
+    assert "HG289" in capsys.readouterr().err
+    (tmp_path / "hclgpu.toml").write_text("enterprise = false\n")
     assert main(["plan", str(path), "--nodes", str(nodes)]) == 1
     assert "HG289" in capsys.readouterr().err
+    (tmp_path / "hclgpu.toml").unlink()
+    assert main(["plan", str(path), "--nodes", str(nodes)]) == 0  # both placed, the numa block ignored
+    out, err = capsys.readouterr()
+    assert "group g: 2/2 placed" in out and "HG289" not in err
     assert main(["plan", str(path), "--nodes", str(nodes), "--enterprise"]) == 1  # one of two placed
     out = capsys.readouterr().out
     assert "group g: 1/2 placed" in out and "HG289" not in out

@@ -249,7 +249,7 @@ def test_the_configuration_names_the_policies(
     assert (status, found(diagnostics)) == (1, [("HG401", 14, 17, "`main.violation`: not our registry")])
     (tmp_path / "hclgpu.toml").write_text("policy = [3]\n")
     assert main(["check", "train.nomad.hcl"]) == 2
-    assert "`policy` must be a list of strings" in capsys.readouterr().err
+    assert "hclgpu.toml: `policy`: must be a path, not 3" in capsys.readouterr().err
 
 
 def test_the_cache_knows_the_policies(
@@ -441,7 +441,9 @@ def test_a_bad_timeout_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> N
     with pytest.raises(SystemExit) as stopped:
         main(["check", "--policy", str(POLICIES), "--policy-timeout", "0", str(TRAIN)])
     assert stopped.value.code == 2
-    assert "expected a number of seconds above 0" in capsys.readouterr().err
+    assert (
+        "argument --policy-timeout: must be a number of seconds above 0, not '0'" in capsys.readouterr().err
+    )
 
 
 # ---- the shipped policies -------------------------------------------------------------------
@@ -502,12 +504,12 @@ def test_the_policies_compile_once_per_run(tmp_path: Path, started: list[object]
 
 
 def test_a_language_server_compiles_the_policies_once(tmp_path: Path, started: list[object]) -> None:
-    from hclgpu.lsp.analysis import Settings, analyse
+    from hclgpu.lsp.analysis import analyse
 
-    settings = Settings(policy=[str(policy(tmp_path / "session", IMAGE_RULE))])
+    given: dict[str, object] = {"policy": (str(policy(tmp_path / "session", IMAGE_RULE)),)}
     text = TRAIN.read_text()
     for version, edit in enumerate(("", "\n", "\n\n")):
-        analysis = analyse("file:///train.nomad.hcl", str(TRAIN), edit + text, version, settings)
+        analysis = analyse("file:///train.nomad.hcl", str(TRAIN), edit + text, version, given)
         assert [(d.code, d.source.position(d.span.start).line) for d in analysis.diagnostics if d.span] == [
             ("HG401", 14 + len(edit))
         ]

@@ -98,7 +98,7 @@ def test_the_help_lists_the_target_its_flag_and_its_device_ids(capsys: pytest.Ca
     out = " ".join(capsys.readouterr().out.split())
     assert "{nomad,kubernetes,oci,docker,compose,slurm}" in out
     assert "--partition PARTITION slurm: the partition to submit to" in out
-    assert "oci, docker, compose, slurm: plan on this node file" in out
+    assert "oci, docker, compose, slurm: plan on the inventory" in out
 
 
 @pytest.mark.usefixtures("slurm")

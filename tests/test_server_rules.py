@@ -16,11 +16,13 @@ from pathlib import Path
 import pytest
 
 from hclgpu.checks import load_rules
-from hclgpu.checks.server import CONDITIONS, NEWEST, RELEASES, Condition
+from hclgpu.checks.server import CONDITIONS, Condition
 from hclgpu.cli import main
 from hclgpu.codes import CODES
 from hclgpu.eval.program import EvalOptions
 from hclgpu.pipeline import compile_source
+from hclgpu.settings.profile import Profile
+from hclgpu.settings.releases import NEWEST, Release, all_releases, parse_release
 from hclgpu.source import SourceFile
 from tests.server_cases import EXTRA_ALSO, EXTRA_CASES
 from tests.server_cases.common import CHECK, DELAY, IMAGE, job, service
@@ -639,14 +641,19 @@ def _pattern(condition: Condition) -> re.Pattern[str]:
     return re.compile(r"(?:.*: )?" + re.sub(r"\\\{[a-z_]+(?:!r)?\\\}", ".+", words) + r"$", re.DOTALL)
 
 
-def _findings(text: str, release: str = NEWEST) -> list[tuple[str, str, str]]:
-    result = compile_source(SourceFile("job.nomad.hcl", text), EvalOptions(nomad_version=release))
+COMMUNITY = {"enterprise": False, "memory_oversubscription": False}
+"""The profile the cases run with: every cluster fact stated, as it makes each check report."""
+
+
+def _findings(text: str, release: Release = NEWEST, **facts: bool | None) -> list[tuple[str, str, str]]:
+    profile = Profile(release, **{**COMMUNITY, **facts})  # type: ignore[arg-type]
+    result = compile_source(SourceFile("job.nomad.hcl", text), EvalOptions(profile=profile))
     return [(d.code, d.message, str(d.severity)) for d in result.diagnostics]
 
 
-def _release(condition: Condition) -> str:
+def _release(condition: Condition) -> Release:
     """The newest release that has the check: a case is run against it."""
-    return next(name for name, release in reversed(RELEASES.items()) if condition.holds_in(release))
+    return next(release for release in reversed(all_releases()) if condition.holds_in(release))
 
 
 @pytest.mark.parametrize("ident", sorted(CASES))
@@ -694,6 +701,8 @@ def test_a_check_new_in_a_release_is_left_out_for_older_ones(
     path = tmp_path / "job.nomad.hcl"
     path.write_text(CASES["constraint-attribute-unsupported"][0])
     assert main(["check", "--no-cache", "--nomad-version", "1.10", str(path)]) == 0
+    assert main(["check", "--no-cache", "--nomad-version", "1.11.1", str(path)]) == 0
+    assert main(["check", "--no-cache", "--nomad-version", "1.11.2", str(path)]) == 1
     assert main(["check", "--no-cache", "--nomad-version", "2.0", str(path)]) == 1
     assert "HG288" in capsys.readouterr().err
 
@@ -706,8 +715,60 @@ def test_an_unknown_release_is_a_usage_error(tmp_path: Path) -> None:
     assert stopped.value.code == 2
 
 
-def test_the_command_line_offers_exactly_the_registry_releases() -> None:
-    from hclgpu.checks.server import RELEASES
-    from hclgpu.cli.parser import NOMAD_VERSIONS
+def test_every_release_a_check_names_is_one_the_settings_accept() -> None:
+    load_rules()
+    named = {r for c in CONDITIONS.values() for r in (c.since, c.until) if r is not None}
+    assert len(named) > 10
+    for release in named:
+        assert parse_release(".".join(map(str, release))) == release
+    assert NEWEST == all_releases()[-1] == parse_release("2.0")
 
-    assert tuple(RELEASES) == NOMAD_VERSIONS
+
+@pytest.mark.parametrize(
+    ("text", "release"),
+    [
+        ("2.0", (2, 0, 6)),
+        ("2.0.5", (2, 0, 5)),
+        ("1.8", (1, 8, 4)),
+        ("1.8.0", (1, 8, 0)),
+        ("v1.11.2", (1, 11, 2)),
+    ],
+)
+def test_a_release_is_read_to_the_patch(text: str, release: Release) -> None:
+    assert parse_release(text) == release
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("2.0.7", "its newest 2.0 release is 2.0.6"),
+        ("1.7", "hclgpu does not know Nomad 1.7; it knows 1.8.0-1.8.4, 1.9.0-1.9.7"),
+        ("2", "is not a Nomad release such as 2.0 or 2.0.5"),
+        ("2.0.x", "is not a Nomad release"),
+    ],
+)
+def test_a_release_hclgpu_does_not_know_says_which_it_knows(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_release(text)
+
+
+def test_the_main_task_check_is_new_in_2_0_6() -> None:
+    """A group whose only task is a lifecycle hook: refused by 2.0.6, accepted by 2.0.5."""
+    load_rules()
+    bad, _ = CASES["group-without-main-task"]
+    assert _findings(bad, (2, 0, 5)) == []
+    assert [code for code, _, _ in _findings(bad, (2, 0, 6))] == ["HG269"]
+
+
+@pytest.mark.parametrize(("ident", "fact"), [("memory-oversubscription-disabled", "memory_oversubscription"),
+                                             ("multiregion-unlicensed", "enterprise"),
+                                             ("numa-requires-enterprise", "enterprise")])  # fmt: skip
+def test_a_check_of_a_cluster_fact_is_reported_only_when_the_profile_states_the_fact(
+    ident: str, fact: str
+) -> None:
+    load_rules()
+    bad, _ = CASES[ident]
+    code = CONDITIONS[ident].code
+    assert code in {c for c, _, _ in _findings(bad, _release(CONDITIONS[ident]), **{fact: False})}
+    assert code not in {c for c, _, _ in _findings(bad, _release(CONDITIONS[ident]), **{fact: None})}
+    assert code not in {c for c, _, _ in _findings(bad, _release(CONDITIONS[ident]), **{fact: True})}

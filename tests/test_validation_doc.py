@@ -29,7 +29,9 @@ def _row(condition: Condition) -> str:
         f"`{condition.nomad}`",
         condition.condition,
         f"`{condition.message}`",
-        condition.code or f"— ({condition.needs})",
+        condition.code + (f" (`{condition.fact} = false`)" if condition.fact else "")
+        if condition.code
+        else f"— ({condition.needs})",
         f"`{condition.id}`",
         condition.location,
         condition.releases,

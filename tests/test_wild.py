@@ -26,7 +26,8 @@ from hclgpu.eval.variables import VariableInputs
 from hclgpu.io.inputs import Input, decode
 from hclgpu.pipeline import Result, compile_source
 from hclgpu.printer import format_tree, same_tree
-from tests.conftest import ROOT
+from hclgpu.settings.profile import Profile
+from tests.conftest import ROOT, Golden
 from tests.test_fuzz import render_everything, validate
 
 WILD = ROOT / "tests" / "data" / "wild"
@@ -152,9 +153,27 @@ def test_an_accepted_job_renders_to_every_target_and_formats_stably(path: Path) 
     assert again.job is not None and again.job.model_dump() == result.job.model_dump()
 
 
-def _options(path: Path) -> EvalOptions:
+def _options(path: Path, profile: Profile | None = None) -> EvalOptions:
     variables = shlex.split(ARGS[path.name][0]) if path.name in ARGS else []
-    return EvalOptions(VariableInputs(args=variables, env={}), base_dir=path.parent)
+    inputs = VariableInputs(args=variables, env={})
+    return EvalOptions(inputs, base_dir=path.parent, profile=profile or Profile())
+
+
+def test_a_profile_that_states_the_cluster_adds_exactly_the_findings_of_its_facts(golden: Golden) -> None:
+    """The reviewed findings above are those of the default profile, which states no cluster
+    fact. A Community Edition cluster without memory oversubscription (Nomad's defaults, as
+    `enterprise = false` and `memory-oversubscription = false` state them) adds exactly the
+    findings of those facts: here HG289 for a multiregion job and HG264
+    `memory-oversubscription-disabled` for each `memory_max`."""
+    community = Profile(enterprise=False, memory_oversubscription=False)
+    added = []
+    for path in JOBS:
+        plain = [finding(d) for d in compiled(path).diagnostics]
+        stated = compile_source(compiled(path).source, _options(path, community)).diagnostics
+        added += [f"{path.name}: {finding(d)} [{d.check}]" for d in stated if finding(d) not in plain]
+    golden(
+        ROOT / "tests" / "golden" / "profiles" / "wild-community.txt", "".join(line + "\n" for line in added)
+    )
 
 
 _IMPORT_ERROR = re.compile(r":(\d+):(\d+): error: (.*)$")

@@ -13,11 +13,15 @@ from collections.abc import Callable
 from hclgpu.checks.context import Context
 from hclgpu.diagnostics import Sink
 from hclgpu.ir import models as m
+from hclgpu.settings.profile import Profile
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
 
 Rule = Callable[[Context], None]
 RULES: dict[str, list[Rule]] = {}
+TARGET_RULES: dict[str, str] = {}
+"""Codes whose findings are about one translation target (HG267: names Kubernetes refuses),
+each with its target: their rules run only when the profile or the command names it."""
 """The rules of each code (filled when the rule modules are imported). A code of Nomad's
 server validation can have one rule per block family it covers (HG280: the group's disk,
 the task's logs)."""
@@ -53,8 +57,11 @@ RULE_MODULES = (
 )
 
 
-def rule(code: str) -> Callable[[Rule], Rule]:
-    """Register a rule function under its code."""
+def rule(code: str, target: str = "") -> Callable[[Rule], Rule]:
+    """Register a rule function under its code; with ``target``, a rule about that
+    translation target only."""
+    if target:
+        TARGET_RULES[code] = target
 
     def register(function: Rule) -> Rule:
         functions = RULES.setdefault(code, [])
@@ -79,11 +86,14 @@ def load_rules() -> dict[str, list[Rule]]:
 
 
 def run_checks(
-    job: m.Job, tree: ast.File, source: SourceFile, sink: Sink, nomad_version: str = "2.0"
+    job: m.Job, tree: ast.File, source: SourceFile, sink: Sink, profile: Profile | None = None
 ) -> None:
-    """Run every rule on one decoded job, against the server of Nomad ``nomad_version``."""
-    context = Context(job, source, tree, sink, nomad_version)
+    """Run every rule on one decoded job, for the cluster ``profile`` describes."""
+    context = Context(job, source, tree, sink, profile or Profile())
     for code, functions in load_rules().items():
+        target = TARGET_RULES.get(code)
+        if target is not None and target not in context.profile.targets:
+            continue
         for function in functions:
             try:
                 function(context)
@@ -96,4 +106,29 @@ def run_checks(
                 )
 
 
-__all__ = ["RULES", "Context", "load_rules", "rule", "run_checks"]
+def addressable() -> dict[str, str]:
+    """Every check a finding names, as name → code: the conditions reported through
+    :func:`~hclgpu.checks.server.reject`. Those declared only for the table (``covered``)
+    are reported by older rules under their code, and those that need the cluster's
+    configuration never are."""
+    from hclgpu.checks.covered import IDS
+    from hclgpu.checks.server import CONDITIONS
+
+    load_rules()
+    found = [c for c in CONDITIONS.values() if c.code and not c.needs and c.id not in IDS]
+    return {c.id: c.code for c in sorted(found, key=lambda c: (c.code, c.id))}
+
+
+def index_module() -> str:
+    """The text of :mod:`hclgpu.codes.checks`, the index of :func:`addressable` that
+    ``select``/``ignore`` read without importing a rule (a test keeps the two equal)."""
+    rows = "".join(f'    "{name}": "{code}",\n' for name, code in addressable().items())
+    return (
+        '"""Every check a finding can name, and its code: generated from the conditions of\n'
+        "hclgpu.checks (``hclgpu.checks.index_module``; ``pytest --update-golden``\n"
+        'rewrites it), so that `select` and `ignore` know the names without importing a rule."""\n\n'
+        f"CHECKS: dict[str, str] = {{\n{rows}}}\n"
+    )
+
+
+__all__ = ["RULES", "Context", "addressable", "index_module", "load_rules", "rule", "run_checks"]

@@ -32,10 +32,11 @@ from hclgpu.checks.connect import (
 )
 from hclgpu.checks.context import Context
 from hclgpu.checks.findings import Finding, report_finding
-from hclgpu.checks.server import RELEASES, Condition, Release, at
+from hclgpu.checks.server import Condition, at
 from hclgpu.ir import models as m
 from hclgpu.ir.admission import gateway_prefix
 from hclgpu.ir.service_names import RUNTIME_VARIABLE, server_service_name
+from hclgpu.settings.releases import Release
 
 HOOK = "nomad/job_endpoint_hook_connect.go"
 EXPOSE = "nomad/job_endpoint_hook_expose_check.go"
@@ -300,7 +301,7 @@ def admission_hooks(ctx: Context) -> None:
     """The connect and expose-check hooks, in the server's order: a mutator error is the only
     one reported; otherwise each validator's first error."""
     job = ctx.canonical
-    release = RELEASES[ctx.nomad_version]
+    release = ctx.profile.release
     mutators: tuple[Step, ...] = (_connect_mutator, _expose_mutator)
     for step in mutators:
         stopped = step(ctx, job, release)

@@ -17,6 +17,7 @@ from hclgpu.codes import Severity
 from hclgpu.diagnostics import Edit, Related, Sink
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+from hclgpu.settings.profile import Profile
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 
@@ -40,8 +41,8 @@ class Context:
     source: SourceFile
     tree: ast.File
     sink: Sink
-    nomad_version: str = "2.0"
-    """The Nomad release whose server the job is checked against (``--nomad-version``)."""
+    profile: Profile = field(default_factory=Profile)
+    """The cluster the job is checked for: its Nomad release, its facts, the targets named."""
     _blocks: dict[int, ast.Block] | None = field(default=None, repr=False)
     _canonical: m.Job | None = field(default=None, repr=False)
     _admitted: m.Job | None = field(default=None, repr=False)
@@ -59,12 +60,15 @@ class Context:
         related: Iterable[Related] = (),
         fix: Iterable[Edit] = (),
         severity: Severity | None = None,
+        check: str | None = None,
     ) -> None:
         """Report a finding; ``severity`` overrides the code's default (a code whose rule
-        covers both what the server refuses and what it only lets fail later)."""
+        covers both what the server refuses and what it only lets fail later), ``check`` names
+        which of the code's checks found it."""
         self.sink.emit(
-            code, message, self.source, span, help=help, related=related, fix=fix, severity=severity
-        )
+            code, message, self.source, span, help=help, related=related, fix=fix, severity=severity,
+            check=check,
+        )  # fmt: skip
 
     # ---- locating -----------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import RELEASES, Condition, at, reject
+from hclgpu.checks.server import Condition, at, reject
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.ir.service_names import job_services
@@ -32,9 +32,6 @@ VALIDATORS = "nomad/job_endpoint_validators.go"
 OLD_SERVERS = "a server of the region older than Nomad 1.7.0"
 LEGACY_VAULT = "a server Vault config without `default_identity` that refuses unauthenticated use"
 LEGACY_CONSUL = "a server Consul config with `allow_unauthenticated = false`"
-
-JOB_MAX_COUNT = 50_000
-"""The servers' default `job_max_count` (`structs.JobDefaultMaxCount`)."""
 
 # ---------------------------------------------------------------- jobValidate (job_endpoint_hooks.go)
 
@@ -53,7 +50,7 @@ TOTAL_COUNT = Condition(
     "jobValidate.Validate",
     f"{HOOKS}:550",
     "the groups' `count`s (1 by default, or `scaling { min }`) add up to more than the servers'"
-    f" `job_max_count` (hclgpu assumes its default, {JOB_MAX_COUNT})",
+    " `job_max_count` (the profile's `job-max-count`, Nomad's default 50000 unless it states another)",
     "total count was greater than configured job_max_count: {total} > {limit}",
     since=(1, 11, 0),
 )
@@ -127,6 +124,7 @@ VAULT_NAMESPACE = Condition(
     " block is refused as not enabled)",
     "multiple Vault namespaces requires Nomad Enterprise, Namespaces: {namespaces}",
     since=(1, 10, 0),
+    fact="enterprise",
 )
 Condition(
     "vault-namespace-requires-enterprise-legacy",
@@ -147,6 +145,7 @@ VAULT_CLUSTER = Condition(
     'a task\'s `vault { cluster }` is not "default" (Community Edition; from 1.10 not reported'
     " beside a Vault `namespace`, which is refused first)",
     "non-default Vault cluster requires Nomad Enterprise",
+    fact="enterprise",
 )
 Condition(
     "vault-token-missing",
@@ -204,6 +203,7 @@ CONSUL_CLUSTER = Condition(
     'a group or task `consul { cluster }`, or a Consul service\'s `cluster`, is not "default"'
     " (Community Edition)",
     "non-default Consul cluster requires Nomad Enterprise",
+    fact="enterprise",
 )
 CONSUL_PARTITION = Condition(
     "consul-partition-mismatch",
@@ -235,6 +235,7 @@ TASK_SCHEDULE = Condition(
     "nomad/job_endpoint_hook_sched_ce.go:18",
     "a task has a `schedule { cron { ... } }` block (Community Edition)",
     "task schedules requires Nomad Enterprise",
+    fact="enterprise",
 )
 Condition(
     "namespace-nonexistent",
@@ -291,7 +292,7 @@ Condition(
     needs="the node pool existing on the cluster",
 )
 
-ON_ENTERPRISE = "; on Nomad Enterprise, ignore HG289"
+ON_ENTERPRISE = "; on Nomad Enterprise, say so: `enterprise = true`"
 DEFAULT_CLUSTER = 'remove `cluster` (or write "default")' + ON_ENTERPRISE
 
 
@@ -300,7 +301,8 @@ def total_count(ctx: Context) -> None:
     """The server refuses a job whose groups together ask for more than `job_max_count`."""
     groups = ctx.canonical.task_groups or []
     total = sum(group.count or 0 for group in groups)
-    if total <= JOB_MAX_COUNT:
+    limit = ctx.profile.job_max_count
+    if total <= limit:
         return
     largest = max(groups, key=lambda group: group.count or 0)
     reject(
@@ -308,8 +310,8 @@ def total_count(ctx: Context) -> None:
         TOTAL_COUNT,
         at(ctx, [largest], "count"),
         total=total,
-        limit=JOB_MAX_COUNT,
-        help=f"split the job, or lower the counts to {JOB_MAX_COUNT} in all"
+        limit=limit,
+        help=f"split the job, or lower the counts to {limit} in all"
         " (or raise `job_max_count` in the servers' configuration)",
     )
 
@@ -353,7 +355,7 @@ def vault_blocks(ctx: Context) -> None:
     other than default, reporting the first it meets."""
     blocks = [(task, task.vault) for _, task in ctx.canonical_tasks() if task.vault is not None]
     namespaced = [(task, vault) for task, vault in blocks if vault.namespace]
-    if namespaced and VAULT_NAMESPACE.holds_in(RELEASES[ctx.nomad_version]):
+    if namespaced and VAULT_NAMESPACE.holds_in(ctx.profile.release):
         task, vault = namespaced[0]
         reject(
             ctx,

@@ -278,6 +278,7 @@ MULTIREGION = Condition(
     "nomad/structs/structs_ce.go:46",
     "a `multiregion` block with a `region` block (Community Edition; an empty `multiregion {}` is ignored)",
     "Multiregion jobs are unlicensed.",
+    fact="enterprise",
 )
 DISTINCT_COUNT_ZERO = Condition(
     "distinct-property-count-zero",

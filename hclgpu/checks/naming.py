@@ -105,7 +105,7 @@ def _nomad_name_problem(kind: str, name: str) -> str | None:
     return None
 
 
-@rule("HG267")
+@rule("HG267", target="kubernetes")
 def name_not_dns_label(ctx: Context) -> None:
     """Kubernetes names must be DNS labels; the back end will have to rename these."""
     for _, kind, name, span in _names(ctx):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.groups import SYSTEM_RESCHEDULE
-from hclgpu.checks.server import RELEASES, SECOND, Condition, at, go_duration, reject
+from hclgpu.checks.server import SECOND, Condition, at, go_duration, reject
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 
@@ -221,7 +221,7 @@ def reschedule_policies(ctx: Context) -> None:
     job_type = ctx.canonical.type or "service"
     # Since 1.11 sysbatch groups are refused a policy outright too (HG269); before, theirs
     # was validated like any other.
-    refused = ("system", "sysbatch") if SYSTEM_RESCHEDULE.holds_in(RELEASES[ctx.nomad_version]) else ()
+    refused = ("system", "sysbatch") if SYSTEM_RESCHEDULE.holds_in(ctx.profile.release) else ()
     for group, written in zip(ctx.canonical.task_groups or [], ctx.job.task_groups or [], strict=False):
         policy = group.reschedule_policy
         where = f"group `{group.name}`"

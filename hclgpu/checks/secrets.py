@@ -18,7 +18,7 @@ import re
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import RELEASES, Condition, at, reject
+from hclgpu.checks.server import Condition, at, reject
 from hclgpu.ir import models as m
 from hclgpu.source import Span
 
@@ -210,7 +210,7 @@ DEFAULT_IDENTITY = "default"
 @rule("HG286")
 def identities_and_vault(ctx: Context) -> None:
     """`Vault.Validate`, then the identities as `Task.Validate` sees them after two moves."""
-    validates_default = RELEASES[ctx.nomad_version] >= (1, 9, 0)  # 1.8 skipped Task.Identity
+    validates_default = ctx.profile.release >= (1, 9, 0)  # 1.8 skipped Task.Identity
     for _, task in ctx.canonical_tasks():
         where = f"task `{task.name}`"
         if task.vault is not None:

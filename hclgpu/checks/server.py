@@ -22,23 +22,13 @@ from dataclasses import dataclass
 
 from hclgpu.checks.context import Context
 from hclgpu.ir.base import Node
+from hclgpu.settings.releases import Release
 from hclgpu.source import Span
 from hclgpu.units.durations import go_duration
 
 NOMAD_COMMIT = "aa026cc99cfb74a77e519a1c1f0c78ba1b452705"
 """The hashicorp/nomad commit (2.0.6) whose file:line every condition cites."""
 
-Release = tuple[int, int, int]
-
-RELEASES: dict[str, Release] = {
-    "1.8": (1, 8, 4),
-    "1.9": (1, 9, 7),
-    "1.10": (1, 10, 5),
-    "1.11": (1, 11, 3),
-    "2.0": (2, 0, 6),
-}
-"""The releases ``--nomad-version`` accepts, each as its newest patch release."""
-NEWEST = "2.0"
 
 CONDITIONS: dict[str, Condition] = {}
 """Every declared condition by id, in declaration order (filled as rule modules load)."""
@@ -68,6 +58,10 @@ class Condition:
     """What of the cluster's configuration decides the check, for one hclgpu cannot make
     offline (a namespace that must exist, an enabled Vault cluster): such a condition is
     documented and never reported."""
+    fact: str = ""
+    """The profile's cluster fact that decides the check (``memory-oversubscription``,
+    ``enterprise``): reported only when the profile states that fact as false, never on a
+    guess (see :class:`hclgpu.settings.Profile`)."""
 
     def __post_init__(self) -> None:
         if self.id in CONDITIONS:
@@ -102,10 +96,12 @@ def reject(
     **values: object,
 ) -> None:
     """Report ``condition`` in Nomad's words, prefixed by where in the job it is."""
-    if condition.needs or not condition.holds_in(RELEASES[ctx.nomad_version]):
+    if condition.needs or not condition.holds_in(ctx.profile.release):
         return
+    if condition.fact and ctx.profile.fact(condition.fact) is not False:
+        return  # the cluster's configuration decides, and the profile does not say it is off
     text = _GO.format(condition.message, **values)
-    ctx.report(condition.code, f"{where}: {text}" if where else text, span, help=help)
+    ctx.report(condition.code, f"{where}: {text}" if where else text, span, help=help, check=condition.id)
 
 
 class _GoFormatter(string.Formatter):
@@ -142,4 +138,4 @@ def at(ctx: Context, nodes: list[Node | None], *names: str) -> Span | None:
     return header
 
 
-__all__ = ["CONDITIONS", "NEWEST", "NOMAD_COMMIT", "RELEASES", "Condition", "at", "go_duration", "reject"]
+__all__ = ["CONDITIONS", "NOMAD_COMMIT", "Condition", "at", "go_duration", "reject"]

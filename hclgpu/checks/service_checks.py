@@ -28,10 +28,11 @@ from urllib.parse import unquote
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import RELEASES, SECOND, Condition, Release, at, go_duration, reject
+from hclgpu.checks.server import SECOND, Condition, at, go_duration, reject
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.ir.service_names import job_services, server_check_name, server_service_name
+from hclgpu.settings.releases import Release
 
 S = "nomad/structs/structs.go"
 SV = "nomad/structs/services.go"
@@ -523,7 +524,7 @@ def _consul(check: m.ServiceCheck) -> list[Problem]:
 @rule("HG284")
 def invalid_service_checks(ctx: Context) -> None:
     """Each check of every service, as `Service.Validate` sees it."""
-    job, release = ctx.canonical, RELEASES[ctx.nomad_version]
+    job, release = ctx.canonical, ctx.profile.release
     for group, task, service in job_services(job):
         name = server_service_name(job, group, task, service, mutated=False)
         for check in service.checks or []:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.naming import SERVICE_NAME, service_name
-from hclgpu.checks.server import RELEASES, Condition, Release, at, reject
+from hclgpu.checks.server import Condition, at, reject
 from hclgpu.checks.service_checks import (
     ALLOC_IPV6,
     PORT_TYPES,
@@ -35,6 +35,7 @@ from hclgpu.checks.service_checks import (
 )
 from hclgpu.ir import models as m
 from hclgpu.ir.service_names import job_services, server_check_name, server_service_name
+from hclgpu.settings.releases import Release
 
 S = "nomad/structs/structs.go"
 SV = "nomad/structs/services.go"
@@ -310,7 +311,7 @@ def service_refused(
 @rule("HG283")
 def invalid_services(ctx: Context) -> None:
     """Every service as `Service.Validate` sees it, then the task's and the group's rules."""
-    job, release = ctx.canonical, RELEASES[ctx.nomad_version]
+    job, release = ctx.canonical, ctx.profile.release
     for group, task, service in job_services(job):
         name = server_service_name(job, group, task, service, mutated=False)
         found = service_problems(service, name, release)
@@ -440,7 +441,7 @@ def _providers(ctx: Context, group: m.TaskGroup) -> None:
 @rule("HG284")
 def group_level_checks(ctx: Context) -> None:
     """The checks' `task` and `address_mode`, as the group sees them."""
-    job, release = ctx.canonical, RELEASES[ctx.nomad_version]
+    job, release = ctx.canonical, ctx.profile.release
     admitted = ctx.admitted.task_groups or []
     for group, with_envoy in zip(job.task_groups or [], admitted, strict=True):
         for task in group.tasks or []:

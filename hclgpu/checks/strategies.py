@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import RELEASES, Condition, at, go_duration, reject
+from hclgpu.checks.server import Condition, at, go_duration, reject
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 
@@ -421,7 +421,7 @@ def migrate_strategies(ctx: Context) -> None:
 @rule("HG276")
 def disconnect_strategies(ctx: Context) -> None:
     job_type = ctx.canonical.type or "service"
-    legacy = LOST_AND_MAX.holds_in(RELEASES[ctx.nomad_version])
+    legacy = LOST_AND_MAX.holds_in(ctx.profile.release)
     for group in ctx.canonical.task_groups or []:
         where = f"group `{group.name}`"
         if legacy:

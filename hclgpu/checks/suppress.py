@@ -1,12 +1,14 @@
 """Suppression comments: `# hclgpu-ignore: HG203` and `# hclgpu-ignore-file: HG203`.
 
 `hclgpu-ignore` on a line of its own applies to the next line; at the end of a line it
-applies to that line. `hclgpu-ignore-file` applies to the whole file. Codes are given by
-id or name, separated by commas. Only semantic, target and policy-finding codes (HG2xx,
-HG3xx, HG401, HG402) can be suppressed: an evaluation or decoding error means the job Nomad
-reads is not the one the file shows, and a broken policy is not the job's to excuse. A
-suppression that suppresses nothing is itself reported (HG290); one of a policy finding only
-when the policies ran (``check`` without ``--policy`` cannot know).
+applies to that line. `hclgpu-ignore-file` applies to the whole file. Each entry,
+separated by commas, is what `select` and `ignore` take: a code, a code prefix, or the
+name of a code or of one of its checks (`memory-oversubscription-disabled`). Only semantic,
+target and policy-finding codes (HG2xx, HG3xx, HG401, HG402) can be suppressed: an
+evaluation or decoding error means the job Nomad reads is not the one the file shows, and a
+broken policy is not the job's to excuse. A suppression that suppresses nothing is itself
+reported (HG290); one of a policy finding only when the policies ran (``check`` without
+``--policy`` cannot know).
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ from hclgpu.syntax import ast
 _COMMENT = re.compile(r"(?:#|//|/\*)\s*hclgpu-ignore(?P<file>-file)?\s*:\s*(?P<codes>[\w\s,-]+)")
 SUPPRESSIBLE = ("HG2", "HG3", "HG401", "HG402")
 POLICY_FINDINGS = ("HG401", "HG402")
+_SUPPRESSIBLE = "only HG2xx, HG3xx, HG401 and HG402 codes (and their checks) can be suppressed"
 
 
 @dataclass(slots=True)
 class Suppression:
     codes: dict[str, str]
-    """Code id -> the text written in the comment (an id or a name)."""
+    """Selector -> the text written in the comment."""
     span: Span
     line: int | None
     """The line it applies to, or None for the whole file."""
@@ -35,7 +38,7 @@ class Suppression:
 
 def read_suppressions(tree: ast.File, source: SourceFile, sink: Sink) -> list[Suppression]:
     """Parse every suppression comment; report codes that do not exist or cannot be suppressed."""
-    from hclgpu.codes import lookup
+    from hclgpu.settings.selectors import UnknownSelector, codes_of, selector
 
     found: list[Suppression] = []
     for comment in tree.comments:
@@ -44,17 +47,15 @@ def read_suppressions(tree: ast.File, source: SourceFile, sink: Sink) -> list[Su
             continue
         codes: dict[str, str] = {}
         for word in (w.strip() for w in match["codes"].split(",")):
-            code = lookup(word) if word else None
-            if code is None or not code.id.startswith(SUPPRESSIBLE):
-                sink.emit(
-                    "HG291",
-                    f"`{word}` cannot be suppressed" if code else f"`{word}` is not a diagnostic code",
-                    source,
-                    comment.span,
-                    help="only HG2xx, HG3xx, HG401 and HG402 codes can be suppressed",
-                )
+            try:
+                chosen = selector(word)
+            except UnknownSelector as unknown:
+                sink.emit("HG291", str(unknown), source, comment.span, help=_SUPPRESSIBLE)
                 continue
-            codes[code.id] = word
+            if not any(code.startswith(SUPPRESSIBLE) for code in codes_of(chosen)):
+                sink.emit("HG291", f"`{word}` cannot be suppressed", source, comment.span, help=_SUPPRESSIBLE)
+                continue
+            codes[chosen] = word
         found.append(
             Suppression(codes, comment.span, None if match["file"] else _target_line(comment, source))
         )
@@ -85,9 +86,12 @@ def apply_suppressions(
         if not _suppressed(diagnostic, suppressions, source):
             kept.append(diagnostic)
     sink = Sink(kept)
+    from hclgpu.settings.selectors import codes_of
+
     for suppression in suppressions if report_unused else ():
-        for code, written in suppression.codes.items():
-            if code not in suppression.used and (policies_ran or code not in POLICY_FINDINGS):
+        for chosen, written in suppression.codes.items():
+            of_policies = all(code in POLICY_FINDINGS for code in codes_of(chosen))
+            if chosen not in suppression.used and (policies_ran or not of_policies):
                 where = "in this file" if suppression.line is None else "on the line it applies to"
                 sink.emit(
                     "HG290",
@@ -100,11 +104,17 @@ def apply_suppressions(
 
 
 def _suppressed(diagnostic: Diagnostic, suppressions: list[Suppression], source: SourceFile) -> bool:
+    from hclgpu.settings.selectors import matches
+
     if diagnostic.source is not source or not diagnostic.code.startswith(SUPPRESSIBLE):
         return False
     line = source.position(diagnostic.span.start).line if diagnostic.span is not None else None
+    code, check = diagnostic.code, diagnostic.check_name
     for suppression in suppressions:
-        if diagnostic.code in suppression.codes and suppression.line in (None, line):
-            suppression.used.add(diagnostic.code)
-            return True
+        if suppression.line not in (None, line):
+            continue
+        for chosen in suppression.codes:
+            if matches(code, check, chosen):
+                suppression.used.add(chosen)
+                return True
     return False

@@ -47,6 +47,7 @@ NUMA_ENTERPRISE = Condition(
     "nomad/job_endpoint_hook_numa_ce.go:20",
     "a task's `numa { affinity }` is prefer or require (Community Edition)",
     "numa scheduling requires Nomad Enterprise",
+    fact="enterprise",
 )
 TASK_NAMELESS = Condition(
     "task-missing-name",
@@ -266,7 +267,8 @@ def numa_blocks(ctx: Context) -> None:
                 NUMA_ENTERPRISE,
                 at(ctx, [numa], "affinity"),
                 where=where,
-                help="only Nomad Enterprise schedules by NUMA node; on Enterprise, ignore HG289",
+                help="only Nomad Enterprise schedules by NUMA node; on Enterprise, say so:"
+                " `enterprise = true`",
             )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import RELEASES, Condition, at, reject
+from hclgpu.checks.server import Condition, at, reject
 from hclgpu.ir import models as m
 from hclgpu.source import Span
 
@@ -264,7 +264,7 @@ def _host(ctx: Context, volume: m.VolumeRequest, where: str) -> None:
         span = at(ctx, [volume], "read_only", "access_mode")
         reject(ctx, HOST_READER_WRITABLE, span, where=where, mode=mode, help=READ_ONLY_FIX)
     if mode not in HOST_ACCESS_MODES:
-        printed = mode if RELEASES[ctx.nomad_version] >= MODE_PRINTED_SINCE else "%!s(MISSING)"
+        printed = mode if ctx.profile.release >= MODE_PRINTED_SINCE else "%!s(MISSING)"
         reject(
             ctx,
             HOST_ACCESS_MODE,

@@ -10,8 +10,9 @@ and from `Job.submissionController` (a job source over `job_max_source_size`).
 The server computes them after its mutators, so the job read is the canonical one with
 the admission mutators applied (:func:`hclgpu.ir.admission.admit`): the Envoy tasks of
 Consul Connect are there, with their 5s `shutdown_delay`. Where the cluster's
-configuration decides, hclgpu assumes its defaults: memory oversubscription off, a 1 MB
-`job_max_source_size`.
+configuration decides, the profile says: `memory_max` is reported as ignored only when it
+states `memory-oversubscription = false`, and a source is too large for its
+`job-max-source-size` (Nomad's default, 1 MB, unless it states another).
 
 `Job.Warnings`' deprecation of `periodic { cron }` is HG258's (hclgpu.checks.deprecations).
 """
@@ -28,27 +29,27 @@ S = "nomad/structs/structs.go"
 HOOKS = "nomad/job_endpoint_hooks.go"
 SHUTDOWN = "generateTaskGroupServiceShutdownDelayWarnings"
 
-JOB_MAX_SOURCE_SIZE = 1_000_000
-"""The servers' default `job_max_source_size`, "1M" (go-humanize: 10^6 bytes)."""
 
 MEMORY_OVERSUBSCRIPTION = Condition(
     "memory-oversubscription-disabled",
     "HG264",
     "memoryOversubscriptionValidate.Validate",
     f"{HOOKS}:643",
-    "a task sets `memory_max` (any value but 0) while memory oversubscription is off, as it is"
-    " unless the scheduler configuration enables it",
+    "a task sets `memory_max` (any value but 0) while memory oversubscription is off (reported"
+    " when the profile states `memory-oversubscription = false`)",
     'Memory oversubscription is not enabled; Task "{group}.{task}" memory_max value will be'
     " ignored. Update the Scheduler Configuration to allow oversubscription.",
+    fact="memory-oversubscription",
 )
 SOURCE_TOO_LARGE = Condition(
     "job-source-too-large",
     "HG264",
     "Job.submissionController",
     f"{HOOKS}:674",
-    "the job file is larger than the servers' `job_max_source_size` (hclgpu assumes its default,"
-    " 1 MB, and does not count variable files and `-var` values, which Nomad adds): `nomad job"
-    " run` registers the job without its source",
+    "the job file is larger than the servers' `job_max_source_size` (the profile's"
+    " `job-max-source-size`, Nomad's default 1 MB unless it states another; variable files and"
+    " `-var` values, which Nomad adds, are not counted): `nomad job run` registers the job"
+    " without its source",
     "job source size of {size} exceeds maximum of {limit} and will be discarded",
 )
 VAULT_IDENTITY_UNUSED = Condition(
@@ -250,14 +251,14 @@ def _auto_promote(ctx: Context, job: m.Job) -> None:
 
 def _source_size(ctx: Context) -> None:
     """`nomad job run` sends the file with the job; the server drops a source too large."""
-    size = len(ctx.source.text.encode())
-    if size > JOB_MAX_SOURCE_SIZE:
+    size, limit = len(ctx.source.text.encode()), ctx.profile.job_max_source_size
+    if size > limit:
         reject(
             ctx,
             SOURCE_TOO_LARGE,
             ctx.header_span(ctx.job),
             size=go_bytes(size),
-            limit=go_bytes(JOB_MAX_SOURCE_SIZE),
+            limit=go_bytes(limit),
             help="shorten the file (move large data to artifacts or templates' sources), or raise"
             " `job_max_source_size` in the servers' configuration",
         )

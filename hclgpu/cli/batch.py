@@ -36,7 +36,6 @@ PROGRESS_FROM = 50
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    inputs: Inputs
     jobs: int
     cache: Cache | None
     progress: bool
@@ -46,63 +45,87 @@ class WorkerDied(Exception):
     """A worker process ended without answering (killed, out of memory): the run is void."""
 
 
-def check_paths(paths: Sequence[tuple[str, str]], options: Options, sink: Sink) -> None:
-    """Check files by path: with a cache, a file unchanged since a clean check is not even
-    read; the others are read and checked as :func:`check_all` does."""
-    fingerprint = options.inputs.fingerprint()
+def check_paths(paths: Sequence[tuple[str, str, Inputs]], options: Options, sink: Sink) -> None:
+    """Check files by path, each with its inputs: with a cache, a file unchanged since a
+    clean check is not even read; the others are read and checked as :func:`check_all` does."""
+    fingerprints = _Fingerprints()
     cache = options.cache
-    items: list[Input] = []
-    for path, shown in paths:
-        if cache is not None and cache.index.clean(path, fingerprint):
+    items: list[tuple[Input, Inputs]] = []
+    for path, shown, inputs in paths:
+        if cache is not None and cache.index.clean(path, fingerprints(inputs)):
             continue
         item = read_input(path, shown, sink)
         if item is not None:
-            items.append(item)
-    clean = check_all(items, options, sink, fingerprint)
+            items.append((item, inputs))
+    clean = check_all(items, options, sink, fingerprints)
     if cache is not None:
-        for item, key in clean:
+        for item, inputs, key in clean:
             if item.file is not None and item.read is not None:
-                cache.index.remember(item.file, fingerprint, key, item.read)
+                cache.index.remember(item.file, fingerprints(inputs), key, item.read)
         cache.index.save()
 
 
+class _Fingerprints:
+    """Each distinct inputs' fingerprint, computed once (it hashes the var-files)."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[Inputs, str]] = {}
+
+    def __call__(self, inputs: Inputs) -> str:
+        known = self._known.get(id(inputs))
+        if known is None:
+            known = (inputs, inputs.fingerprint())
+            self._known[id(inputs)] = known
+        return known[1]
+
+
 def check_all(
-    items: Sequence[Input], options: Options, sink: Sink, fingerprint: str | None = None
-) -> list[tuple[Input, str]]:
-    """Check every input; their diagnostics go to ``sink``, in input order. Returns each
-    input that came out clean (no diagnostic, no other file read) with its cache key."""
-    fingerprint = fingerprint if fingerprint is not None else options.inputs.fingerprint()
+    items: Sequence[tuple[Input, Inputs]],
+    options: Options,
+    sink: Sink,
+    fingerprints: _Fingerprints | None = None,
+) -> list[tuple[Input, Inputs, str]]:
+    """Check every input with its inputs; their diagnostics go to ``sink``, in input order.
+    Returns each input that came out clean (no diagnostic, no other file read) with its
+    cache key."""
+    fingerprints = fingerprints or _Fingerprints()
     cache = options.cache
-    sources: list[tuple[Input, SourceFile, str | None]] = []
-    for item in items:
+    sources: list[tuple[Input, SourceFile, str | None, Inputs]] = []
+    for item, inputs in items:
         source = decode(item, sink)
         if source is not None:
-            key = cache.key(item.path, item.data or b"", fingerprint) if cache else None
-            sources.append((item, source, key))
+            found_by = "walked" if inputs.walked else "named"
+            key = (
+                cache.key(item.path, item.data or b"", f"{fingerprints(inputs)}:{found_by}")
+                if cache
+                else None
+            )
+            sources.append((item, source, key, inputs))
     results: list[list[Diagnostic]] = [[] for _ in sources]
     pending = []
-    clean: list[tuple[Input, str]] = []
-    for index, (item, source, key) in enumerate(sources):
+    clean: list[tuple[Input, Inputs, str]] = []
+    for index, (item, source, key, inputs) in enumerate(sources):
         cached = cache.load(key, source) if cache and key else None
         if cached is None:
             pending.append(index)
             continue
         results[index], read_files = cached
         if key is not None and not results[index] and not read_files:
-            clean.append((item, key))
+            clean.append((item, inputs, key))
     progress = _Progress(len(sources), len(sources) - len(pending), options.progress)
+    work = [(sources[i][1], sources[i][3]) for i in pending]
     try:
-        for index, entries, touched in _run([sources[i][1] for i in pending], pending, options, progress):
-            item, source, key = sources[index]
+        for index, entries, touched in _run(work, pending, options, progress):
+            item, source, key, inputs = sources[index]
             results[index] = [diagnostic(e, source) for e in entries]
             if cache is not None and key is not None:
                 cache.store(key, entries, touched)
                 if not entries and not touched:
-                    clean.append((item, key))
+                    clean.append((item, inputs, key))
             progress.advance()
     finally:  # on Ctrl-C too: the terminal gets its cursor back
         progress.stop()
-    _report_once(sink, [(source, found) for (_, source, _), found in zip(sources, results, strict=True)])
+    _report_once(sink, [(source, found) for (_, source, _, _), found in zip(sources, results, strict=True)])
     return clean
 
 
@@ -124,23 +147,23 @@ Outcome = tuple[int, list[dict[str, Any]], list[Touched]]
 
 
 def _run(
-    sources: list[SourceFile], indexes: list[int], options: Options, progress: _Progress
+    work: list[tuple[SourceFile, Inputs]], indexes: list[int], options: Options, progress: _Progress
 ) -> Iterator[Outcome]:
     """Each source's outcome in order: in this process, or shared among worker processes
     (the progress bar starts once they are forked: forking beside its thread could leave a
     worker holding a lock the thread had)."""
-    jobs = min(options.jobs, len(sources))
-    if jobs <= 1 or len(sources) < WORKERS_PAY_FROM:
+    jobs = min(options.jobs, len(work))
+    if jobs <= 1 or len(work) < WORKERS_PAY_FROM:
         progress.start()
-        for index, source in zip(indexes, sources, strict=True):
-            entries, touched = compile_entries(source.path, source.text, options.inputs)
+        for index, (source, inputs) in zip(indexes, work, strict=True):
+            entries, touched = compile_entries(source.path, source.text, inputs)
             yield index, entries, touched
         return
-    yield from _in_workers(sources, indexes, options.inputs, jobs, progress)
+    yield from _in_workers(work, indexes, jobs, progress)
 
 
 def _in_workers(
-    sources: list[SourceFile], indexes: list[int], inputs: Inputs, jobs: int, progress: _Progress
+    work: list[tuple[SourceFile, Inputs]], indexes: list[int], jobs: int, progress: _Progress
 ) -> Iterator[Outcome]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -152,14 +175,20 @@ def _in_workers(
         "fork" if "fork" in multiprocessing.get_all_start_methods() else None
     )
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker_setup)
-    size = max(1, min(32, len(sources) // (jobs * 4)))
-    paths = [s.path for s in sources]
-    texts = [s.text for s in sources]
+    size = max(1, min(32, len(work) // (jobs * 4)))
+    paths = [s.path for s, _ in work]
+    texts = [s.text for s, _ in work]
+    inputs = [i for _, i in work]
     finished = False
     try:
         chunks = [  # not pool.map: its results, abandoned, cancel their futures (see _stop_workers)
-            pool.submit(compile_chunk, paths[start : start + size], texts[start : start + size], inputs)
-            for start in range(0, len(sources), size)
+            pool.submit(
+                compile_chunk,
+                paths[start : start + size],
+                texts[start : start + size],
+                inputs[start : start + size],
+            )
+            for start in range(0, len(work), size)
         ]
         progress.start()
         position = 0
@@ -196,10 +225,10 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
 
 
 def compile_chunk(
-    paths: list[str], texts: list[str], inputs: Inputs
+    paths: list[str], texts: list[str], inputs: list[Inputs]
 ) -> list[tuple[list[dict[str, Any]], list[Touched]]]:
     """:func:`compile_entries` for each of a worker's files, in order."""
-    return [compile_entries(path, text, inputs) for path, text in zip(paths, texts, strict=True)]
+    return [compile_entries(*work) for work in zip(paths, texts, inputs, strict=True)]
 
 
 def _worker_setup() -> None:
@@ -236,10 +265,8 @@ def compile_entries(path: str, text: str, inputs: Inputs) -> tuple[list[dict[str
             args=list(inputs.variables), files=[Path(f) for f in inputs.var_files], env=dict(os.environ)
         )
         base = Path(path).parent if path and not path.startswith("<") else Path()
-        options = EvalOptions(
-            variables, base_dir=base, allow_fs=inputs.allow_fs, nomad_version=inputs.nomad_version
-        )
-        result = compile_source(source, options, policies=inputs.policies)
+        options = EvalOptions(variables, base_dir=base, allow_fs=inputs.allow_fs, profile=inputs.profile)
+        result = compile_source(source, options, policies=inputs.policies, skip_non_jobs=inputs.walked)
         found = result.diagnostics
         if any(d.code in _UNCACHEABLE for d in found):
             touched.append(("", None))  # a policy that failed or ran out of time may pass next time

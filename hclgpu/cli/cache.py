@@ -1,13 +1,14 @@
 """The check cache: a file's diagnostics kept under a hash of everything that can change them.
 
 The key covers hclgpu's version, the file's path and bytes, the working directory (messages
-name files relative to it) and the evaluation inputs (``--var`` values, the bytes of
-``--var-file`` files, ``NOMAD_VAR_*`` variables, ``--allow-fs``). Files the job's file
+name files relative to it) and the inputs (``--var`` values, the bytes of ``--var-file``
+files, ``NOMAD_VAR_*`` variables, ``--allow-fs``, the cluster profile of the file's settings,
+the policies, and whether a folder's walk found the file). Files the job's file
 functions read are recorded with their bytes and checked on every hit; a job that only
 looked for files (``fileexists``, ``fileset``), or failed to read one, is not cached,
 since a new file could change its result. A diagnostic located in another file (a
-var-file) is stored with that file's name and text. The configuration is not part of the
-key: diagnostics are stored before ``select``/``ignore`` apply. Entries live in
+var-file) is stored with that file's name and text. Which findings are shown is not part
+of the key: diagnostics are stored before ``select``/``ignore`` apply. Entries live in
 ``$XDG_CACHE_HOME/hclgpu/check`` (``~/.cache/hclgpu/check``), one small JSON file each,
 written atomically; a damaged entry is a miss. Beside them, ``index.json`` records the
 files whose check found nothing, by status, so that they need not even be read again
@@ -30,10 +31,12 @@ from hclgpu.cli.clean_index import CleanIndex
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Diagnostic, Edit, Related
 from hclgpu.io.files import read_bytes, remove_quietly
+from hclgpu.settings.profile import Profile
 from hclgpu.source import SourceFile, Span
 
 if TYPE_CHECKING:
     from hclgpu.rego.policies import PolicySet
+    from hclgpu.settings import Settings
 
 Touched = tuple[str, bytes | None]
 """A file the job's file functions read (with its bytes), or only looked for (None)."""
@@ -45,32 +48,32 @@ def cache_root() -> Path:
 
 @dataclass(frozen=True, slots=True)
 class Inputs:
-    """What evaluation reads besides the file: part of every key."""
+    """What checking a file reads besides the file: part of every key."""
 
     variables: tuple[str, ...] = ()
     var_files: tuple[str, ...] = ()
     allow_fs: bool = False
     env: tuple[tuple[str, str], ...] = ()
-    nomad_version: str = "2.0"
+    profile: Profile = field(default_factory=Profile)
+    """The cluster the job is checked for (its folder's settings)."""
     policies: PolicySet | None = None
     """The team's Rego policies (``--policy``), run on every job."""
+    walked: bool = False
+    """Found by walking a folder: a file that is not a job file is only noted (HG023)."""
 
     def fingerprint(self) -> str:
+        """What the record of clean files is keyed by (a clean file is a job file, whose
+        findings do not depend on :attr:`walked`); the cache's key adds :attr:`walked`."""
         return clean_index.fingerprint(
-            self.variables, self.var_files, self.allow_fs, self.env, self.nomad_version,
+            self.variables, self.var_files, self.allow_fs, self.env, self.profile.key(),
             self.policies.fingerprint if self.policies is not None else "",
         )  # fmt: skip
 
 
-def inputs_from(
-    variables: Sequence[str],
-    var_files: Sequence[str],
-    allow_fs: bool,
-    nomad_version: str = "2.0",
-    policies: PolicySet | None = None,
-) -> Inputs:
+def inputs_from(settings: Settings, policies: PolicySet | None = None, walked: bool = False) -> Inputs:
+    """The inputs of checking a file with ``settings`` (and the environment's NOMAD_VAR_*)."""
     env = clean_index.nomad_var_env()
-    return Inputs(tuple(variables), tuple(var_files), allow_fs, env, nomad_version, policies)
+    return Inputs(settings.var, settings.var_file, settings.allow_fs, env, settings.profile, policies, walked)
 
 
 @dataclass(slots=True)
@@ -144,6 +147,7 @@ def entry(d: Diagnostic, job: SourceFile) -> dict[str, Any]:
         "related": [[r.span.start, r.span.end, r.message] for r in d.related],
         "target": d.target,
         "fix": [[e.span.start, e.span.end, e.text] for e in d.fix],
+        "check": d.check,
     }
     if d.source.path != job.path or d.source.text != job.text:
         item["source"] = [d.source.path, d.source.text]
@@ -167,6 +171,7 @@ def diagnostic(item: dict[str, Any], job: SourceFile) -> Diagnostic:
         related=tuple(Related(_checked_span(a, b, source), _string(m)) for a, b, m in item["related"]),
         target=None if item["target"] is None else _string(item["target"]),
         fix=tuple(Edit(_checked_span(a, b, source), _string(t)) for a, b, t in item["fix"]),
+        check=None if item["check"] is None else _string(item["check"]),
     )
 
 

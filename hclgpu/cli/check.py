@@ -1,4 +1,9 @@
-"""``hclgpu check``: report the problems of many job files, in parallel, cached."""
+"""``hclgpu check``: report the problems of many job files, in parallel, cached.
+
+Each file is checked with its own settings: the command line over the nearest
+configuration above it (:mod:`hclgpu.settings.resolve`). Files whose settings state the
+same cluster and policies share one policy engine and one cache fingerprint.
+"""
 
 from __future__ import annotations
 
@@ -7,27 +12,53 @@ import os
 import sys
 
 from hclgpu import __version__
-from hclgpu.cli.common import EXIT_ERRORS, EXIT_FATAL, EXIT_OK, code_list, exit_status, report
-from hclgpu.cli.parser import EPILOG, add_format, add_inputs, positive_int
+from hclgpu.cli.common import EXIT_ERRORS, EXIT_FATAL, EXIT_OK, add_color, exit_status
+from hclgpu.cli.parser import EPILOG, positive_int
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from hclgpu.cli.cache import Inputs
     from hclgpu.cli.parser import Subparsers
+    from hclgpu.diagnostics import Diagnostic, Sink
+    from hclgpu.rego.policies import PolicySet
+    from hclgpu.settings import Settings
+    from hclgpu.settings.resolve import Resolver
 
 
 def add_parser(commands: Subparsers) -> None:
+    from hclgpu.cli.options import add_settings
+
     check = commands.add_parser(
         "check", help="check job files and report problems", epilog=EPILOG,
         description="Check job files. PATH is a file, a directory (searched recursively for "
-        "*.hcl, *.nomad and *.nomad.hcl) or - for standard input.",
+        "*.hcl, *.nomad and *.nomad.hcl; files without a top-level `job` block are skipped with a "
+        "note) or - for standard input. Each file is checked with the settings of the nearest "
+        "hclgpu.toml, .hclgpu.toml or [tool.hclgpu] above it, the flags below taking precedence.",
     )  # fmt: skip
     check.add_argument("paths", nargs="+", metavar="PATH")
-    add_format(check)
-    check.add_argument("--strict", action="store_true", help="treat warnings as errors for the exit status")
-    check.add_argument("--select", default="", metavar="CODES", help="report only these codes (comma list)")
-    check.add_argument("--ignore", default="", metavar="CODES", help="do not report these codes (comma list)")
+    add_color(check)
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when errors are found")
     check.add_argument("--stdin-filename", default="<stdin>", help="the name reported for standard input")
+    check.add_argument(
+        "--statistics", action="store_true",
+        help="print how many findings each code and check has, instead of the findings (text or json)",
+    )  # fmt: skip
+    check.add_argument(
+        "--output-file",
+        "-o",
+        metavar="FILE",
+        help="write the report to FILE (atomically) instead of printing it",
+    )
+    check.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="print the findings only: no summary line and no progress bar",
+    )
+    check.add_argument(
+        "--show-settings", action="store_true",
+        help="print the settings of the first PATH, each with where it comes from, and exit",
+    )  # fmt: skip
     check.add_argument(
         "--jobs", "-j", type=positive_int, default=os.cpu_count() or 1, metavar="N",
         help="worker processes for many files (default: the number of cores)",
@@ -36,72 +67,175 @@ def add_parser(commands: Subparsers) -> None:
         "--no-cache", action="store_true",
         help="check every file again (the cache is $XDG_CACHE_HOME/hclgpu/check, ~/.cache/hclgpu/check)",
     )  # fmt: skip
-    add_inputs(check)
-    from hclgpu.cli.policy import add_policy_options
-
-    add_policy_options(check)
+    add_settings(check, "check")
 
 
 def run(args: argparse.Namespace) -> int:
-    from hclgpu.config import ConfigError, find_config
+    from hclgpu.cli.options import run_settings
+    from hclgpu.settings.files import ConfigError
 
     try:
-        config = find_config()
+        resolver, _ = run_settings(args)
+        if args.statistics and args.format not in ("text", "json"):
+            sys.stderr.write(f"hclgpu check: --statistics prints text or json, not {args.format}\n")
+            return EXIT_FATAL
+        if args.show_settings:
+            return _show_settings(args, resolver)
+        policies = _Policies(resolver)
+        caching = not (args.no_cache or os.environ.get("HCLGPU_NO_CACHE"))
+        if caching and "-" not in args.paths:
+            files = _all_clean(args, resolver, policies)
+            if files is not None:  # nothing changed since a clean check: nothing more to load
+                return _finish(args, resolver, [], files)
+        return _check(args, resolver, policies, caching)
     except ConfigError as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
-    policies = None
-    if args.policy or config.policy:
-        from hclgpu.cli.policy import policies_for
-        from hclgpu.diagnostics import Sink
+    except _PoliciesFailed as failed:
+        from hclgpu.cli.common import report
 
-        problems = Sink()
-        policies = policies_for(args, config, problems)
-        if policies is None:
-            report(args, problems.sorted(), len({d.path for d in problems}))
-            return EXIT_FATAL
-    caching = not (args.no_cache or os.environ.get("HCLGPU_NO_CACHE"))
-    if caching and "-" not in args.paths:
-        files = _all_clean(args, policies.fingerprint if policies is not None else "")
-        if files is not None:  # nothing changed since a clean check: nothing more to load
-            report(args, [], files)
-            return EXIT_OK
+        report(args, failed.problems, len({d.path for d in failed.problems}))
+        return EXIT_FATAL
+
+
+def _check(args: argparse.Namespace, resolver: Resolver, policies: _Policies, caching: bool) -> int:
     from hclgpu.cli.batch import Options, WorkerDied, check_all, check_paths
-    from hclgpu.cli.cache import Cache, inputs_from
-    from hclgpu.diagnostics import Sink, wanted
+    from hclgpu.cli.cache import Cache
+    from hclgpu.diagnostics import Sink
     from hclgpu.io.inputs import collect, job_paths
 
     sink = Sink()
     cache = Cache() if caching else None
-    inputs = inputs_from(args.var, args.var_file, args.allow_fs, args.nomad_version, policies)
-    options = Options(inputs, args.jobs, cache, progress=args.format == "text")
+    inputs = _InputsBy(resolver, policies)
+    options = Options(args.jobs, cache, progress=args.format == "text" and not args.quiet)
+    force = resolver.for_folder(os.getcwd()).force_exclude
     try:
         if "-" in args.paths:
-            items = list(collect(args.paths, sink, args.stdin_filename))
+            items = list(collect(args.paths, sink, args.stdin_filename, resolver.exclusion, force))
+            check_all([(item, inputs(item.file or item.path, item.walked)) for item in items], options, sink)
             files = len(items)
-            check_all(items, options, sink)
         else:
-            paths = job_paths(args.paths, sink)
+            paths = job_paths(args.paths, sink, resolver.exclusion, force)
+            check_paths([(path, shown, inputs(path, walked)) for path, shown, walked in paths], options, sink)
             files = len(paths)
-            check_paths(paths, options, sink)
     except WorkerDied as error:
         sys.stderr.write(f"hclgpu: a worker process stopped unexpectedly ({error}); try --jobs 1\n")
         return EXIT_FATAL
-    select = code_list(args.select) or config.select
-    extra = code_list(args.ignore)
-    diagnostics = [d for d in sink.sorted() if wanted(d, select, config.ignored_for(d.path) + extra)]
-    report(args, diagnostics, files)
-    status = exit_status(diagnostics, args.strict or config.strict)
+    return _finish(args, resolver, _shown(sink, resolver), files)
+
+
+def _shown(sink: Sink, resolver: Resolver) -> list[Diagnostic]:
+    """The findings each file's settings report (`select`, `ignore`, `per-file-ignores`)."""
+    from hclgpu.diagnostics import wanted
+
+    shown = []
+    for d in sink.sorted():
+        settings = resolver.for_file(d.path)
+        if wanted(d, settings.selected, settings.ignored_for(d.path)):
+            shown.append(d)
+    return shown
+
+
+def _finish(args: argparse.Namespace, resolver: Resolver, diagnostics: list[Diagnostic], files: int) -> int:
+    """Report (or count) the findings, and the exit status: warnings fail the files whose
+    settings are strict."""
+    from hclgpu.cli.common import write_report
+
+    status = write_report(args, diagnostics, files)
+    if status != EXIT_OK:
+        return status
+    strict = {d.path for d in diagnostics if resolver.for_file(d.path).strict}
+    status = max(
+        exit_status([d for d in diagnostics if d.path in strict], True),
+        exit_status([d for d in diagnostics if d.path not in strict], False),
+    )
     return EXIT_OK if args.exit_zero and status == EXIT_ERRORS else status
 
 
-def _all_clean(args: argparse.Namespace, policies: str) -> int | None:
+class _PoliciesFailed(Exception):
+    def __init__(self, problems: list[Diagnostic]) -> None:
+        self.problems = problems
+
+
+class _Policies:
+    """The compiled policy set of each settings (None without `policy`), compiled once per
+    distinct choice of directories, packages and time limit; a set that does not compile
+    stops the run (exit 2), its problems located in the `.rego` files."""
+
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self._sets: dict[tuple[object, ...], PolicySet | None] = {}
+
+    def __call__(self, settings: Settings) -> PolicySet | None:
+        if not settings.policy:
+            return None
+        key = (
+            settings.policy,
+            settings.policy_namespace,
+            settings.policy_all_namespaces,
+            settings.policy_timeout,
+        )
+        if key not in self._sets:
+            from hclgpu.cli.policy import policy_set
+            from hclgpu.diagnostics import Sink
+
+            problems = Sink()
+            found = policy_set(settings, problems)
+            if found is None:
+                raise _PoliciesFailed(problems.sorted())
+            self._sets[key] = found
+        return self._sets[key]
+
+
+class _InputsBy:
+    """The inputs of checking each file (its folder's settings), one object per distinct
+    settings and walk, so that their fingerprints are computed once."""
+
+    def __init__(self, resolver: Resolver, policies: _Policies) -> None:
+        self.resolver = resolver
+        self.policies = policies
+        self._known: dict[tuple[int, bool], Inputs] = {}
+
+    def __call__(self, path: str, walked: bool) -> Inputs:
+        from hclgpu.cli.cache import inputs_from
+
+        settings = self.resolver.for_file(path)
+        key = (id(settings), walked)
+        found = self._known.get(key)
+        if found is None:
+            found = self._known[key] = inputs_from(settings, self.policies(settings), walked)
+        return found
+
+
+def _all_clean(args: argparse.Namespace, resolver: Resolver, policies: _Policies) -> int | None:
     """The number of files when each is unchanged since a check that found nothing in it."""
     from hclgpu.cli import clean_index
 
     index = clean_index.CleanIndex(clean_index.cache_root(), __version__)
-    inputs = clean_index.fingerprint(
-        tuple(args.var), tuple(args.var_file), args.allow_fs, clean_index.nomad_var_env(), args.nomad_version,
-        policies,
-    )  # fmt: skip
-    return clean_index.all_clean(args.paths, index, inputs)
+    env = clean_index.nomad_var_env()
+    known: dict[int, str] = {}
+
+    def inputs(path: str) -> str:
+        settings = resolver.for_file(path)
+        if id(settings) not in known:
+            chosen = policies(settings)
+            known[id(settings)] = clean_index.fingerprint(
+                settings.var, settings.var_file, settings.allow_fs, env, settings.profile.key(),
+                chosen.fingerprint if chosen is not None else "",
+            )  # fmt: skip
+        return known[id(settings)]
+
+    force = resolver.for_folder(os.getcwd()).force_exclude
+    return clean_index.all_clean(args.paths, index, inputs, resolver.exclusion, force)
+
+
+def _show_settings(args: argparse.Namespace, resolver: Resolver) -> int:
+    """``--show-settings``: every setting of the first PATH, its value and its origin."""
+    path = args.paths[0]
+    settings = resolver.for_folder(path) if os.path.isdir(path) else resolver.for_file(path)
+    lines = [f"Settings of {path} (configuration: {settings.config or 'none'})"]
+    rows = settings.shown()
+    width = max(len(name) for name, _, _ in rows)
+    lines += [f"  {name.ljust(width)}  {value}  ({origin})" for name, value, origin in rows]
+    sys.stdout.write("\n".join(lines) + "\n")
+    return EXIT_OK

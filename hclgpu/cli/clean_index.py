@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 
 from hclgpu.io.files import read_bytes, remove_quietly
-from hclgpu.io.walk import Reading, absolute_job_files, signature
+from hclgpu.io.walk import Exclusion, Reading, absolute_job_files, signature
 
 RACY_NS = 2_000_000_000
 """A file modified less than this long before it was checked is not recorded: another
@@ -38,15 +39,19 @@ def fingerprint(
     var_files: tuple[str, ...],
     allow_fs: bool,
     env: tuple[tuple[str, str], ...],
-    nomad_version: str = "2.0",
+    profile: tuple[object, ...] = (),
     policies: str = "",
 ) -> str:
-    """A digest of everything checking reads besides the job file (var-files by content;
-    ``policies`` is the policy set's own fingerprint, of every policy file's text)."""
+    """A digest of everything checking a job file reads besides the file: the variables
+    (var-files by content), the cluster ``profile``'s facts and ``policies`` (the policy
+    set's own fingerprint, of every policy file's text). Whether a folder's walk found the
+    file is not part of it: that changes only what a file that is not a job file gives, and
+    such a file is never recorded as clean."""
     import hashlib
 
     home = os.environ.get("HOME", "") if allow_fs else ""  # pathexpand("~") reads it
-    digest = hashlib.sha256(repr((variables, allow_fs, env, home, nomad_version, policies)).encode())
+    parts = (variables, allow_fs, env, home, profile, policies)
+    digest = hashlib.sha256(repr(parts).encode())
     for name in var_files:
         try:
             digest.update(read_bytes(name)[0])  # never /dev/zero or a FIFO: evaluation refuses them
@@ -118,22 +123,37 @@ class CleanIndex:
             remove_quietly(temporary)
 
 
-def all_clean(paths: list[str], index: CleanIndex, inputs: str) -> int | None:
+def all_clean(
+    paths: list[str],
+    index: CleanIndex,
+    inputs: Callable[[str], str],
+    exclusion: Exclusion | None = None,
+    force_exclude: bool = False,
+) -> int | None:
     """How many job files ``paths`` name (a file named twice counted once), when every one
     is in the record and unchanged; None as soon as one is not (or a path is missing, or a
-    directory holds no job file)."""
+    directory holds no job file). ``inputs(path)`` is the fingerprint of what
+    checking it reads (the settings of its folder); ``exclusion`` skips what a
+    folder's configuration excludes, in named files too with ``force_exclude``."""
     seen: set[str] = set()
     for raw in paths:
         if os.path.isdir(raw):
-            files = absolute_job_files(raw)
+            files = absolute_job_files(raw, exclusion)
             if not files:
                 return None
         elif os.path.isfile(raw):
             files = [os.path.abspath(raw)]
+            if force_exclude and _excluded(files[0], exclusion):
+                continue
         else:
             return None
         for path in files:
-            if not index.clean(path, inputs):
+            if not index.clean(path, inputs(path)):
                 return None
         seen.update(files)
     return len(seen)
+
+
+def _excluded(path: str, exclusion: Exclusion | None) -> bool:
+    excluded = exclusion(os.path.dirname(path)) if exclusion is not None else None
+    return excluded is not None and excluded(path, False)

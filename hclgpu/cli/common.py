@@ -1,5 +1,5 @@
-"""What the commands share: exit statuses, evaluation options from the command line,
-checking one input, reporting, and writing ``--out``.
+"""What the commands share: exit statuses, evaluation options from the settings, checking
+one input, reporting, and writing ``--out``.
 
 Exit status, for every command: 0 no errors; 1 errors found (warnings too with
 ``--strict``); 2 usage error, unreadable input or internal error. (tflint numbers
@@ -17,16 +17,19 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 
 if TYPE_CHECKING:
     from hclgpu.diagnostics import Diagnostic, Sink
-    from hclgpu.eval.program import EvalOptions
     from hclgpu.io.inputs import Input
     from hclgpu.pipeline import Result
+    from hclgpu.settings import Settings
+    from hclgpu.settings.profile import Profile
     from hclgpu.source import SourceFile
 
 EXIT_OK, EXIT_ERRORS, EXIT_FATAL = 0, 1, 2
 
 
-def code_list(text: str) -> tuple[str, ...]:
-    return tuple(part.strip().upper() for part in text.split(",") if part.strip())
+def add_color(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto", help="colour in text output"
+    )
 
 
 def exit_status(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
@@ -38,45 +41,30 @@ def exit_status(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
     return EXIT_ERRORS if any(d.severity in failing for d in diagnostics) else EXIT_OK
 
 
-def eval_options(args: argparse.Namespace, path: str) -> EvalOptions:
-    """Evaluation inputs from the command line and the environment (NOMAD_VAR_*)."""
-    from pathlib import Path
-
-    from hclgpu.eval.program import EvalOptions
-    from hclgpu.eval.variables import VariableInputs
-
-    variables = VariableInputs(
-        args=list(getattr(args, "var", [])),
-        files=[Path(f) for f in getattr(args, "var_file", [])],
-        env=dict(os.environ),
-    )
-    base = Path(path).parent if path and not path.startswith("<") else Path()
-    allow_fs = bool(getattr(args, "allow_fs", False))
-    return EvalOptions(
-        variables, base_dir=base, allow_fs=allow_fs, nomad_version=getattr(args, "nomad_version", "2.0")
-    )
-
-
-def check_one(item: Input, sink: Sink, args: argparse.Namespace | None = None) -> Result | None:
-    """Decode and check one input (parse only when ``args`` is None); HG901 for any escaping exception."""
+def check_one(
+    item: Input,
+    sink: Sink,
+    settings: Settings | None = None,
+    *,
+    checks: bool = True,
+    ignore: frozenset[str] = frozenset(),
+    profile: Profile | None = None,
+) -> Result | None:
+    """Decode and check one input (parse only when ``settings`` is None); HG901 for any
+    escaping exception."""
     from hclgpu.io.inputs import decode
-    from hclgpu.pipeline import check_source, compile_source
+    from hclgpu.pipeline import check_source, compile_source, eval_options
     from hclgpu.source import SourceFile
 
     source = decode(item, sink)
     if source is None:
         return None
     try:
-        result = (
-            check_source(source)
-            if args is None
-            else compile_source(
-                source,
-                eval_options(args, item.path),
-                checks=not getattr(args, "parser_only", False),
-                ignore=getattr(args, "ignore_codes", frozenset()),
-            )
-        )
+        if settings is None:
+            result = check_source(source, skip_non_jobs=item.walked)
+        else:
+            options = eval_options(settings, item.path, profile)
+            result = compile_source(source, options, checks=checks, ignore=ignore, skip_non_jobs=item.walked)
     except Exception as error:  # a bug in hclgpu: report it, never a traceback
         sink.emit(
             "HG901",
@@ -90,31 +78,85 @@ def check_one(item: Input, sink: Sink, args: argparse.Namespace | None = None) -
 
 
 def report(args: argparse.Namespace, diagnostics: list[Diagnostic], files: int) -> None:
+    """Print ``diagnostics`` in the run's format (text to standard error, the rest to
+    standard output)."""
+    quiet = getattr(args, "quiet", False)
     if args.format == "text" and not diagnostics:
-        sys.stderr.write(f"All checks passed ({files} file{'s' if files != 1 else ''}).\n")
+        if not quiet:
+            sys.stderr.write(f"All checks passed ({files} file{'s' if files != 1 else ''}).\n")
         return
-    from hclgpu.report import write_report
+    from hclgpu.report import write_report as write
 
     stream = sys.stderr if args.format == "text" else sys.stdout
-    write_report(args.format, diagnostics, files, stream, color=args.color)
+    write(args.format, diagnostics, files, stream, color=args.color, summary=not quiet)
 
 
-def single(args: argparse.Namespace, sink: Sink, compile: bool) -> tuple[int, Result | None]:
-    """Read and process exactly one input; a nonzero status means stop (diagnostics reported)."""
+def write_report(args: argparse.Namespace, diagnostics: list[Diagnostic], files: int) -> int:
+    """``check``'s report: the findings or (``--statistics``) their counts, printed or
+    written to ``--output-file`` whole; EXIT_FATAL when that file cannot be written."""
+    output = getattr(args, "output_file", None)
+    if getattr(args, "statistics", False):
+        from hclgpu.report.statistics import render_statistics
 
+        text = render_statistics(diagnostics, args.format)
+        if output is None:
+            sys.stdout.write(text)
+            return EXIT_OK
+        return write_out(os.path.dirname(os.path.abspath(output)), [(os.path.basename(output), text)])
+    if output is None:
+        report(args, diagnostics, files)
+        return EXIT_OK
+    import io
+
+    buffer = io.StringIO()
+    quiet = getattr(args, "quiet", False)
+    if args.format == "text" and not diagnostics:
+        buffer.write("" if quiet else f"All checks passed ({files} file{'s' if files != 1 else ''}).\n")
+    else:
+        from hclgpu.report import write_report as write
+
+        write(args.format, diagnostics, files, buffer, color="never", summary=not quiet)
+    return write_out(
+        os.path.dirname(os.path.abspath(output)), [(os.path.basename(output), buffer.getvalue())]
+    )
+
+
+def single(
+    args: argparse.Namespace, sink: Sink, compile: bool, target: str | None = None
+) -> tuple[int, Result | None, Settings | None]:
+    """Read and process exactly one input with its settings; a nonzero status means stop
+    (diagnostics reported). ``target``: the translation the command makes, named for the
+    checks about it."""
+    from hclgpu.cli.options import run_settings
     from hclgpu.io.inputs import collect
+    from hclgpu.settings.files import ConfigError
 
-    items = list(collect([args.path], sink))
+    try:
+        resolver, _ = run_settings(args)
+        settings = resolver.for_file(args.path)
+    except ConfigError as error:
+        sys.stderr.write(f"hclgpu: {error}\n")
+        return EXIT_FATAL, None, None
+    items = list(collect([args.path], sink, getattr(args, "stdin_filename", "<stdin>")))
     if len(items) > 1:
         sys.stderr.write(f"hclgpu {args.command}: give exactly one job file, not a directory of several\n")
-        return EXIT_FATAL, None
-    result = check_one(items[0], sink, args if compile else None) if items else None
+        return EXIT_FATAL, None, settings
+    profile = settings.profile_for(target) if target else None
+    ignore: frozenset[str] = getattr(args, "ignore_codes", frozenset())
+    checks = not getattr(args, "parser_only", False)
+    result = (
+        check_one(
+            items[0], sink, settings if compile else None, checks=checks, ignore=ignore, profile=profile
+        )
+        if items
+        else None
+    )
     diagnostics = sink.sorted()
     status = exit_status(diagnostics, False)
     if result is None or status != EXIT_OK:
         report(args, diagnostics, len(items))
-        return status or EXIT_FATAL, None
-    return EXIT_OK, result
+        return status or EXIT_FATAL, None, settings
+    return EXIT_OK, result, settings
 
 
 def internal_error(

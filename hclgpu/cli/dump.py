@@ -6,8 +6,16 @@ import argparse
 import json
 import sys
 
-from hclgpu.cli.common import EXIT_ERRORS, EXIT_FATAL, EXIT_OK, check_one, exit_status, report, single
-from hclgpu.cli.parser import add_format, add_inputs
+from hclgpu.cli.common import (
+    EXIT_ERRORS,
+    EXIT_FATAL,
+    EXIT_OK,
+    add_color,
+    check_one,
+    exit_status,
+    report,
+    single,
+)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -20,8 +28,10 @@ def add_parser(commands: Subparsers) -> None:
         "what", choices=("ast", "ir"), help="ast: the syntax tree with spans; ir: the typed job"
     )
     dump.add_argument("path", metavar="PATH", help="a job file, or - for standard input")
-    add_inputs(dump)
-    add_format(dump)
+    from hclgpu.cli.options import add_settings
+
+    add_color(dump)
+    add_settings(dump, "dump")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,7 +39,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.what == "ir":
         return _dump_ir(args)
+    from hclgpu.cli.options import run_settings
     from hclgpu.io.inputs import collect
+    from hclgpu.settings.files import ConfigError
+
+    try:
+        run_settings(args)
+    except ConfigError as error:
+        sys.stderr.write(f"hclgpu: {error}\n")
+        return EXIT_FATAL
 
     sink = Sink()
     items = list(collect([args.path], sink))
@@ -64,7 +82,7 @@ def _dump_ir(args: argparse.Namespace) -> int:
     from hclgpu.diagnostics import Sink
 
     sink = Sink()
-    status, result = single(args, sink, compile=True)
+    status, result, _ = single(args, sink, compile=True)
     if result is None or result.job is None:
         return status or EXIT_ERRORS
     data = result.job.model_dump(mode="json", exclude_none=False)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hclgpu.cli.common import EXIT_ERRORS, EXIT_OK, check_one, exit_status, report
-from hclgpu.cli.parser import EPILOG, add_format
+from hclgpu.cli.common import EXIT_ERRORS, EXIT_FATAL, EXIT_OK, add_color, check_one, exit_status, report
+from hclgpu.cli.parser import EPILOG
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -17,14 +17,18 @@ def add_parser(commands: Subparsers) -> None:
     fmt = commands.add_parser(
         "fmt", help="rewrite job files in the canonical HCL layout", epilog=EPILOG,
         description="Format job files in place, as nomad fmt does. PATH is a file, a directory or - "
-        "(standard input, printed to standard output). Files with syntax errors are never touched.",
+        "(standard input, printed to standard output). Files with syntax errors are never touched; "
+        "a folder's files without a top-level `job` block are skipped with a note.",
     )  # fmt: skip
     fmt.add_argument("paths", nargs="+", metavar="PATH")
     fmt.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 and list files that would change"
     )
     fmt.add_argument("--diff", action="store_true", help="write nothing; print a unified diff of the changes")
-    add_format(fmt)
+    add_color(fmt)
+    from hclgpu.cli.options import add_settings
+
+    add_settings(fmt, "fmt")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     Files that do not parse are reported and left byte-identical; exit 1 for those and,
     with --check, when some file would change. A file that cannot be written is reported
     (HG022, exit 2) after every other file is formatted."""
+    from hclgpu.cli.options import run_settings
     from hclgpu.codes import Severity
     from hclgpu.diagnostics import Sink
     from hclgpu.io.inputs import collect
@@ -42,15 +47,21 @@ def run(args: argparse.Namespace) -> int:
         unified_diff,
         write_atomically,
     )
+    from hclgpu.settings.files import ConfigError
 
+    try:
+        resolver, settings = run_settings(args)
+    except ConfigError as error:
+        sys.stderr.write(f"hclgpu: {error}\n")
+        return EXIT_FATAL
     sink = Sink()
     changed: list[str] = []
     files = 0
-    for item in collect(args.paths, sink):
+    for item in collect(args.paths, sink, exclusion=resolver.exclusion, force_exclude=settings.force_exclude):
         files += 1
         result = check_one(item, sink)  # parse only; HG901 rather than a traceback on a bug
-        if result is None or result.tree is None:
-            continue
+        if result is None or result.tree is None or any(d.code == "HG023" for d in result.diagnostics):
+            continue  # not parsed, or not a job file
         if any(d.severity is Severity.ERROR for d in result.diagnostics):
             continue
         source = result.source

@@ -8,7 +8,6 @@ import sys
 from collections.abc import Sequence
 
 from hclgpu.cli.common import EXIT_ERRORS, EXIT_FATAL, EXIT_OK, write_out
-from hclgpu.cli.parser import positive_int
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -29,20 +28,26 @@ def add_parser(commands: Subparsers) -> None:
         "--from", dest="source_format", choices=("nomad-json", "kubernetes", "compose"), required=True
     )
     importer.add_argument("-o", "--output", metavar="FILE", help="write the job file here (atomically)")
-    importer.add_argument(
-        "--cpu-mhz-per-core", type=positive_int, default=1000, metavar="MHZ",
-        help="kubernetes, compose: MHz of Nomad `cpu` per core of CPU (default 1000, as render)",
-    )  # fmt: skip
+    from hclgpu.cli.options import add_settings
+
+    add_settings(importer, "import")
 
 
 def run(args: argparse.Namespace) -> int:
     """Warnings go to stderr so that stdout stays a clean job file for redirection."""
+    from hclgpu.cli.options import resolver
     from hclgpu.importers import importer_for
     from hclgpu.importers.common import ImportFailure, ImportOptions
     from hclgpu.io.files import NotUtf8, read_text_or_stdin
+    from hclgpu.settings.files import ConfigError
 
+    try:
+        settings = resolver(args).for_file(args.file)
+    except ConfigError as error:
+        sys.stderr.write(f"hclgpu: {error}\n")
+        return EXIT_FATAL
     folder = os.path.basename(os.path.dirname(os.path.abspath(args.file))) if args.file != "-" else None
-    options = ImportOptions(cpu_mhz_per_core=args.cpu_mhz_per_core, directory=folder)
+    options = ImportOptions(cpu_mhz_per_core=settings.cpu_mhz_per_core, directory=folder)
     try:
         text = read_text_or_stdin(args.file)
     except NotUtf8 as error:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from hclgpu.cli.common import EXIT_OK
-from hclgpu.cli.policy import add_policy_options
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -13,34 +12,27 @@ if TYPE_CHECKING:
 
 
 def add_parser(commands: Subparsers) -> None:
+    from hclgpu.cli.options import add_settings
+
     lsp = commands.add_parser(
         "lsp", help="run the language server (stdio) for editors",
         description="Serve the Language Server Protocol over stdin/stdout: diagnostics as you type, "
-        "hover, completion, formatting, symbols, definitions, references and quick fixes. Variable "
-        "files and policies may also come from the client's initializationOptions (varFiles, vars, "
-        "allowFs, policy, policyNamespaces, policyAllNamespaces, policyTimeout), and policies from "
-        "`policy` in [tool.hclgpu].",
+        "hover, completion, formatting, symbols, definitions, references and quick fixes. Each "
+        "document is checked with the settings of the nearest hclgpu.toml, .hclgpu.toml or "
+        "[tool.hclgpu] above it; the flags below, and the client's initializationOptions and `hclgpu` "
+        "workspace settings (the same settings in camelCase: nomadVersion, varFiles...), take "
+        "precedence over it, as a command line's flags do.",
     )  # fmt: skip
-    lsp.add_argument("--var-file", action="append", default=[], metavar="FILE", help="variable values file")
-    lsp.add_argument("--var", action="append", default=[], metavar="NAME=VALUE", help="a variable value")
-    lsp.add_argument(
-        "--allow-fs", action="store_true", help="let file functions read outside the job's directory"
-    )
     lsp.add_argument(
         "--debounce-ms", type=int, default=10, metavar="MS", help="pause after a change before checking (10)"
     )
-    add_policy_options(lsp, unit="document")
+    add_settings(lsp, "lsp")
 
 
 def run(args: argparse.Namespace) -> int:
     """pygls is imported here only: no other command pays for it."""
-    from hclgpu.lsp.analysis import Settings
+    from hclgpu.cli.options import given
     from hclgpu.lsp.server import serve
 
-    settings = Settings(
-        var_files=list(args.var_file), variables=list(args.var), allow_fs=args.allow_fs,
-        policy=list(args.policy), policy_namespaces=list(args.namespace),
-        all_namespaces=args.all_namespaces, policy_timeout=args.policy_timeout,
-    )  # fmt: skip
-    serve(settings, debounce=max(0, args.debounce_ms) / 1000)
+    serve(given(args), debounce=max(0, args.debounce_ms) / 1000)
     return EXIT_OK

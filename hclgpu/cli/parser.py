@@ -10,7 +10,6 @@ module defines its own part, ``add_parser``), and all of them only when none is
 from __future__ import annotations
 
 import argparse
-import os
 from importlib import import_module
 from types import ModuleType
 
@@ -46,39 +45,12 @@ def command_module(name: str) -> ModuleType:
     return import_module(f"hclgpu.cli.{COMMANDS[name]}")
 
 
-def add_format(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--format",
-        choices=("text", "json", "sarif", "github"),
-        default=os.environ.get("HCLGPU_OUTPUT_FORMAT", "text"),
-        help="how to print diagnostics (default: text; env HCLGPU_OUTPUT_FORMAT)",
-    )
-    parser.add_argument(
-        "--color", choices=("auto", "always", "never"), default="auto", help="colour in text output"
-    )
+def version_text() -> str:
+    """``hclgpu --version``: hclgpu's version and the Nomad releases it checks against."""
+    from hclgpu.settings.releases import NEWEST, OLDEST, release_text
 
-
-NOMAD_VERSIONS = ("1.8", "1.9", "1.10", "1.11", "2.0")
-"""The releases of hclgpu.checks.server.RELEASES (kept here so the parser imports nothing)."""
-
-
-def add_inputs(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--var", "-var", action="append", default=[], metavar="NAME=VALUE", help="set an input variable"
-    )
-    parser.add_argument(
-        "--var-file", "-var-file", action="append", default=[], metavar="FILE",
-        help="read variable values from an HCL or JSON file",
-    )  # fmt: skip
-    parser.add_argument(
-        "--allow-fs", action="store_true",
-        help="let file functions read outside the job file's directory",
-    )  # fmt: skip
-    parser.add_argument(
-        "--nomad-version", choices=NOMAD_VERSIONS, default=NOMAD_VERSIONS[-1], metavar="VERSION",
-        help=f"check against the server of this Nomad release: {', '.join(NOMAD_VERSIONS)}"
-        f" (default {NOMAD_VERSIONS[-1]}; see docs/validation.md)",
-    )  # fmt: skip
+    releases = f"{release_text(OLDEST)} to {release_text(NEWEST)}"
+    return f"hclgpu {__version__} (checks job files as Nomad {releases} does)"
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -89,7 +61,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"hclgpu {__version__}")
+    parser.add_argument("--version", action="version", version=version_text())
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         if command is None or command not in COMMANDS or name == command:

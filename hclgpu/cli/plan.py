@@ -8,14 +8,15 @@ import math
 import sys
 from collections.abc import Sequence
 
-from hclgpu.cli.common import EXIT_ERRORS, EXIT_FATAL, EXIT_OK, internal_error, report, single
-from hclgpu.cli.parser import EPILOG, add_format, add_inputs
+from hclgpu.cli.common import EXIT_ERRORS, EXIT_FATAL, EXIT_OK, add_color, internal_error, report, single
+from hclgpu.cli.parser import EPILOG
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from hclgpu.cli.parser import Subparsers
     from hclgpu.plan.allocs import Existing
     from hclgpu.plan.model import Inventory
+    from hclgpu.settings import Settings
 
 
 MODEL_EPILOG = """what the plan models: Nomad's generic scheduler for one job: datacenters,
@@ -24,12 +25,15 @@ CPU, memory and disk against what existing allocations (--allocs) hold, and the 
 binpack (or spread), devices, job-anti-affinity, node-affinity and allocation-spread,
 averaged. Every candidate is scored (Nomad scores a random sample), ties go to the earlier
 node. Not modelled: preemption, quotas, host and CSI volumes, host networks. NUMA is a
-Nomad Enterprise feature: ignored as Community Edition does, placed with --enterprise.
+Nomad Enterprise feature: ignored as Community Edition does, placed with --enterprise
+(or `enterprise = true` in the configuration).
 
 """
 
 
 def add_parser(commands: Subparsers) -> None:
+    from hclgpu.cli.options import add_settings
+
     plan = commands.add_parser(
         "plan", help="place a job on a node inventory, as Nomad's scheduler would",
         epilog=MODEL_EPILOG + EPILOG,
@@ -39,10 +43,6 @@ def add_parser(commands: Subparsers) -> None:
     )  # fmt: skip
     plan.add_argument("path", metavar="PATH", help="a job file")
     plan.add_argument(
-        "--nodes", required=True, metavar="INVENTORY",
-        help="hclgpu, Nomad or kubectl node file, or `nomad` to read the cluster at NOMAD_ADDR",
-    )  # fmt: skip
-    plan.add_argument(
         "--nodes-format", choices=("hclgpu", "nomad", "kubernetes"), help="skip format detection"
     )
     plan.add_argument(
@@ -50,34 +50,26 @@ def add_parser(commands: Subparsers) -> None:
         help="existing allocations (`/v1/allocations?resources=true` JSON), or `nomad` to read them live",
     )  # fmt: skip
     plan.add_argument(
-        "--scheduler-algorithm", choices=("binpack", "spread"),
-        help="the cluster's scheduler algorithm (default: the inventory's, else binpack)",
-    )  # fmt: skip
-    plan.add_argument(
-        "--enterprise", action="store_true",
-        help="plan for Nomad Enterprise: its features are not errors (HG289) and `numa` blocks are placed",
-    )  # fmt: skip
-    plan.add_argument(
-        "--cpu-mhz-per-core", type=int, default=1000, metavar="MHZ",
-        help="MHz of one Kubernetes CPU core (default 1000)",
-    )  # fmt: skip
-    plan.add_argument(
         "--timeout", type=float, default=10.0, metavar="SECONDS",
         help="per request to the Nomad API with `nomad` (default 10)",
     )  # fmt: skip
-    add_format(plan)
-    add_inputs(plan)
+    add_color(plan)
+    add_settings(plan, "plan")
 
 
 def run(args: argparse.Namespace) -> int:
     from hclgpu.diagnostics import Sink
 
     sink = Sink()
-    args.ignore_codes = frozenset({"HG289"}) if args.enterprise else frozenset()  # Enterprise features
-    status, result = single(args, sink, compile=True)
-    if result is None or result.job is None:
+    status, result, settings = single(args, sink, compile=True)
+    if result is None or result.job is None or settings is None:
         return status or EXIT_ERRORS
-    loaded = _load(args)
+    if not settings.nodes:
+        sys.stderr.write(
+            "hclgpu plan: give the inventory: --nodes INVENTORY, or `nodes` in the configuration\n"
+        )
+        return EXIT_FATAL
+    loaded = _load(args, settings)
     if isinstance(loaded, str):
         sys.stderr.write(f"hclgpu: {loaded}\n")
         return EXIT_FATAL
@@ -88,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
     job = result.job
     if namespace and not job.namespace:
         job = job.model_copy(update={"namespace": namespace})
-    algorithm = args.scheduler_algorithm or inventory.scheduler.algorithm
+    algorithm = settings.scheduler_algorithm or inventory.scheduler.algorithm
     try:
-        planned = schedule(job, inventory, allocations, algorithm, args.enterprise)
+        planned = schedule(job, inventory, allocations, algorithm, bool(settings.enterprise))
         notes = notes + planned.notes
         if args.format == "json":
             text = json.dumps(to_json(planned.groups, algorithm, notes), ensure_ascii=False, indent=2) + "\n"
@@ -107,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_ERRORS if any(p.unplaced for p in planned.groups) else EXIT_OK
 
 
-def _load(args: argparse.Namespace) -> tuple[Inventory, tuple[Existing, ...], list[str], str] | str:
+def _load(
+    args: argparse.Namespace, settings: Settings
+) -> tuple[Inventory, tuple[Existing, ...], list[str], str] | str:
     """The inventory and existing allocations, from files or the cluster; a string says why not."""
     from pathlib import Path
 
@@ -117,13 +111,14 @@ def _load(args: argparse.Namespace) -> tuple[Inventory, tuple[Existing, ...], li
 
     if not math.isfinite(args.timeout) or args.timeout <= 0:
         return "--timeout must be a positive number of seconds"
-    live = "nomad" in (args.nodes, args.allocs)
+    nodes = settings.nodes or ""
+    live = "nomad" in (nodes, args.allocs)
     try:
         client = Client.from_environment(timeout=args.timeout) if live else None
-        if args.nodes == "nomad" and client is not None:
+        if nodes == "nomad" and client is not None:
             inventory, notes = convert(fetch_nodes(client), "nomad")
         else:
-            inventory, notes = load_inventory(Path(args.nodes), args.nodes_format, args.cpu_mhz_per_core)
+            inventory, notes = load_inventory(Path(nodes), args.nodes_format, settings.cpu_mhz_per_core)
         allocations: list[Existing] = []
         if args.allocs == "nomad" and client is not None:
             allocations = convert_allocations(fetch_allocations(client))

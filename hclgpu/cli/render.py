@@ -14,13 +14,14 @@ from hclgpu.cli.common import (
     EXIT_ERRORS,
     EXIT_FATAL,
     EXIT_OK,
+    add_color,
     exit_status,
     internal_error,
     report,
     single,
     write_out,
 )
-from hclgpu.cli.parser import EPILOG, add_format, add_inputs, positive_int
+from hclgpu.cli.parser import EPILOG
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -29,10 +30,12 @@ if TYPE_CHECKING:
     from hclgpu.ir.models import Job
     from hclgpu.pipeline import Result
     from hclgpu.plan.devices import DeviceIds
+    from hclgpu.settings import Settings
 
 
 def add_parser(commands: Subparsers) -> None:
     from hclgpu.backends import registry
+    from hclgpu.cli.options import add_settings
 
     render = commands.add_parser(
         "render", help="translate a job file for another system", epilog=EPILOG,
@@ -51,26 +54,14 @@ def add_parser(commands: Subparsers) -> None:
         " sidecar tasks and ports (implies --canonicalize; see hclgpu explain admission)",
     )
     for target in registry.targets():
-        target.add_arguments(render)
+        target.add_arguments(render)  # a plug-in target's own flags (the built-in ones are settings)
     render.add_argument(
-        "--cpu-mhz-per-core", type=positive_int, default=1000, metavar="MHZ",
-        help="kubernetes, oci, docker, compose: how many of Nomad's cpu MHz make one core (default 1000)",
+        "--node", metavar="NAME",
+        help=f"{', '.join(registry.device_id_targets())}: plan on the inventory (`--nodes`) and use the"
+        " device IDs chosen on this node",
     )  # fmt: skip
-    render.add_argument(
-        "--templates", metavar="DIR", help="use DIR/<target>/*.j2 before the built-in templates"
-    )
-    render.add_argument(
-        "--nodes", metavar="INVENTORY",
-        help=f"{', '.join(registry.device_id_targets())}: plan on this node file and use the device IDs "
-        "chosen on --node",
-    )  # fmt: skip
-    render.add_argument("--node", metavar="NAME", help="with --nodes: the node the containers run on")
-    render.add_argument(
-        "--unsupported", choices=("ignore", "warn", "error"), default="warn",
-        help="what to do with constructs the target cannot express (HG301)",
-    )  # fmt: skip
-    add_format(render)
-    add_inputs(render)
+    add_color(render)
+    add_settings(render, "render")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
     # Nomad JSON is what Nomad's parser prints (`nomad job run -output`), which no server
     # validation precedes: a job the server would refuse still has its JSON. `check` says why.
     args.parser_only = args.target == "nomad"
-    status, result = single(args, sink, compile=True)
-    if result is None or result.job is None:
+    status, result, settings = single(args, sink, compile=True, target=args.target)
+    if result is None or result.job is None or settings is None:
         return status or EXIT_ERRORS
     from hclgpu.backends import registry
     from hclgpu.backends.target import Lowering, RenderOptions
@@ -90,8 +81,8 @@ def run(args: argparse.Namespace) -> int:
     target = registry.get(args.target)
     job = result.job
     device_ids: DeviceIds | None = None
-    if args.nodes is not None and target.takes_device_ids:
-        planned = _planned(args, job, sink, result)
+    if (args.node or args.nodes) and target.takes_device_ids:
+        planned = _planned(args, settings, job, sink, result)
         if isinstance(planned, int):
             return planned
         device_ids = planned
@@ -104,12 +95,12 @@ def run(args: argparse.Namespace) -> int:
 
         job = admit(job)
     options = RenderOptions(
-        templates=args.templates,
-        unsupported=args.unsupported,
-        cpu_mhz_per_core=max(1, args.cpu_mhz_per_core),
+        templates=settings.templates,
+        unsupported=settings.unsupported,  # type: ignore[arg-type]
+        cpu_mhz_per_core=settings.cpu_mhz_per_core,
         device_ids=device_ids,
         device_node=args.node if device_ids is not None else None,
-        target=registry.options_from(target, args),
+        target=registry.options_from(target, _TargetValues(settings, args)),
     )
     try:
         artifacts = registry.render(job, args.target, Lowering(args.target, result.source, sink, options))
@@ -129,9 +120,26 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _planned(args: argparse.Namespace, job: Job, sink: Sink, result: Result) -> DeviceIds | int:
-    """The device IDs planned on ``--node`` of ``--nodes``, or the exit status when there
-    are none (the reason printed)."""
+class _TargetValues:
+    """A target's options by field name: the settings' (``k8s_devices``, ``oci_devices``...),
+    else the flags a plug-in target added."""
+
+    def __init__(self, settings: Settings, args: argparse.Namespace) -> None:
+        self._settings, self._args = settings, args
+
+    def __getattr__(self, name: str) -> object:
+        try:
+            self._settings.option(name)
+        except KeyError:
+            return getattr(self._args, name)
+        return getattr(self._settings, name)
+
+
+def _planned(
+    args: argparse.Namespace, settings: Settings, job: Job, sink: Sink, result: Result
+) -> DeviceIds | int:
+    """The device IDs planned on ``--node`` of the inventory (``--nodes`` or `nodes`), or the
+    exit status when there are none (the reason printed)."""
     from pathlib import Path
 
     from hclgpu.plan.devices import NotPlaced, planned_device_ids
@@ -140,13 +148,18 @@ def _planned(args: argparse.Namespace, job: Job, sink: Sink, result: Result) -> 
     if not args.node:
         sys.stderr.write("hclgpu render: --nodes needs --node NAME (the node the containers run on)\n")
         return EXIT_FATAL
+    if not settings.nodes:
+        sys.stderr.write(
+            "hclgpu render: --node needs an inventory: --nodes FILE, or `nodes` in the configuration\n"
+        )
+        return EXIT_FATAL
     try:
-        inventory, _notes = load_inventory(Path(args.nodes))
+        inventory, _notes = load_inventory(Path(settings.nodes))
     except InventoryError as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
     if not any(n.name == args.node for n in inventory.nodes):
-        sys.stderr.write(f"hclgpu render: node {args.node!r} is not in {args.nodes}\n")
+        sys.stderr.write(f"hclgpu render: node {args.node!r} is not in {settings.nodes}\n")
         return EXIT_FATAL
     try:
         return planned_device_ids(job, inventory, args.node)

@@ -343,6 +343,8 @@ letters, digits and dashes, starting and ending with a letter or digit.
 Why: Nomad accepts it, but Kubernetes object and container names must be DNS labels,
 so the Kubernetes back end has to rewrite the name (lowercase, other characters
 replaced by dashes), and the objects it creates will not carry the name written here.
+Reported only where the job goes to Kubernetes: `targets = ["kubernetes"]` in the
+configuration, `check --target kubernetes`, or `render --target kubernetes`.
 
 Example:
     group "Web_API" { }

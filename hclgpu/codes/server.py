@@ -499,15 +499,16 @@ Vault or Consul `cluster` other than "default".
 
 Why: A Community Edition server rejects the job at registration: "numa scheduling
 requires Nomad Enterprise", "non-default Vault cluster requires Nomad Enterprise" (the
-admission hooks of nomad/job_endpoint_hook_*_ce.go). On Enterprise it is accepted; ignore
-HG289 in `.hclgpu.toml` for such clusters.
+admission hooks of nomad/job_endpoint_hook_*_ce.go). On Enterprise it is accepted. Which
+one a cluster runs is a fact of the cluster: HG289 is reported only when the profile says
+`enterprise = false` (in hclgpu.toml, or `--no-enterprise`).
 
 Example:
     resources {
       numa { affinity = "require" }
     }
 
-Fix: run it on Nomad Enterprise, or remove the block.""",
+Fix: run it on Nomad Enterprise (and say so: `enterprise = true`), or remove the block.""",
     ),
     Code(
         "HG292",
@@ -596,11 +597,17 @@ Fix: use one partition for the group and its tasks, or write what the message as
         "server-warning",
         W,
         "What Nomad's server accepts with a warning",
-        """What: the job registers, but Nomad's server answers with a warning: `memory_max`
-while memory oversubscription is off (the default), `auto_promote` on some groups with
-canaries but not all, services whose task and group have no `shutdown_delay` (Nomad 2.0.1
-and later), a `vault_*` identity in a task without `vault`, a job file over the 1 MB
-`job_max_source_size`.
+        """What: the job registers, but Nomad's server answers with a warning. Each warning is
+its own check, named in the output, and `ignore`, `select` and suppression comments take
+that name: `memory-oversubscription-disabled` (`memory_max` while memory oversubscription
+is off: reported only when the profile says `memory-oversubscription = false`),
+`auto-promote-not-everywhere` (`auto_promote` on some groups with canaries but not all),
+`task-services-without-shutdown-delay`, `group-services-without-shutdown-delay` and
+`service-task-without-shutdown-delay` (services whose task and group have no
+`shutdown_delay`, Nomad 2.0.1 and later), `vault-identity-without-vault` and
+`vault-policies-with-identity` (Vault identities and policies that do nothing),
+`job-source-too-large` (a job file over the servers' `job_max_source_size`, the profile's
+`job-max-source-size`).
 
 Why: `nomad job run` prints these warnings and goes on; the setting then does less than it
 says (`memory_max` is ignored, a deployment waits for manual promotion, a service is

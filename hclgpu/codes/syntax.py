@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hclgpu.codes.base import Code, E, W
+from hclgpu.codes.base import INFO, Code, E, W
 
 CODES = (
     Code(
@@ -275,6 +275,24 @@ Example: `hclgpu fmt jobs/` where `jobs/legacy/` belongs to another user.
 
 Fix: make the file's directory writable, or format the file as its owner.""",
         fatal=True,
+    ),
+    Code(
+        "HG023",
+        "not-a-job-file",
+        INFO,
+        "A file found in a folder is not a job file, and is skipped",
+        """What: walking a folder found a `*.hcl` or `*.nomad` file with no top-level `job`
+block: a variable file, a Nomad agent or plugin configuration, a Terraform file. It is
+skipped with this note, never reported as an error (a file that does not parse counts as a
+job file when one of its lines starts with `job`).
+
+Why: job repositories keep variable files and configuration next to their jobs; checking
+them as jobs would fail every run on files that are fine.
+
+Example: `hclgpu check deploy/` where `deploy/prod.vars.hcl` holds `image = "triton:24.05"`.
+
+Fix: nothing to fix. Name the file on the command line to check it as a job anyway, add it
+to `exclude` to skip it silently, or `--ignore not-a-job-file` to hide the notes.""",
     ),
     Code(
         "HG901",

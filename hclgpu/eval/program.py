@@ -17,6 +17,7 @@ from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean
 from hclgpu.eval.references import references
 from hclgpu.eval.values import UNSET, Value
 from hclgpu.eval.variables import VariableInputs, resolve
+from hclgpu.settings.profile import Profile
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 
@@ -30,8 +31,8 @@ class EvalOptions:
     variables: VariableInputs = field(default_factory=VariableInputs)
     base_dir: Path = field(default_factory=Path)
     allow_fs: bool = False
-    nomad_version: str = "2.0"
-    """The Nomad release whose server the rules check against (``--nomad-version``)."""
+    profile: Profile = field(default_factory=Profile)
+    """The cluster the rules check the job for (the settings' profile)."""
 
 
 @dataclass(slots=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from hclgpu.diagnostics import Sink
 from hclgpu.io.files import MAX_BYTES, MAX_MIB, NotUtf8, Unreadable, decode_utf8, read_bytes
-from hclgpu.io.walk import Reading, reading, walk
+from hclgpu.io.walk import Exclusion, Reading, reading, walk
 from hclgpu.source import SourceFile, Span
 
 __all__ = ["MAX_BYTES", "MAX_MIB", "Input", "collect", "decode", "display_path", "job_paths", "read_input"]
@@ -32,6 +32,9 @@ class Input:
     writes here, since the reported ``path`` is normalized (``a/../b`` is ``b``)."""
     read: Reading | None = None
     """The file's status as it was read (None for standard input)."""
+    walked: bool = False
+    """Found by walking a folder (or named with ``--force-exclude``): a file that is not a
+    job file is then only noted, not checked."""
 
 
 def display_path(path: Path) -> str:
@@ -45,34 +48,40 @@ def display_path(path: Path) -> str:
         return text
 
 
-def job_paths(paths: list[str], sink: Sink) -> list[tuple[str, str]]:
-    """The files ``paths`` name (directories searched), with their reported names, unread:
-    a caller with a cache may not need to read them at all. ``-`` is not allowed here.
-    A file named twice (``a.nomad ./a.nomad .``) is listed once, under its first name."""
-    found: list[tuple[str, str]] = []
+def job_paths(
+    paths: list[str], sink: Sink, exclusion: Exclusion | None = None, force_exclude: bool = False
+) -> list[tuple[str, str, bool]]:
+    """The files ``paths`` name (directories searched, skipping what ``exclusion``
+    excludes), with their reported names and whether a walk found them, unread: a caller
+    with a cache may not need to read them at all. ``-`` is not allowed here. A file named
+    twice (``a.nomad ./a.nomad .``) is listed once, under its first name. With
+    ``force_exclude``, a file named is treated as if a walk had found it."""
+    found: list[tuple[str, str, bool]] = []
     for raw in _distinct(paths):
         path = Path(raw)
         if path.is_dir():
-            files = walk(raw, display_path(path))
+            files = walk(raw, display_path(path), exclusion)
             if not files:
                 sink.emit("HG021", f"no job files (*.hcl, *.nomad, *.nomad.hcl) in directory `{raw}`",
                           SourceFile(raw, ""))  # fmt: skip
-            found.extend(files)
+            found.extend((file, shown, True) for file, shown in files)
         elif path.exists() and not path.is_file():
             sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
-        else:
-            found.append((raw, os.path.normpath(raw)))
+        elif not (force_exclude and excluded_file(raw, exclusion)):
+            found.append((raw, os.path.normpath(raw), force_exclude))
     return _once(found)
 
 
-def _once(paths: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def excluded_file(path: str, exclusion: Exclusion | None) -> bool:
+    """Whether the configuration of the folder holding ``path`` excludes it."""
+    excluded = exclusion(os.path.dirname(os.path.abspath(path))) if exclusion is not None else None
+    return excluded is not None and excluded(path, False)
+
+
+def _once(paths: list[tuple[str, str, bool]]) -> list[tuple[str, str, bool]]:
     """Each file once, by absolute path (the check cache's key), in the order given."""
     seen: set[str] = set()
-    unique: list[tuple[str, str]] = []
-    for path, shown in paths:
-        if _first_time(path, seen):
-            unique.append((path, shown))
-    return unique
+    return [entry for entry in paths if _first_time(entry[0], seen)]
 
 
 def _distinct(paths: list[str]) -> list[str]:
@@ -96,11 +105,7 @@ def read_input(path: str, shown: str, sink: Sink) -> Input | None:
     return next(_read(Path(path), shown, sink), None)
 
 
-def _find_job_files(directory: Path) -> list[Path]:
-    return [Path(path) for path, _ in walk(str(directory), str(directory))]
-
-
-def _read(path: Path, shown: str, sink: Sink) -> Iterator[Input]:
+def _read(path: Path, shown: str, sink: Sink, walked: bool = False) -> Iterator[Input]:
     """The file's bytes with its status taken from the open file: what the record of clean
     files stores must describe the bytes checked, not a later version of the file."""
     try:
@@ -113,12 +118,18 @@ def _read(path: Path, shown: str, sink: Sink) -> Iterator[Input]:
         reason = error.strerror or str(error)
         sink.emit("HG020", f"cannot read `{shown}`: {reason}", SourceFile(shown, ""))
         return
-    yield Input(shown, data, str(path), reading(status))
+    yield Input(shown, data, str(path), reading(status), walked)
 
 
-def collect(paths: list[str], sink: Sink, stdin_name: str = "<stdin>") -> Iterator[Input]:
+def collect(
+    paths: list[str],
+    sink: Sink,
+    stdin_name: str = "<stdin>",
+    exclusion: Exclusion | None = None,
+    force_exclude: bool = False,
+) -> Iterator[Input]:
     """Yield each input named by ``paths``, each file once (as :func:`job_paths` lists
-    them); report unreadable ones to ``sink``."""
+    them, with the same exclusions); report unreadable ones to ``sink``."""
     seen: set[str] = set()
     for raw in _distinct(paths):
         if raw == "-":
@@ -126,20 +137,20 @@ def collect(paths: list[str], sink: Sink, stdin_name: str = "<stdin>") -> Iterat
             continue
         path = Path(raw)
         if path.is_dir():
-            files = _find_job_files(path)
+            files = walk(raw, raw, exclusion)
             if not files:
                 sink.emit(
                     "HG021",
                     f"no job files (*.hcl, *.nomad, *.nomad.hcl) in directory `{raw}`",
                     SourceFile(raw, ""),
                 )
-            for file in files:
+            for file, _ in files:
                 if _first_time(file, seen):
-                    yield from _read(file, display_path(file), sink)
+                    yield from _read(Path(file), display_path(Path(file)), sink, walked=True)
         elif path.exists() and not path.is_file():
             sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
-        elif _first_time(raw, seen):
-            yield from _read(path, os.path.normpath(raw), sink)
+        elif _first_time(raw, seen) and not (force_exclude and excluded_file(raw, exclusion)):
+            yield from _read(path, os.path.normpath(raw), sink, walked=force_exclude)
 
 
 def decode(item: Input, sink: Sink) -> SourceFile | None:

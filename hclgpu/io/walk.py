@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 JOB_SUFFIXES = (".hcl", ".nomad")
+
+Excluded = Callable[[str, bool], bool]
+"""Whether a path (a folder when the flag is true) is excluded."""
+Exclusion = Callable[[str], Excluded | None]
+"""The exclusion that applies in a folder (its configuration's `exclude`), None for none."""
 
 Signature = tuple[int, int, int, int, int]
 """What says a file is unchanged: mtime_ns, ctime_ns, size, inode, device."""
@@ -31,34 +36,40 @@ def reading(status: os.stat_result) -> Reading:
     return (*signature(status), time.time_ns())
 
 
-def job_files(directory: str) -> Iterator[tuple[str, str]]:
-    """(directory, file name) of each job file below ``directory``, hidden directories
-    skipped, in sorted order."""
+def job_files(directory: str, exclusion: Exclusion | None = None) -> Iterator[tuple[str, str]]:
+    """(directory, file name) of each job file below ``directory``, hidden directories and
+    what ``exclusion`` excludes skipped, in sorted order."""
     for root, dirs, files in os.walk(directory):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        excluded = exclusion(root) if exclusion is not None else None
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".") and not (excluded and excluded(os.path.join(root, d), True))
+        )
         for name in sorted(files):
-            if name.endswith(JOB_SUFFIXES):
+            if name.endswith(JOB_SUFFIXES) and not (excluded and excluded(os.path.join(root, name), False)):
                 yield root, name
 
 
-def walk(directory: str, shown: str) -> list[tuple[str, str]]:
+def walk(directory: str, shown: str, exclusion: Exclusion | None = None) -> list[tuple[str, str]]:
     """The job files below ``directory``, each with its name as reported: relative to
     ``shown`` by string operations alone, and normalized (``.`` holds ``a.nomad``, not
     ``./a.nomad``: GitHub annotations need the repository-relative path)."""
     base = os.path.normpath(shown)
     base = "" if base == os.curdir else base
     found: list[tuple[str, str]] = []
-    for root, name in job_files(directory):
+    for root, name in job_files(directory, exclusion):
         inner = root[len(directory) :].lstrip(os.sep)
         prefix = os.path.join(base, inner) if inner else base
         found.append((os.path.join(root, name), os.path.join(prefix, name)))
     return found
 
 
-def absolute_job_files(directory: str) -> list[str]:
+def absolute_job_files(directory: str, exclusion: Exclusion | None = None) -> list[str]:
     """The job files :func:`walk` finds, as absolute paths made by concatenation (a warm
     check calls this once per file, so no ``os.path`` call per name)."""
     root = os.path.abspath(directory)
     return [
-        (folder if folder.endswith(os.sep) else folder + os.sep) + name for folder, name in job_files(root)
+        (folder if folder.endswith(os.sep) else folder + os.sep) + name
+        for folder, name in job_files(root, exclusion)
     ]

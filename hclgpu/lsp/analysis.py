@@ -1,43 +1,29 @@
-"""One document analysed as ``hclgpu check`` would: compiled with the workspace's variable
-files, checked against the team's policies and filtered by the nearest configuration, plus
-what the editor features need (the syntax tree, the evaluated variables, a line index).
+"""One document analysed as ``hclgpu check`` analyses a file found in its folder: with the
+settings of the nearest configuration above it, the editor's settings over them (as a
+command line's flags are over them), checked against the team's policies, and filtered by
+`select`, `ignore` and `per-file-ignores`; plus what the editor features need (the syntax
+tree, the evaluated variables, a line index).
 
-Policies come from the server's settings (``hclgpu lsp --policy DIR``, or ``policy`` in the
-client's initializationOptions) or else from ``policy`` in the nearest configuration. They
-are compiled once per server and policy set (:func:`hclgpu.rego.engine.engine_for`); a policy
-that does not compile is reported on the document, at its first character, with the policy
-file's place in the message.
+Policies are compiled once per server and policy set (:func:`hclgpu.rego.engine.engine_for`);
+a policy that does not compile is reported on the document, at its first character, with the
+policy file's place in the message. A configuration that cannot be used is reported the
+same way, and the document is checked with the editor's settings alone.
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from hclgpu.codes import Severity
-from hclgpu.config import Config, ConfigError, find_config
 from hclgpu.diagnostics import Diagnostic, Sink, wanted
 from hclgpu.lsp.positions import LineIndex
 from hclgpu.pipeline import Result
 from hclgpu.rego.policies import PolicySet
+from hclgpu.settings import Settings
+from hclgpu.settings.files import ConfigError
+from hclgpu.settings.resolve import Resolver
 from hclgpu.source import SourceFile, Span
-
-
-@dataclass(slots=True)
-class Settings:
-    """Per workspace: variable files (``--var-file``), ``--var`` values, ``--allow-fs`` and the
-    policies: directories, packages, every package, time limit (``--policy``, ``--namespace``,
-    ``--all-namespaces``, ``--policy-timeout``). Unset, the policy settings come from the
-    nearest configuration, as for ``check``."""
-
-    var_files: list[str] = field(default_factory=list)
-    variables: list[str] = field(default_factory=list)
-    allow_fs: bool = False
-    policy: list[str] = field(default_factory=list)
-    policy_namespaces: list[str] = field(default_factory=list)
-    all_namespaces: bool = False
-    policy_timeout: float | None = None
 
 
 @dataclass(slots=True)
@@ -55,49 +41,49 @@ class Analysis:
         return self.result.source.text
 
 
-def analyse(uri: str, path: str, text: str, version: int | None, settings: Settings) -> Analysis:
+def analyse(uri: str, path: str, text: str, version: int | None, given: dict[str, object]) -> Analysis:
     """Compile the text as a file at ``path`` (relative paths, file functions and configuration
-    resolve from its directory)."""
-    from hclgpu.eval.program import EvalOptions
-    from hclgpu.eval.variables import VariableInputs
-    from hclgpu.pipeline import compile_source
+    resolve from its directory), with the editor's ``given`` settings over its configuration."""
+    from hclgpu.pipeline import compile_source, eval_options
 
-    base = Path(path).parent if path else Path()
-    inputs = VariableInputs(
-        args=list(settings.variables), files=[Path(f) for f in settings.var_files], env=dict(os.environ)
-    )
-    options = EvalOptions(inputs, base_dir=base, allow_fs=settings.allow_fs)
     source = SourceFile(path or uri, text)
-    config = _config(path)
+    settings, problems = _settings(path, given, source)
     try:
-        policies, problems = _policies(settings, config, source)
-        result = compile_source(source, options, policies=policies)
+        policies, unusable = _policies(settings, source)
+        options = eval_options(settings, path)
+        result = compile_source(source, options, policies=policies, skip_non_jobs=True)
     except Exception as error:  # a bug in hclgpu: report it in the editor, keep serving
         result = Result(source, None)
         result.diagnostics.append(
             Diagnostic("HG901", Severity.ERROR, f"internal error: {type(error).__name__}: {error}", source)
         )
-        problems = []
-    shown = problems + _filtered(result.diagnostics, path, config)
+        unusable = []
+    selected, ignored = settings.selected, settings.ignored_for(path)
+    shown = problems + unusable + [d for d in result.diagnostics if wanted(d, selected, ignored)]
     return Analysis(uri, version, path, result, LineIndex(text), shown)
 
 
-def _config(path: str) -> Config | None:
+def _settings(path: str, given: dict[str, object], document: SourceFile) -> tuple[Settings, list[Diagnostic]]:
+    """The document's settings; a configuration that cannot be used is shown on the document
+    (HG020, the file and key in its message), and the editor's settings apply alone."""
+    folder = str(Path(path).parent) if path else None
+    resolver = Resolver(given, origin="editor")
     try:
-        return find_config(Path(path).parent if path else None)
-    except ConfigError:
-        return None
+        return (resolver.for_folder(folder) if folder else resolver.for_file("")), []
+    except ConfigError as error:
+        problem = Diagnostic(
+            "HG020", Severity.ERROR, f"the configuration cannot be used: {error}", document, Span(0, 0),
+            help="fix the configuration file; until then the editor's settings apply alone",
+        )  # fmt: skip
+        return Resolver(given, origin="editor", isolated=True).for_file(""), [problem]
 
 
-def _policies(
-    settings: Settings, config: Config | None, document: SourceFile
-) -> tuple[PolicySet | None, list[Diagnostic]]:
+def _policies(settings: Settings, document: SourceFile) -> tuple[PolicySet | None, list[Diagnostic]]:
     """The policy set that applies, and why it cannot be used (on ``document``) if so."""
     from hclgpu.cli.policy import policy_set
 
     sink = Sink()
-    chosen = (settings.policy, settings.policy_namespaces, settings.all_namespaces, settings.policy_timeout)
-    policies = policy_set(*chosen, config, sink)
+    policies = policy_set(settings, sink)
     if policies is not None:
         return policies, []
     return None, [_on_document(d, document) for d in sink.sorted()]
@@ -113,12 +99,3 @@ def _on_document(problem: Diagnostic, document: SourceFile) -> Diagnostic:
     return Diagnostic(
         problem.code, problem.severity, f"{where}: {problem.message}", document, Span(0, 0), help=problem.help
     )
-
-
-def _filtered(diagnostics: list[Diagnostic], path: str, config: Config | None) -> list[Diagnostic]:
-    """The nearest configuration's select/ignore/per-file-ignores, as `hclgpu check` applies them;
-    syntax, evaluation and internal errors are never hidden."""
-    if config is None:
-        return diagnostics
-    ignored = config.ignored_for(path)
-    return [d for d in diagnostics if wanted(d, config.select, ignored)]

@@ -23,7 +23,8 @@ def lsp_diagnostics(analysis: Analysis) -> list[types.Diagnostic]:
 
 def lsp_diagnostic(analysis: Analysis, diagnostic: Diagnostic) -> types.Diagnostic:
     span = diagnostic.span or Span(0, 0)
-    message = diagnostic.message + (f"\nhelp: {diagnostic.help}" if diagnostic.help else "")
+    message = diagnostic.message + (f" [{diagnostic.check}]" if diagnostic.check else "")
+    message += f"\nhelp: {diagnostic.help}" if diagnostic.help else ""
     related = [
         types.DiagnosticRelatedInformation(
             location=types.Location(uri=analysis.uri, range=analysis.index.range(item.span)),
@@ -38,5 +39,5 @@ def lsp_diagnostic(analysis: Analysis, diagnostic: Diagnostic) -> types.Diagnost
         code=diagnostic.code,
         source="hclgpu",
         related_information=related or None,
-        data={"fix": bool(diagnostic.fix)},
+        data={"fix": bool(diagnostic.fix), "check": diagnostic.check_name},
     )

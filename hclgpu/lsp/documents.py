@@ -21,7 +21,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
-from hclgpu.lsp.analysis import Analysis, Settings, analyse
+from hclgpu.lsp.analysis import Analysis, analyse
 from hclgpu.lsp.convert import lsp_diagnostics
 
 
@@ -29,9 +29,17 @@ from hclgpu.lsp.convert import lsp_diagnostics
 class State:
     """One server's documents: settings, the newest analysis per URI and the analyses waiting."""
 
-    settings: Settings
+    command_line: dict[str, object]
+    """The settings ``hclgpu lsp`` was given as flags."""
     debounce: float
     root: str | None = None
+    initialization: dict[str, object] = field(default_factory=dict)
+    """The settings of the client's ``initializationOptions``."""
+    workspace: dict[str, object] = field(default_factory=dict)
+    """The settings of the client's `hclgpu` workspace configuration (pushed or pulled)."""
+    configured: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the workspace settings were asked for (or cannot be): no document is
+    analysed with settings about to change."""
     analyses: dict[str, Analysis] = field(default_factory=dict)
     pending: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     last_change: dict[str, float] = field(default_factory=dict)
@@ -44,7 +52,36 @@ def register(server: LanguageServer, state: State) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: LanguageServer, params: types.InitializeParams) -> None:
         state.root = to_fs_path(params.root_uri) if params.root_uri else None
-        _read_options(state, params.initialization_options)
+        state.initialization = _read_settings(
+            ls, state, params.initialization_options, "initializationOptions"
+        )
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: LanguageServer, params: types.InitializedParams) -> None:
+        """Ask for the `hclgpu` section of the workspace configuration, where the client can
+        answer (VS Code, Neovim's `settings`, Emacs' eglot-workspace-configuration)."""
+        workspace = ls.client_capabilities.workspace
+        try:
+            if workspace is not None and workspace.configuration:
+                request = types.ConfigurationParams(items=[types.ConfigurationItem(section="hclgpu")])
+                answer = await asyncio.wait_for(ls.workspace_configuration_async(request), PULL_TIMEOUT)
+                if answer and answer[0] is not None:
+                    _apply_workspace(ls, state, answer[0])
+        except Exception:  # a client that cannot answer: its other settings still apply
+            pass
+        finally:
+            state.configured.set()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(
+        ls: LanguageServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        """The pushed settings, ``{"hclgpu": {...}}``; every open document is checked again."""
+        found = params.settings
+        if isinstance(found, dict) and isinstance(found.get("hclgpu"), dict):
+            found = found["hclgpu"]
+        if isinstance(found, dict) and found:
+            _apply_workspace(ls, state, found)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: LanguageServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -72,44 +109,36 @@ def register(server: LanguageServer, state: State) -> None:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
-def _read_options(state: State, options: Any) -> None:
-    """``initializationOptions``: ``{"varFiles": [...], "vars": ["k=v"], "allowFs": false,
-    "policy": ["policies"], "policyNamespaces": ["main"], "policyAllNamespaces": false,
-    "policyTimeout": 10}``; relative variable files and policy directories are found from the
-    workspace root. A time limit that is not a number above 0 is ignored."""
-    if not isinstance(options, dict):
-        return
-    files = _paths(state, options.get("varFiles"))
-    policy = _paths(state, options.get("policy"))
-    namespaces = [str(n) for n in options.get("policyNamespaces") or [] if isinstance(n, str)]
-    state.settings = Settings(
-        var_files=[*state.settings.var_files, *files],
-        variables=[*state.settings.variables, *(str(v) for v in options.get("vars") or [])],
-        allow_fs=bool(options.get("allowFs", state.settings.allow_fs)),
-        policy=[*state.settings.policy, *policy],
-        policy_namespaces=[*state.settings.policy_namespaces, *namespaces],
-        all_namespaces=bool(options.get("policyAllNamespaces", state.settings.all_namespaces)),
-        policy_timeout=_timeout(options.get("policyTimeout")) or state.settings.policy_timeout,
-    )
+PULL_TIMEOUT = 2.0
+"""Seconds to wait for the client's answer to `workspace/configuration`."""
 
 
-def _timeout(value: Any) -> float | None:
-    """A number (not a boolean) usable as a time limit, or None."""
-    from hclgpu.cli.policy import is_time_limit
+def given(state: State) -> dict[str, object]:
+    """The settings every document gets: the editor's over ``hclgpu lsp``'s flags, as a
+    command line's are over the configuration."""
+    from hclgpu.settings.resolve import layered
 
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value) if is_time_limit(value) else None
+    return layered(state.command_line, state.initialization, state.workspace)
 
 
-def _paths(state: State, value: Any) -> list[str]:
-    """A list of paths from the client, relative ones from the workspace root."""
-    if isinstance(value, str):
-        value = [value]
-    paths = [str(f) for f in value or [] if isinstance(f, str)]
-    if state.root:
-        paths = [f if os.path.isabs(f) else os.path.join(state.root, f) for f in paths]
-    return paths
+def _read_settings(ls: LanguageServer, state: State, options: Any, where: str) -> dict[str, object]:
+    """Settings by their camelCase names (``{"nomadVersion": "2.0.5", "varFiles": [...]}``),
+    relative paths from the workspace root; what cannot be used is shown to the user and
+    left out."""
+    from hclgpu.settings.resolve import from_editor
+
+    values, problems = from_editor(options, state.root or os.getcwd())
+    for problem in problems:
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=f"hclgpu: {where}: {problem}")
+        )
+    return values
+
+
+def _apply_workspace(ls: LanguageServer, state: State, options: Any) -> None:
+    state.workspace = _read_settings(ls, state, options, "settings")
+    for uri in list(ls.workspace.text_documents):
+        schedule(ls, state, uri, 0.0)
 
 
 def schedule(ls: LanguageServer, state: State, uri: str, delay: float) -> None:
@@ -123,13 +152,14 @@ def schedule(ls: LanguageServer, state: State, uri: str, delay: float) -> None:
 async def _analyse_later(ls: LanguageServer, state: State, uri: str, delay: float) -> None:
     if delay > 0:
         await asyncio.sleep(delay)
+    await state.configured.wait()
     document = opened(ls, uri)
     if document is None:
         return  # closed meanwhile
     text, version = document.source, document.version
     loop = asyncio.get_running_loop()
     path = to_fs_path(uri) or uri
-    analysis = await loop.run_in_executor(None, analyse, uri, path, text, version, state.settings)
+    analysis = await loop.run_in_executor(None, analyse, uri, path, text, version, given(state))
     now = opened(ls, uri)
     if now is None or now.version != version:
         return  # closed, or a newer change is on its way: never publish for text that is gone
@@ -158,6 +188,6 @@ def current(ls: LanguageServer, state: State, uri: str) -> Analysis | None:
     if found is not None and found.version == document.version and found.text == document.source:
         return found
     path = to_fs_path(uri) or uri
-    found = analyse(uri, path, document.source, document.version, state.settings)
+    found = analyse(uri, path, document.source, document.version, given(state))
     state.analyses[uri] = found
     return found

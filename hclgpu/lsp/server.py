@@ -12,20 +12,20 @@ from pygls.lsp.server import LanguageServer
 
 from hclgpu import __version__
 from hclgpu.lsp import documents, features
-from hclgpu.lsp.analysis import Settings
 
 
-def create_server(settings: Settings | None = None, debounce: float = 0.01) -> LanguageServer:
-    """A server ready for ``start_io()``; ``settings`` are the command line's (--var-file...)."""
+def create_server(given: dict[str, object] | None = None, debounce: float = 0.01) -> LanguageServer:
+    """A server ready for ``start_io()``; ``given`` are the settings of the command line
+    (``hclgpu lsp --var-file ... --nomad-version ...``), by attribute."""
     server = LanguageServer(
         "hclgpu", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
     )
-    state = documents.State(settings or Settings(), debounce)
+    state = documents.State(dict(given or {}), debounce)
     documents.register(server, state)
     features.register(server, lambda uri: documents.current(server, state, uri))
     return server
 
 
-def serve(settings: Settings | None = None, debounce: float = 0.01) -> None:
+def serve(given: dict[str, object] | None = None, debounce: float = 0.01) -> None:
     """Run over stdio until the client says exit."""
-    create_server(settings, debounce).start_io()
+    create_server(given, debounce).start_io()

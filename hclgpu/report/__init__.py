@@ -11,9 +11,16 @@ FORMATS = ("text", "json", "sarif", "github")
 
 
 def write_report(
-    format: str, diagnostics: Sequence[Diagnostic], files: int, stream: TextIO, *, color: str = "auto"
+    format: str,
+    diagnostics: Sequence[Diagnostic],
+    files: int,
+    stream: TextIO,
+    *,
+    color: str = "auto",
+    summary: bool = True,
 ) -> None:
-    """Write ``diagnostics`` in ``format``; only the text renderer imports rich."""
+    """Write ``diagnostics`` in ``format``; only the text renderer imports rich. Without
+    ``summary``, text output has no closing count line."""
     if format == "json":
         from hclgpu.report.json import render_json
 
@@ -29,4 +36,4 @@ def write_report(
     else:
         from hclgpu.report.text import render_text
 
-        render_text(diagnostics, files, stream, color=color)
+        render_text(diagnostics, files, stream, color=color, summary=summary)

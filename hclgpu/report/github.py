@@ -32,7 +32,12 @@ def annotation(diagnostic: Diagnostic) -> str:
         if where.line == where.end_line:
             properties.append(f"col={where.column}")
             properties.append(f"endColumn={where.end_column}")
-    properties.append(f"title={escape_property(f'hclgpu ({diagnostic.code})')}")
+    title = (
+        f"hclgpu ({diagnostic.code} {diagnostic.check})"
+        if diagnostic.check
+        else f"hclgpu ({diagnostic.code})"
+    )
+    properties.append(f"title={escape_property(title)}")
     message = diagnostic.message + (f"\n  help: {diagnostic.help}" if diagnostic.help else "")
     return f"::{_COMMANDS[diagnostic.severity]} {','.join(properties)}::{escape_data(message)}"
 

@@ -19,6 +19,7 @@ def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
         "path": diagnostic.path,
         "code": diagnostic.code,
         "name": diagnostic.name,
+        "check": diagnostic.check_name,
         "severity": str(diagnostic.severity),
         "message": diagnostic.message,
         "help": diagnostic.help,

@@ -80,6 +80,7 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any
         "message": {"text": text},
         "locations": [_location(diagnostic, diagnostic.span)],
         "partialFingerprints": {"primaryLocationLineHash": _fingerprint(diagnostic)},
+        "properties": {"check": diagnostic.check_name},
     }
     if diagnostic.related:
         result["relatedLocations"] = [

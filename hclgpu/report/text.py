@@ -82,17 +82,25 @@ def format_diagnostic(diagnostic: Diagnostic) -> list[Text]:
                 lines.extend(_snippet(diagnostic.source, other, gutter, "bold blue", message))
             else:
                 lines.append(Text(" " * gutter + " = note: " + message, style="bold blue"))
+        if diagnostic.check:
+            lines.append(Text(" " * gutter + " = check: " + diagnostic.check, style="bold blue"))
         if diagnostic.help:
             lines.append(Text(" " * gutter + " = help: " + diagnostic.help, style="bold blue"))
-    elif diagnostic.help:
-        lines.append(Text("  = help: " + diagnostic.help, style="bold blue"))
+    else:
+        if diagnostic.check:
+            lines.append(Text("  = check: " + diagnostic.check, style="bold blue"))
+        if diagnostic.help:
+            lines.append(Text("  = help: " + diagnostic.help, style="bold blue"))
     return lines
 
 
-def summary(diagnostics: Sequence[Diagnostic], files: int) -> str:
+def summary_line(diagnostics: Sequence[Diagnostic], files: int) -> str:
     errors = sum(d.severity is Severity.ERROR for d in diagnostics)
     warnings = sum(d.severity is Severity.WARNING for d in diagnostics)
-    checked = f"{files} file{'s' if files != 1 else ''}"
+    skipped = sum(d.code == "HG023" for d in diagnostics)
+    checked = f"{files - skipped} file{'s' if files - skipped != 1 else ''}"
+    if skipped:
+        checked += f", {skipped} skipped"
     if not errors and not warnings:
         return f"All checks passed ({checked})."
     parts = [f"{errors} error{'s' if errors != 1 else ''}"]
@@ -102,12 +110,18 @@ def summary(diagnostics: Sequence[Diagnostic], files: int) -> str:
 
 
 def render_text(
-    diagnostics: Sequence[Diagnostic], files: int, stream: TextIO, *, color: str = "auto"
+    diagnostics: Sequence[Diagnostic],
+    files: int,
+    stream: TextIO,
+    *,
+    color: str = "auto",
+    summary: bool = True,
 ) -> None:
     console = make_console(stream, color)
     for diagnostic in diagnostics:
         _print(console, [*format_diagnostic(diagnostic), Text()])
-    _print(console, [Text(summary(diagnostics, files), style="bold")])
+    if summary:
+        _print(console, [Text(summary_line(diagnostics, files), style="bold")])
     console.file.flush()  # as rich does after each line it prints
 
 

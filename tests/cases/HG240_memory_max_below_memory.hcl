@@ -1,4 +1,4 @@
-# expect: HG240@11:22, HG264@11:22
+# expect: HG240@11:22
 job "web" {
   group "web" {
     task "server" {

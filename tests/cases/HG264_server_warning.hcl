@@ -1,4 +1,5 @@
-# expect: HG264@11:22
+# expect: HG264@12:22
+# settings: {memory-oversubscription = false}
 job "web" {
   group "api" {
     task "server" {

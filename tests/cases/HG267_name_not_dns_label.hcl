@@ -1,4 +1,5 @@
-# expect: HG267@3:9
+# expect: HG267@4:9
+# settings: {targets = ["kubernetes"]}
 job "web" {
   group "Web_API" {
     task "server" {

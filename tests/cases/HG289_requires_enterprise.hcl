@@ -1,4 +1,5 @@
-# expect: HG289@12:22
+# expect: HG289@13:22
+# settings: {enterprise = false}
 job "infer" {
   group "infer" {
     task "server" {

@@ -10,9 +10,7 @@ object.yaml.j2) and parsed back before it is returned.
 
 from __future__ import annotations
 
-import argparse
-
-from hclgpu.backends.kubernetes.options import KubernetesOptions, namespace_argument
+from hclgpu.backends.kubernetes.options import KubernetesOptions
 from hclgpu.backends.registry import BaseTarget
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -24,17 +22,6 @@ if TYPE_CHECKING:
 class Kubernetes(BaseTarget):
     name = "kubernetes"
     Options = KubernetesOptions
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--k8s-devices", choices=("plugin", "dra"), default="plugin",
-            help="kubernetes: device-plugin resources with node affinity, or DRA resource claims",
-        )  # fmt: skip
-        parser.add_argument(
-            "--namespace",
-            type=namespace_argument,
-            help="kubernetes: the namespace of every object (a DNS label)",
-        )
 
     def render(self, job: m.Job, ctx: Lowering) -> list[Artifact]:
         """One YAML artifact per object, named `<kind>-<name>.yaml`."""

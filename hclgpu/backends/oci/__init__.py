@@ -11,7 +11,6 @@ written by templates/oci/config.json.j2 and parsed back as JSON before it is ret
 
 from __future__ import annotations
 
-import argparse
 import json
 from typing import Any
 
@@ -30,16 +29,6 @@ class Oci(BaseTarget):
     name = "oci"
     Options = OciOptions
     takes_device_ids = True
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--oci-devices", choices=("hook", "cdi", "env"), default="hook",
-            help="oci: GPUs through the NVIDIA prestart hook, CDI device names, or environment only",
-        )  # fmt: skip
-        parser.add_argument(
-            "--cdi-spec", metavar="FILE", help="oci: apply this CDI spec's edits to config.json"
-        )
-        parser.add_argument("--rootfs", metavar="PATH", help="oci: the root filesystem each bundle uses")
 
     def render(self, job: m.Job, ctx: Lowering) -> list[Artifact]:
         """One ``<group>/<task>/config.json`` artifact per docker/podman task."""

@@ -1,0 +1,155 @@
+"""Configuration files: which one applies to a file, and what it says.
+
+The configuration of a file is the nearest one in its folder or a folder above it. In one
+folder, ``.hclgpu.toml`` wins over ``hclgpu.toml``, which wins over the `[tool.hclgpu]`
+table of ``pyproject.toml`` (a pyproject.toml without that table is passed over, and the
+search goes on upwards). The files are not merged: the nearest one is the whole
+configuration, as ruff does it. ``hclgpu.toml`` and ``.hclgpu.toml`` hold the keys at their
+top level, or in a `[tool.hclgpu]` table (so the README's pyproject.toml example works in
+either file).
+
+Every key is an option of :class:`hclgpu.settings.Settings` that a configuration may set,
+by its name (``nomad-version``); an unknown key, a value of the wrong kind or a code that
+does not exist is a :class:`ConfigError` naming the file and the key, with the nearest
+real name: the command exits 2, as for any usage error.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hclgpu.io.files import read_text
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from hclgpu.settings.option import Option
+
+NAMES = (".hclgpu.toml", "hclgpu.toml", "pyproject.toml")
+"""The configuration files of a folder, the first present one winning."""
+
+
+class ConfigError(Exception):
+    """A configuration that cannot be used; the message names the file and the key."""
+
+
+class ConfigFile:
+    """One configuration file's values, read and checked (relative paths resolved)."""
+
+    __slots__ = ("directory", "path", "values")
+
+    def __init__(self, path: str, values: dict[str, object]) -> None:
+        self.path = path
+        self.directory = os.path.dirname(os.path.abspath(path))
+        self.values = values
+        """Option attribute → value."""
+
+
+class Configurations:
+    """The configuration files one run reads, each read once (a language server makes one
+    of these per analysis: its files change while it runs)."""
+
+    __slots__ = ("_found", "_read")
+
+    def __init__(self) -> None:
+        self._found: dict[str, ConfigFile | None] = {}
+        """Folder → the configuration that applies in it."""
+        self._read: dict[str, ConfigFile | None] = {}
+
+    def nearest(self, folder: str) -> ConfigFile | None:
+        """The configuration that applies in ``folder``: the nearest one there or above it."""
+        visited: list[str] = []
+        current = os.path.abspath(folder)
+        found: ConfigFile | None = None
+        while True:
+            if current in self._found:
+                found = self._found[current]
+                break
+            visited.append(current)
+            found = self._in_folder(current)
+            if found is not None:
+                break
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+        for name in visited:
+            self._found[name] = found
+        return found
+
+    def _in_folder(self, folder: str) -> ConfigFile | None:
+        for name in NAMES:
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate):
+                found = self.load(candidate)
+                if found is not None:
+                    return found
+        return None
+
+    def load(self, path: str) -> ConfigFile | None:
+        """The configuration in ``path`` (None for a pyproject.toml without `[tool.hclgpu]`)."""
+        key = os.path.abspath(path)
+        if key not in self._read:
+            table = _table(path)
+            self._read[key] = None if table is None else ConfigFile(path, _values(table, path))
+        return self._read[key]
+
+
+def _table(path: str) -> dict[str, object] | None:
+    try:
+        text = read_text(path)
+    except (OSError, ValueError) as error:
+        raise ConfigError(f"{path}: cannot read the configuration: {error}") from None
+    is_pyproject = os.path.basename(path) == "pyproject.toml"
+    if is_pyproject and "hclgpu" not in text:
+        return None  # no [tool.hclgpu] table: not ours to parse (or judge)
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: cannot read the configuration: {error}") from None
+    tool = data.get("tool")
+    table = tool.get("hclgpu") if isinstance(tool, dict) else None
+    if is_pyproject:
+        return table if isinstance(table, dict) else None
+    if table is None:
+        return data
+    if not isinstance(table, dict) or set(data) != {"tool"} or set(tool) != {"hclgpu"}:  # type: ignore[arg-type]
+        raise ConfigError(f"{path}: write the keys either at the top level or in [tool.hclgpu], not both")
+    return table
+
+
+def _values(table: dict[str, object], path: str) -> dict[str, object]:
+    from hclgpu.settings import Settings
+
+    base = os.path.dirname(os.path.abspath(path))
+    keys = {o.name: o for o in Settings.options() if o.config}
+    values: dict[str, object] = {}
+    for key, raw in table.items():
+        option = keys.get(key)
+        if option is None:
+            raise ConfigError(f"{path}: unknown key `{key}`{_nearest_key(key, keys)}")
+        values[option.attr] = read_value(option, raw, base, f"{path}: `{key}`")
+    return values
+
+
+def read_value(option: Option[object], raw: object, base: str, where: str) -> object:
+    """``raw`` as ``option``'s value; ConfigError naming ``where`` when it cannot be."""
+    try:
+        return option.kind.read(raw, base)
+    except ValueError as error:
+        raise ConfigError(f"{where}: {error}") from None
+
+
+def _nearest_key(key: str, keys: dict[str, Option[object]]) -> str:
+    from difflib import get_close_matches
+
+    from hclgpu.settings import Settings
+
+    close = get_close_matches(key, list(keys), n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean `{close[0]}`?"
+    only_flags = [o.name for o in Settings.options() if not o.config]
+    if key in only_flags:
+        return " (it is a command-line option only: a job's inputs are given by the run)"
+    return f" (known: {', '.join(sorted(keys))})"

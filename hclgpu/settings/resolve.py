@@ -1,0 +1,127 @@
+"""The settings of each file: what the run was given (command line, editor, Python API),
+then the nearest configuration file above the file, then the defaults.
+
+A value given for the run replaces the configuration's, except for the options that extend
+(`ignore`, `extend-select`, `extend-exclude`), whose given values are added to the
+configuration's. ``--config FILE`` names the one configuration for every file instead of
+searching; ``--isolated`` reads none.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from hclgpu.settings import Settings
+from hclgpu.settings.files import ConfigFile, Configurations
+
+
+class Resolver:
+    """Settings by file, each configuration read once per run."""
+
+    __slots__ = ("_by_config", "_files", "config", "given", "isolated", "origin")
+
+    def __init__(
+        self,
+        given: dict[str, object] | None = None,
+        *,
+        origin: str = "command line",
+        config: str | None = None,
+        isolated: bool = False,
+    ) -> None:
+        self.given = dict(given or {})
+        """Option attribute → the value the run was given."""
+        self.origin = origin
+        self.config = config
+        """The one configuration file for every file (``--config``), else None: each file's nearest."""
+        self.isolated = isolated
+        self._files = Configurations()
+        self._by_config: dict[str | None, Settings] = {}
+
+    def for_folder(self, folder: str) -> Settings:
+        """The settings of the files in ``folder``."""
+        return self._settings(self._config_for(folder))
+
+    def for_file(self, path: str) -> Settings:
+        """The settings of ``path`` (standard input and unnamed text: the working directory's)."""
+        if not path or path == "-" or path.startswith("<"):
+            return self.for_folder(os.getcwd())
+        return self.for_folder(os.path.dirname(os.path.abspath(path)))
+
+    def exclusion(self, folder: str) -> Callable[[str, bool], bool] | None:
+        """What `exclude` excludes in ``folder`` (None when nothing is), for walking it."""
+        settings = self.for_folder(folder)
+        return settings.excluded if settings.excluded_patterns else None
+
+    def _config_for(self, folder: str) -> ConfigFile | None:
+        if self.isolated:
+            return None
+        if self.config is not None:
+            found = self._files.load(self.config)
+            if found is None:
+                from hclgpu.settings.files import ConfigError
+
+                raise ConfigError(f"{self.config}: no [tool.hclgpu] table")
+            return found
+        return self._files.nearest(folder)
+
+    def _settings(self, config: ConfigFile | None) -> Settings:
+        key = config.path if config is not None else None
+        found = self._by_config.get(key)
+        if found is None:
+            found = merged(config, self.given, self.origin)
+            self._by_config[key] = found
+        return found
+
+
+def merged(config: ConfigFile | None, given: dict[str, object], origin: str) -> Settings:
+    """The settings of a configuration (or none) with the run's ``given`` values over it."""
+    values: dict[str, object] = dict(config.values) if config is not None else {}
+    origins = dict.fromkeys(values, config.path) if config is not None else {}
+    for attr, value in given.items():
+        option = Settings.option(attr)
+        if option.extends and attr in values:
+            values[attr] = option.kind.join(values[attr], value)
+            origins[attr] = f"{origins[attr]} and {origin}"
+        else:
+            values[attr] = value
+            origins[attr] = origin
+    return Settings(values, origins, config.path if config is not None else None)
+
+
+def from_editor(options: object, base: str) -> tuple[dict[str, object], list[str]]:
+    """The settings an editor gives (``initializationOptions``, or the `hclgpu` section of
+    its workspace configuration) by their camelCase keys (``nomadVersion``), relative paths
+    from ``base`` (the workspace root), and a problem for each key or value that cannot be
+    used (the editor shows them; the rest still apply)."""
+    if not isinstance(options, dict):
+        return {}, [] if options is None else ["the settings must be an object of camelCase keys"]
+    keys = {o.lsp_key: o for o in Settings.options() if o.lsp_key}
+    values: dict[str, object] = {}
+    problems: list[str] = []
+    for key, raw in options.items():
+        option = keys.get(key)
+        if option is None:
+            from difflib import get_close_matches
+
+            close = get_close_matches(str(key), list(keys), n=1)
+            problems.append(f"unknown setting `{key}`" + (f"; did you mean `{close[0]}`?" if close else ""))
+            continue
+        try:
+            values[option.attr] = option.kind.read(raw, base)
+        except ValueError as error:
+            problems.append(f"`{key}`: {error}")
+    return values, problems
+
+
+def layered(*layers: dict[str, object]) -> dict[str, object]:
+    """Given values from several places as one, each layer over the ones before it (an
+    extending option's values added up)."""
+    values: dict[str, object] = {}
+    for layer in layers:
+        for attr, value in layer.items():
+            option = Settings.option(attr)
+            values[attr] = (
+                option.kind.join(values[attr], value) if option.extends and attr in values else value
+            )
+    return values

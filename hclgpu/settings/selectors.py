@@ -1,0 +1,74 @@
+"""What `select`, `ignore`, `per-file-ignores` and suppression comments name: a code
+(``HG264``), a code prefix (``HG2``, ``HG26``), a code's name (``server-warning``) or one
+check of a code (``memory-oversubscription-disabled``, one of Nomad's server warnings that
+HG264 reports).
+
+An entry that names nothing is a usage error, with the nearest real name: `--ignore HG999`
+or a misspelt check must not pass for a working configuration.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hclgpu.codes import BY_NAME, CODES
+from hclgpu.codes.checks import CHECKS
+
+_PREFIX = re.compile(r"HG[0-9]{0,3}\Z", re.IGNORECASE)
+
+
+class UnknownSelector(ValueError):
+    """An entry that is neither a code, a code prefix nor the name of a code or check."""
+
+
+def selector(text: str) -> str:
+    """``text`` as a selector: a code prefix in capitals, a name in lower case;
+    UnknownSelector, with the closest names, when it names nothing."""
+    word = text.strip()
+    if _PREFIX.match(word):
+        prefix = word.upper()
+        if any(code.startswith(prefix) for code in CODES):
+            return prefix
+        raise UnknownSelector(f"`{word}` is not a code hclgpu has{_closest(prefix, list(CODES))}")
+    name = word.lower()
+    if name in BY_NAME or name in CHECKS:
+        return name
+    raise UnknownSelector(
+        f"`{word}` is not a code, code prefix or check name{_closest(name, [*BY_NAME, *CHECKS])}"
+    )
+
+
+def selectors(texts: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """Each entry as a :func:`selector`, empty entries dropped."""
+    return tuple(selector(text) for text in texts if text.strip())
+
+
+def _closest(word: str, candidates: list[str]) -> str:
+    from difflib import get_close_matches
+
+    close = get_close_matches(word, candidates, n=3, cutoff=0.6)
+    return (
+        f"; did you mean {', '.join(f'`{c}`' for c in close)}?" if close else " (`hclgpu rules` lists them)"
+    )
+
+
+def matches(code: str, check: str, chosen: str) -> bool:
+    """Whether a finding of ``code`` by ``check`` is one the selector ``chosen`` names."""
+    if chosen[:1] == "H":
+        return code.startswith(chosen)
+    if chosen == check:
+        return True
+    named = BY_NAME.get(chosen)
+    return named is not None and named.id == code
+
+
+def any_matches(code: str, check: str, chosen: tuple[str, ...]) -> bool:
+    return any(matches(code, check, one) for one in chosen)
+
+
+def codes_of(chosen: str) -> list[str]:
+    """The codes a selector can match (all of a prefix's, the one of a name)."""
+    if chosen[:1] == "H":
+        return [code for code in CODES if code.startswith(chosen)]
+    named = BY_NAME.get(chosen)
+    return [named.id] if named is not None else [CHECKS[chosen]]

@@ -1,0 +1,127 @@
+"""The language server reads the settings as `hclgpu check` does: each document's nearest
+configuration, the editor's settings over it (initializationOptions and the `hclgpu`
+workspace settings, pushed or pulled) as a command line's flags are over it. The same folder
+and configuration give the same findings through both."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from hclgpu.cli import main
+from tests.test_lsp import SERVER, published, start_session
+from tests.test_settings import DATA, TEAM
+
+FILES = sorted([*TEAM.glob("*.hcl"), *(DATA / "newest").glob("*.hcl")])
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
+async def client(lsp_client: LanguageClient) -> object:
+    await start_session(lsp_client, DATA)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
+async def editor(lsp_client: LanguageClient) -> object:
+    """A client whose initializationOptions say the cluster runs the newest release."""
+    await start_session(lsp_client, DATA, options={"nomadVersion": "2.0.6"})
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
+async def pulling(lsp_client: LanguageClient) -> object:
+    """A client that answers the server's `workspace/configuration` request (the pull model)."""
+    lsp_client.set_configuration({"nomadVersion": "2.0.6", "targets": []}, section="hclgpu")
+    await start_session(lsp_client, DATA)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def lsp_findings(client: LanguageClient, path: Path, version: int = 1) -> list[tuple[object, ...]]:
+    """(code, line, column, message) of what the server publishes for ``path``'s text (the
+    check's name, which the editor's message ends with, left out; 1-based as the CLI's)."""
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=path.as_uri(), language_id="hcl", version=version, text=path.read_text()
+            )
+        )
+    )
+    found = []
+    for d in await published(client, path.as_uri(), version):
+        message = d.message.split("\nhelp: ")[0]
+        check = (d.data or {}).get("check", "")
+        message = message.removesuffix(f" [{check}]")
+        found.append((d.code, d.range.start.line + 1, d.range.start.character + 1, message))
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
+    )
+    return found
+
+
+def cli_findings(path: Path, capsys: pytest.CaptureFixture[str]) -> list[tuple[object, ...]]:
+    """The same for ``hclgpu check`` of the folder holding ``path`` (a span-less note is shown
+    at the start of the document in an editor)."""
+    main(["check", "--no-cache", "--format", "json", str(path.parent)])
+    found = json.loads(capsys.readouterr().out)["diagnostics"]
+    return [
+        (d["code"], d.get("line", 1), d.get("column", 1), d["message"])
+        for d in found
+        if Path(d["path"]).resolve() == path.resolve()
+    ]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+async def test_the_cli_and_the_editor_find_the_same(
+    client: LanguageClient, path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert await lsp_findings(client, path) == cli_findings(path, capsys)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_team_release_keeps_the_job_the_newest_refuses(client: LanguageClient) -> None:
+    assert await lsp_findings(client, TEAM / "migrate.nomad.hcl", 2) == []
+    [(code, *_)] = await lsp_findings(client, DATA / "newest" / "migrate.nomad.hcl", 2)
+    assert code == "HG269"
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_editor_settings_act_as_flags_and_can_change(editor: LanguageClient) -> None:
+    [(code, *_)] = await lsp_findings(editor, TEAM / "migrate.nomad.hcl", 1)
+    assert code == "HG269"  # initializationOptions over hclgpu.toml's 2.0.5
+    editor.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"hclgpu": {"nomadVersion": "2.0.5", "ignore": ["HG267"]}}
+        )
+    )
+    assert await lsp_findings(editor, TEAM / "migrate.nomad.hcl", 2) == []
+    assert [f[0] for f in await lsp_findings(editor, TEAM / "infer.nomad.hcl", 3)] == ["HG264"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_setting_that_cannot_be_used_is_shown_and_left_out(editor: LanguageClient) -> None:
+    editor.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"hclgpu": {"nomadVersion": "3.0", "ignor": []}})
+    )
+    # the bad value is left out, so initializationOptions' 2.0.6 applies again
+    assert [f[0] for f in await lsp_findings(editor, TEAM / "migrate.nomad.hcl", 4)] == ["HG269"]
+    assert [m.message for m in editor.messages] == [  # shown before that document's diagnostics
+        "hclgpu: settings: `nomadVersion`: hclgpu does not know Nomad 3.0; it knows 1.8.0-1.8.4, 1.9.0-1.9.7,"
+        " 1.10.0-1.10.5, 1.11.0-1.11.3, 2.0.0-2.0.6",
+        "hclgpu: settings: unknown setting `ignor`; did you mean `ignore`?",
+    ]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_server_pulls_the_workspace_settings(pulling: LanguageClient) -> None:
+    found = await lsp_findings(pulling, TEAM / "migrate.nomad.hcl")
+    assert [f[0] for f in found] == ["HG269"]
+    assert [f[0] for f in await lsp_findings(pulling, TEAM / "infer.nomad.hcl")] == ["HG264"]
