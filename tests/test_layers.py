@@ -106,6 +106,7 @@ LAYERS = {
     """,
     8: """
         hclgpu hclgpu.__main__ hclgpu.cli hclgpu.cli.batch hclgpu.cli.cache hclgpu.cli.check
+        hclgpu.cli.completion
         hclgpu.cli.common hclgpu.cli.dump hclgpu.cli.explain hclgpu.cli.fingerprint hclgpu.cli.fmt
         hclgpu.cli.import_ hclgpu.cli.lsp hclgpu.cli.options hclgpu.cli.parser hclgpu.cli.plan
         hclgpu.cli.policy

@@ -36,6 +36,7 @@ COMMANDS = {
     "rules": "rules",
     "lsp": "lsp",
     "import": "import_",
+    "completion": "completion",
 }
 """Every command and its module in :mod:`hclgpu.cli`, in the order `hclgpu --help` lists them."""
 
