@@ -58,11 +58,11 @@ def test_pre_commit_refuses_a_broken_manifest(tmp_path: Path) -> None:
         ("jobs/train.nomad", True),
         ("jobs/train.nomad.hcl", True),
         ("main.tf", False),
-        ("terraform.hcl", False),
+        ("terraform.hcl", True),  # read, and skipped with a note: no top-level `job` block
         ("train.nomad.bak", False),
     ],
 )
-def test_hooks_look_at_nomad_job_files_only(name: str, matched: bool) -> None:
+def test_hooks_look_at_hcl_and_nomad_files(name: str, matched: bool) -> None:
     for hook in hooks().values():
         assert bool(re.search(hook["files"], name)) is matched
         assert hook["entry"].split()[0] == "hclgpu"  # the console script the package installs
@@ -83,6 +83,10 @@ def test_the_hooks_run_under_pre_commit(tmp_path: Path) -> None:
     (repo / "ugly.nomad").write_text('job "x" {\ntype="batch"\n}\n')
     (repo / "bad.nomad.hcl").write_text(BAD_JOB)
     (repo / "other.hcl").write_text("this is not { a job file\n")
+    (repo / "prod.vars.hcl").write_text('image = "triton:24.05"\n')
+    (repo / "client.hcl").write_text("client {\n  enabled = true\n}\n")
+    (repo / "train.hcl").write_text(BAD_JOB)  # a job file named *.hcl is checked
+    (repo / "hclgpu.toml").write_text('exclude = ["other.hcl"]\n')
     _git(repo, "add", ".")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "home"), "HCLGPU_NO_CACHE": "1"}
     done = subprocess.run(
@@ -96,7 +100,9 @@ def test_the_hooks_run_under_pre_commit(tmp_path: Path) -> None:
     out = done.stdout + done.stderr
     assert done.returncode == 1, out
     assert re.search(r"hclgpu check\.+Failed", out) and re.search(r"hclgpu fmt\.+Failed", out), out
-    assert "bad.nomad.hcl:6:18: error[HG242]" in out and "other.hcl" not in out, out
+    assert "bad.nomad.hcl:6:18: error[HG242]" in out and "train.hcl:6:18: error[HG242]" in out, out
+    assert "prod.vars.hcl: info[HG023]" in out and "client.hcl: info[HG023]" in out, out
+    assert "other.hcl" not in out, out  # excluded by the configuration
     assert (repo / "ugly.nomad").read_text() == 'job "x" {\n  type = "batch"\n}\n'
 
 
