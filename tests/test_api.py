@@ -63,7 +63,8 @@ def test_render_gives_what_the_command_line_prints_for_every_target(
 ) -> None:
     from hclgpu.cli import main
 
-    assert main(["render", str(SAMPLE), "--target", target, *flags]) == 0
+    # --isolated: the API reads no configuration, so neither does the command (samples/hclgpu.toml)
+    assert main(["render", str(SAMPLE), "--target", target, "--isolated", *flags]) == 0
     printed = capsys.readouterr().out
     result = hclgpu.load(str(SAMPLE))
     found: list[Diagnostic] = []

@@ -53,13 +53,13 @@ class Settings:
     job_max_count: Option[int] = Option(
         k.PositiveInt(), 50_000,
         "the servers' `job_max_count`: the most allocations a job's groups may ask for in all",
-        section="cluster", commands=("check", "lsp"),
+        section="cluster", commands=CHECKING,
     )  # fmt: skip
     job_max_source_size: Option[int] = Option(
         k.ByteSize(), 1_000_000,
         "the servers' `job_max_source_size` in bytes (or as \"1M\"): a larger job file is registered"
         " without its source (HG264 `job-source-too-large`)",
-        section="cluster", commands=("check", "lsp"),
+        section="cluster", commands=CHECKING,
     )  # fmt: skip
     scheduler_algorithm: Option[str | None] = Option(
         k.Choice("binpack", "spread"), None,
