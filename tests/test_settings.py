@@ -442,3 +442,78 @@ def test_every_option_has_a_kind_a_help_and_one_name_per_place() -> None:
     for option in options:
         assert option.help and not option.help.endswith(".")
         assert option.config or option.section == "inputs"
+
+
+def test_explain_lists_the_checks_of_a_code_and_takes_a_check_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["explain", "HG264"]) == 0
+    by_code = capsys.readouterr().out
+    assert main(["explain", "memory-oversubscription-disabled"]) == 0
+    assert capsys.readouterr().out == by_code
+    checks = by_code.split("Checks (", 1)[1].splitlines()[1:]
+    assert [line.strip() for line in checks] == [
+        "auto-promote-not-everywhere", "group-services-without-shutdown-delay", "job-source-too-large",
+        "memory-oversubscription-disabled", "service-task-without-shutdown-delay",
+        "task-services-without-shutdown-delay", "vault-identity-without-vault",
+        "vault-policies-with-identity",
+    ]  # fmt: skip
+
+
+def test_the_servers_limits_are_the_profiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`job-max-source-size` and `job-max-count` state the servers' configuration (Nomad's
+    defaults, 1 MB and 50000, unless the profile says otherwise)."""
+    path = tmp_path / "a.nomad.hcl"
+    path.write_text(UNUSED.replace("  # hclgpu-ignore: HG291\n", "") + "# " + "x" * 2000 + "\n")
+    assert check(capsys, str(path)) == (0, [])
+    _, found = check(capsys, "--job-max-source-size", "2k", str(path))
+    assert [(d["check"], d["message"]) for d in found] == [
+        ("job-source-too-large", "job source size of 2.1 kB exceeds maximum of 2.0 kB and will be discarded")
+    ]
+    (tmp_path / "hclgpu.toml").write_text('job-max-source-size = "1KiB"\njob-max-count = 1\n')
+    path.write_text(path.read_text().replace('group "g" {', 'group "g" {\n    count = 2', 1))
+    _, found = check(capsys, str(path))
+    assert sorted(str(d["check"]) for d in found) == ["job-max-count", "job-source-too-large"]
+
+
+@pytest.mark.parametrize(
+    ("text", "size"),
+    [
+        ("1M", 1_000_000),
+        ("1MiB", 1_048_576),
+        ("2 kb", 2_000),
+        ("1.5G", 1_500_000_000),
+        ("512", 512),
+        (64, 64),
+    ],
+)
+def test_a_size_is_read_as_the_nomad_agent_reads_it(text: object, size: int) -> None:
+    from hclgpu.settings.kinds import ByteSize
+
+    assert ByteSize().read(text, "/") == size
+
+
+@pytest.mark.parametrize("text", ["1 X", "", "M", "-1", 0, True, "1e3"])
+def test_a_size_that_is_not_one_is_refused(text: object) -> None:
+    from hclgpu.settings.kinds import ByteSize
+
+    with pytest.raises(ValueError, match="must be a size in bytes"):
+        ByteSize().read(text, "/")
+
+
+@pytest.mark.parametrize("name", ["migrate.nomad.hcl", "infer.nomad.hcl"])
+def test_nomad_2_0_6_decides_as_its_own_validator(name: str) -> None:
+    """`validate-oracle` (Nomad's own validator at aa026cc99c, 2.0.6; its output kept in
+    tests/data/settings/oracle) refuses the job with only a lifecycle task, in the words hclgpu
+    reports at 2.0.6, and accepts the other (its memory_max warning is an admission hook's,
+    which the offline validator does not run). Nomad added the check after v2.0.5
+    (hashicorp/nomad 613ee33259, #28283): hclgpu at 2.0.5 accepts the job."""
+    import hclgpu
+
+    oracle = json.loads((DATA / "oracle" / f"{name}.json").read_text())
+    newest = hclgpu.loads((TEAM / name).read_text(), path=name, nomad_version="2.0.6")
+    errors = [d.message.split(": ", 1)[1] for d in newest.diagnostics if d.severity == "error"]
+    assert [e for e in errors if e not in oracle.get("Error", "")] == []
+    assert bool(errors) == ("ValidationErrors" in oracle)
+    older = hclgpu.loads((TEAM / name).read_text(), path=name, nomad_version="2.0.5")
+    assert [d for d in older.diagnostics if d.severity == "error"] == []

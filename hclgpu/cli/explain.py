@@ -44,13 +44,21 @@ def _admission(wanted: str) -> int | None:
 
 def run(args: argparse.Namespace) -> int:
     from hclgpu.codes import lookup
+    from hclgpu.codes.checks import CHECKS
 
     admitted = _admission(args.code)
     if admitted is not None:
         return admitted
-    code = lookup(args.code)
+    code = lookup(args.code) or lookup(CHECKS.get(args.code.lower(), ""))
     if code is None:
         sys.stderr.write(f"hclgpu: unknown code `{args.code}`; `hclgpu rules` lists them all\n")
         return EXIT_FATAL
     sys.stdout.write(f"{code.id} {code.name} ({code.severity})\n\n{code.summary}.\n\n{code.doc}\n")
+    checks = [name for name, of in CHECKS.items() if of == code.id]
+    if checks:
+        sys.stdout.write(
+            "\nChecks (each named in the output, and taken by `select`, `ignore` and suppression"
+            " comments; docs/validation.md has Nomad's source of each):\n"
+            + "".join(f"  {name}\n" for name in checks)
+        )
     return EXIT_OK
