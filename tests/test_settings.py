@@ -517,3 +517,62 @@ def test_nomad_2_0_6_decides_as_its_own_validator(name: str) -> None:
     assert bool(errors) == ("ValidationErrors" in oracle)
     older = hclgpu.loads((TEAM / name).read_text(), path=name, nomad_version="2.0.5")
     assert [d for d in older.diagnostics if d.severity == "error"] == []
+
+
+# ---------------------------------------------------------------- every command reads the settings
+
+
+def test_fmt_walks_as_check_does(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (project / "jobs" / "a.hcl").write_text('job "j" {\ntype="batch"\n}\n')
+    (project / "jobs" / "prod.vars.hcl").write_text('image="x"\n')
+    (project / "jobs" / "legacy.hcl").write_text('job "l" {\ntype="batch"\n}\n')
+    (project / "hclgpu.toml").write_text('exclude = ["legacy.hcl"]\n')
+    assert main(["fmt", "jobs"]) == 0
+    assert "jobs/prod.vars.hcl: info[HG023]" in capsys.readouterr().err
+    assert (project / "jobs" / "a.hcl").read_text() == 'job "j" {\n  type = "batch"\n}\n'
+    assert (project / "jobs" / "prod.vars.hcl").read_text() == 'image="x"\n'  # not a job file: untouched
+    assert (project / "jobs" / "legacy.hcl").read_text() == 'job "l" {\ntype="batch"\n}\n'  # excluded
+    assert main(["fmt", "--force-exclude", "jobs/legacy.hcl"]) == 0
+    assert (project / "jobs" / "legacy.hcl").read_text() == 'job "l" {\ntype="batch"\n}\n'
+    assert main(["fmt", "jobs/legacy.hcl"]) == 0  # named: formatted
+    assert (project / "jobs" / "legacy.hcl").read_text() == 'job "l" {\n  type = "batch"\n}\n'
+
+
+def test_render_takes_its_target_options_from_the_configuration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "hclgpu.toml").write_text('k8s-devices = "dra"\nnamespace = "ml"\ncpu-mhz-per-core = 2000\n')
+    job = tmp_path / "train.nomad.hcl"
+    job.write_text((ROOT / "samples" / "tensorrt.nomad.hcl").read_text())
+    assert main(["render", "--target", "kubernetes", "--unsupported", "ignore", str(job)]) == 0
+    out = capsys.readouterr().out
+    assert '"namespace": "ml"' in out and "ResourceClaimTemplate" in out and '"cpu": "4096m"' in out
+    assert (
+        main(["render", "--target", "kubernetes", "--unsupported", "ignore", "--namespace", "prod", str(job)])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert '"namespace": "prod"' in out and '"namespace": "ml"' not in out
+
+
+def test_import_and_plan_take_their_settings_from_the_configuration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "hclgpu.toml").write_text('cpu-mhz-per-core = 3000\nnodes = "cluster.yaml"\n')
+    deployment = tmp_path / "deployment.yaml"
+    deployment.write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n"
+        "    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n"
+        "    spec:\n      containers:\n        - name: web\n          image: nginx:1.27\n"
+        "          resources:\n            requests: {cpu: '2'}\n"
+    )
+    assert main(["import", str(deployment), "--from", "kubernetes"]) == 0
+    assert re.search(r"cpu += 6000", capsys.readouterr().out)
+    (tmp_path / "cluster.yaml").write_text((ROOT / "samples" / "nodes" / "cluster.yaml").read_text())
+    job = tmp_path / "infer.nomad.hcl"
+    job.write_text((ROOT / "samples" / "tensorrt.nomad.hcl").read_text())
+    assert main(["plan", str(job)]) == 0  # the inventory is the configuration's
+    assert "placed" in capsys.readouterr().out
+    (tmp_path / "hclgpu.toml").write_text("")
+    assert main(["plan", str(job)]) == 2
+    assert "give the inventory: --nodes INVENTORY, or `nodes` in the configuration" in capsys.readouterr().err

@@ -98,20 +98,36 @@ class NomadRelease(Kind):
         return release_text(value) if isinstance(value, tuple) else super().show(value)
 
 
-class PositiveInt(Kind):
-    metavar = "N"
-    toml = "whole number above 0"
+class Number(Kind):
+    """A number above 0: whole (:class:`PositiveInt`) or finite (:class:`Seconds`)."""
+
+    def __init__(self, whole: bool, metavar: str, what: str) -> None:
+        self.whole = whole
+        self.metavar = metavar
+        self.toml = what
+        self._what = what
 
     def parse(self, text: str, base: str) -> object:
         try:
-            return self.read(int(text), base)
+            return self.read(int(text) if self.whole else float(text), base)
         except ValueError:
-            raise ValueError(f"must be a whole number above 0, not {text!r}") from None
+            raise ValueError(f"must be a {self._what}, not {text!r}") from None
 
     def read(self, raw: object, base: str) -> object:
-        if isinstance(raw, bool) or not isinstance(raw, int) or raw <= 0:
-            raise ValueError(f"must be a whole number above 0, not {_shown(raw)}")
-        return raw
+        kinds = int if self.whole else int | float
+        if isinstance(raw, bool) or not isinstance(raw, kinds) or not 0 < raw < float("inf"):
+            raise ValueError(f"must be a {self._what}, not {_shown(raw)}")
+        return raw if self.whole else float(raw)
+
+
+class PositiveInt(Number):
+    def __init__(self) -> None:
+        super().__init__(True, "N", "whole number above 0")
+
+
+class Seconds(Number):
+    def __init__(self) -> None:
+        super().__init__(False, "SECONDS", "number of seconds above 0")
 
 
 class ByteSize(Kind):
@@ -145,22 +161,6 @@ class ByteSize(Kind):
                 if size > 0:
                     return size
         raise ValueError(f'must be a size in bytes, such as 1000000 or "1M", not {_shown(raw)}')
-
-
-class Seconds(Kind):
-    metavar = "SECONDS"
-    toml = "number of seconds above 0"
-
-    def parse(self, text: str, base: str) -> object:
-        try:
-            return self.read(float(text), base)
-        except ValueError:
-            raise ValueError(f"must be a number of seconds above 0, not {text!r}") from None
-
-    def read(self, raw: object, base: str) -> object:
-        if isinstance(raw, bool) or not isinstance(raw, int | float) or not 0 < raw < float("inf"):
-            raise ValueError(f"must be a number of seconds above 0, not {_shown(raw)}")
-        return float(raw)
 
 
 class Text(Kind):
