@@ -760,6 +760,14 @@ def test_the_main_task_check_is_new_in_2_0_6() -> None:
     assert [code for code, _, _ in _findings(bad, (2, 0, 6))] == ["HG269"]
 
 
+def test_every_fact_a_check_depends_on_is_one_the_profile_states() -> None:
+    load_rules()
+    facts = {c.fact for c in CONDITIONS.values() if c.fact}
+    assert facts == {"enterprise", "memory-oversubscription"}
+    for fact in facts:
+        assert Profile().fact(fact) is None  # the default profile states none of them
+
+
 @pytest.mark.parametrize(("ident", "fact"), [("memory-oversubscription-disabled", "memory_oversubscription"),
                                              ("multiregion-unlicensed", "enterprise"),
                                              ("numa-requires-enterprise", "enterprise")])  # fmt: skip

@@ -3,7 +3,7 @@
 A file's settings come from the command line (or the editor, or keywords of the Python
 API), then the nearest configuration file above the file (:mod:`hclgpu.settings.files`),
 then the defaults below. Each option is an attribute of :class:`Settings`, declared here
-with its kind, default and help; :mod:`hclgpu.settings.cli` makes the command-line flags of
+with its kind, default and help; :mod:`hclgpu.cli.options` makes the command-line flags of
 each command from these declarations, :mod:`hclgpu.settings.files` the configuration keys,
 the language server its settings, and the README's table is checked against them.
 
@@ -233,13 +233,6 @@ class Settings:
         if not isinstance(found, Option):
             raise KeyError(name)
         return found
-
-    def replace(self, **values: object) -> Settings:
-        """A copy with ``values`` set (by attribute name), as given by the ``api``."""
-        for name in values:
-            self.option(name)
-        origins = dict(self.origins, **dict.fromkeys(values, "api"))
-        return Settings({**self._values, **values}, origins, self.config)
 
     @property
     def profile(self) -> Profile:
