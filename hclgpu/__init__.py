@@ -31,7 +31,9 @@ def load(
     """Compile the job file at ``path`` (UTF-8); file functions read relative to its directory.
 
     The nearest configuration above the file applies, as for `hclgpu check`, and ``settings``
-    (any setting by its Python name, as in :func:`loads`) over it, as command-line flags are.
+    (any setting by its Python name, as in :func:`loads`) over it, as command-line flags are;
+    the diagnostics are those `check` reports with them (`select`, `ignore` and
+    `per-file-ignores` applied, the policies run).
     ``variables`` are given as `--var NAME=VALUE` would give them; ``NOMAD_VAR_*`` is not read.
     Raises OSError when the file cannot be read (it must be a regular file of at most 16 MiB),
     ValueError when it is not UTF-8 or a setting cannot be used (an unknown name, a value of
@@ -52,15 +54,19 @@ def settings_for(path: str = ".", **settings: Any) -> Settings:
     nearest configuration, as :func:`load` compiles it with. ValueError when they cannot be used."""
     import os
 
+    from hclgpu.settings.files import ConfigError
+
     resolver = _resolver(settings, read_configuration=True)
-    return resolver.for_folder(path) if os.path.isdir(path) else resolver.for_file(path)
+    try:
+        return resolver.for_folder(path) if os.path.isdir(path) else resolver.for_file(path)
+    except ConfigError as error:
+        raise ValueError(str(error)) from None
 
 
 def _resolver(settings: dict[str, Any], read_configuration: bool) -> Resolver:
     import os
 
     from hclgpu.settings import Settings as _Settings
-    from hclgpu.settings.files import ConfigError
     from hclgpu.settings.resolve import Resolver as _Resolver
 
     given: dict[str, object] = {}
@@ -75,25 +81,32 @@ def _resolver(settings: dict[str, Any], read_configuration: bool) -> Resolver:
             )
         except ValueError as error:
             raise ValueError(f"{name}: {error}") from None
-    resolver = _Resolver(given, origin="api", isolated=not read_configuration)
-    try:
-        resolver.for_folder(os.getcwd())  # a configuration that cannot be used fails here
-    except ConfigError as error:
-        raise ValueError(str(error)) from None
-    return resolver
+    return _Resolver(given, origin="api", isolated=not read_configuration)
 
 
 def _compile(text: str, path: str, settings: dict[str, Any], read_configuration: bool) -> Result:
+    """Compile as `hclgpu check` does, with the file's settings: its policies run, and only
+    the findings its `select`, `ignore` and `per-file-ignores` report are kept."""
+    from hclgpu.cli.policy import policy_set
+    from hclgpu.diagnostics import Sink, wanted
     from hclgpu.pipeline import compile_source, eval_options
     from hclgpu.settings.files import ConfigError
     from hclgpu.source import SourceFile
 
-    resolver = _resolver(settings, read_configuration)
     try:
-        chosen = resolver.for_file(path)
+        chosen = _resolver(settings, read_configuration).for_file(path)
     except ConfigError as error:
         raise ValueError(str(error)) from None
-    return compile_source(SourceFile(path, text), eval_options(chosen, path))
+    problems = Sink()
+    policies = policy_set(chosen, problems)
+    if problems.items:
+        first = problems.sorted()[0]
+        raise ValueError(f"the policies cannot be used: {first.path}: {first.message}")
+    options = eval_options(chosen, path, environment=False)
+    result = compile_source(SourceFile(path, text), options, policies=policies)
+    selected, ignored = chosen.selected, chosen.ignored_for(path)
+    result.diagnostics = [d for d in result.diagnostics if wanted(d, selected, ignored)]
+    return result
 
 
 def render(

@@ -122,18 +122,14 @@ class Sink:
         return sorted(self.items, key=Diagnostic.sort_key)
 
 
-NEVER_HIDDEN = ("HG0", "HG1", "HG9")
-"""Syntax, evaluation/input and internal errors: when one is present the job Nomad would read
-is not the one the file shows, so no ``select``/``ignore`` may hide it."""
-
-
 def wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
     """Whether ``diagnostic`` survives ``select`` and ``ignore`` (selectors: codes, code
     prefixes, code or check names; see :mod:`hclgpu.settings.selectors`), as both the command
-    line and the language server apply them."""
-    if diagnostic.code.startswith(NEVER_HIDDEN) and diagnostic.severity is Severity.ERROR:
+    line and the language server apply them; some findings are never hidden (``can_hide``)."""
+    from hclgpu.settings.selectors import any_matches, can_hide
+
+    if not can_hide(diagnostic.code, str(diagnostic.severity)):
         return True
-    from hclgpu.settings.selectors import any_matches
 
     code, check = diagnostic.code, diagnostic.check_name
     if select and not any_matches(code, check, select):

@@ -178,18 +178,20 @@ def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return unique
 
 
-def eval_options(settings: Settings, path: str, profile: Profile | None = None) -> EvalOptions:
-    """Evaluation inputs from the settings and the environment (NOMAD_VAR_*); ``profile``
-    replaces the settings' own (a command that names a target)."""
+def eval_options(
+    settings: Settings, path: str, profile: Profile | None = None, environment: bool = True
+) -> EvalOptions:
+    """Evaluation inputs from the settings and (with ``environment``) the environment's
+    NOMAD_VAR_* variables; ``profile`` replaces the settings' own (a command that names a
+    target)."""
     import os
     from pathlib import Path
 
     from hclgpu.eval.program import EvalOptions
     from hclgpu.eval.variables import VariableInputs
 
-    variables = VariableInputs(
-        args=list(settings.var), files=[Path(f) for f in settings.var_file], env=dict(os.environ)
-    )
+    env = dict(os.environ) if environment else {}
+    variables = VariableInputs(args=list(settings.var), files=[Path(f) for f in settings.var_file], env=env)
     base = Path(path).parent if path and not path.startswith("<") else Path()
     return EvalOptions(
         variables, base_dir=base, allow_fs=settings.allow_fs, profile=profile or settings.profile

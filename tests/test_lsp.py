@@ -58,7 +58,14 @@ async def start_session(
     client: LanguageClient, root: Path, editor: str = "neovim", options: dict[str, Any] | None = None
 ) -> None:
     """Initialize ``client``'s session as ``editor`` would, in the workspace ``root``, with
-    ``options`` as the ``initializationOptions``."""
+    ``options`` as the ``initializationOptions``; the client accepts the server's watching of
+    configuration files (``client/registerCapability``), as editors do."""
+    registered = client.registered = []  # type: ignore[attr-defined]
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(params: types.RegistrationParams) -> None:
+        registered.extend(params.registrations)
+
     await client.initialize_session(
         types.InitializeParams(
             capabilities=pytest_lsp.client_capabilities(editor),

@@ -125,3 +125,60 @@ async def test_the_server_pulls_the_workspace_settings(pulling: LanguageClient) 
     found = await lsp_findings(pulling, TEAM / "migrate.nomad.hcl")
     assert [f[0] for f in found] == ["HG269"]
     assert [f[0] for f in await lsp_findings(pulling, TEAM / "infer.nomad.hcl")] == ["HG264"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_empty_push_clears_the_workspace_settings_and_another_tools_is_ignored(
+    pulling: LanguageClient,
+) -> None:
+    """`{"hclgpu": {}}` clears what was pushed; `{"yaml": ...}` is not hclgpu's: the server asks
+    again (the pulling client answers with its configuration), and shows no problem."""
+    pulling.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"hclgpu": {"ignore": ["HG264"]}})
+    )
+    # the push replaces the pulled settings (targets = []): the configuration's targets are back
+    assert [f[0] for f in await lsp_findings(pulling, TEAM / "infer.nomad.hcl", 2)] == ["HG267"]
+    pulling.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"hclgpu": {}}))
+    assert [f[0] for f in await lsp_findings(pulling, TEAM / "infer.nomad.hcl", 3)] == ["HG267", "HG264"]
+    pulling.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"yaml": {"format": True}})
+    )
+    assert [f[0] for f in await lsp_findings(pulling, TEAM / "migrate.nomad.hcl", 4)] == ["HG269"]  # pulled
+    assert pulling.messages == []
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(server_command=SERVER))
+async def watching(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory) -> object:
+    """A client in a workspace of its own, whose configuration file the test changes."""
+    root = tmp_path_factory.mktemp("workspace")
+    (root / "infer.nomad.hcl").write_text((TEAM / "infer.nomad.hcl").read_text())
+    await start_session(lsp_client, root, "visual-studio-code")
+    lsp_client.root = root  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_configuration_file_changed_on_disk_checks_the_open_documents_again(
+    watching: LanguageClient,
+) -> None:
+    root: Path = watching.root  # type: ignore[attr-defined]
+    job = root / "infer.nomad.hcl"
+    watching.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=job.as_uri(), language_id="hcl", version=1, text=job.read_text()
+            )
+        )
+    )
+    assert await published(watching, job.as_uri(), 1) == []  # the defaults: no fact, no target
+    registered = watching.registered  # type: ignore[attr-defined]
+    assert [r.method for r in registered] == ["workspace/didChangeWatchedFiles"]
+    config = root / "hclgpu.toml"
+    config.write_text('memory-oversubscription = false\ntargets = ["kubernetes"]\n')
+    watching.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Created)]
+        )
+    )
+    assert [d.code for d in await published(watching, job.as_uri(), 1)] == ["HG267", "HG264"]

@@ -39,8 +39,8 @@ def table() -> str:
                 continue
             key = f"`{option.name}`" if option.config else "— (not in a file)"
             flags = ", ".join(f"`{flag}`" for flag in option.cli_flags) if option.commands else ""
-            if option.kind.cli == "tristate":
-                flags += f", `--no-{option.name}`"
+            if option.kind.cli == "switch":
+                flags += ", " + ", ".join(f"`--no-{flag[2:]}`" for flag in option.cli_flags)
             where = f"{flags} ({', '.join(option.commands)})" if option.commands else "—"
             editor = f"`{option.lsp_key}`" if option.lsp_key else "—"
             default = "—" if option.extends else option.kind.show(option.default)

@@ -177,8 +177,14 @@ def test_errors_that_break_the_job_cannot_be_ignored(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (project / "jobs" / "a.hcl").write_text('job "j" {\n  datacenter = ["dc1"]\n}\n')
-    (project / "hclgpu.toml").write_text('ignore = ["HG101"]\n')
+    (project / "hclgpu.toml").write_text('ignore = ["HG"]\n')  # every code: those it may hide
     assert (check(capsys, "jobs")[0], codes(check(capsys, "jobs")[1])) == (1, ["HG101"])
+    (project / "hclgpu.toml").write_text('ignore = ["HG101"]\n')  # only what it may not: a usage error
+    assert main(["check", "jobs"]) == 2
+    assert "`ignore`: `HG101` cannot be ignored: an error in the file's syntax" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["check", "--ignore", "HG1", "jobs"])
+    assert "argument --ignore: `HG1` cannot be ignored" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -367,7 +373,7 @@ def test_exclude_skips_what_a_walk_finds_but_not_a_file_named(
 def test_patterns_match_as_gitignore_does(pattern: str, path: str, is_dir: bool, matched: bool) -> None:
     from hclgpu.settings.patterns import Pattern
 
-    assert Pattern(pattern, "/repo").matches(f"/repo/{path}", is_dir) is matched
+    assert Pattern(pattern, "/repo").matches(f"/repo/{path}", is_dir, ancestors=True) is matched
 
 
 # ---------------------------------------------------------------- reports
@@ -576,3 +582,99 @@ def test_import_and_plan_take_their_settings_from_the_configuration(
     (tmp_path / "hclgpu.toml").write_text("")
     assert main(["plan", str(job)]) == 2
     assert "give the inventory: --nodes INVENTORY, or `nodes` in the configuration" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- edges
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('exclude = ["[z-a].hcl"]\n', "`exclude`: `[z-a].hcl` is not a pattern: bad character range z-a"),
+        ('[per-file-ignores]\n"[z-a]" = ["HG290"]\n', "`per-file-ignores`: `[z-a]` is not a pattern"),
+        ('job-max-source-size = "' + "9" * 400 + '"\n', "`job-max-source-size`: must be a size in bytes"),
+        ('nodes = "a\\u0000b"\n', "`nodes`: must be a path"),
+    ],
+)
+def test_a_value_that_breaks_a_reader_is_a_usage_error_too(
+    text: str, message: str, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "hclgpu.toml").write_text(text)
+    for argv in (["check", "jobs"], ["fmt", "--check", "jobs"], ["plan", "jobs/a.hcl"]):
+        assert main(argv) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_a_bad_configuration_below_stops_fmt_before_it_writes(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "jobs" / "a.hcl").write_text('job "j" {\ntype="batch"\n}\n')
+    (project / "jobs" / "sub").mkdir()
+    (project / "jobs" / "sub" / "b.hcl").write_text('job "b" {\ntype="batch"\n}\n')
+    (project / "jobs" / "sub" / "hclgpu.toml").write_text("bogus = 1\n")
+    assert main(["fmt", "jobs"]) == 2
+    assert "unknown key `bogus`" in capsys.readouterr().err
+    assert (project / "jobs" / "a.hcl").read_text() == 'job "j" {\ntype="batch"\n}\n'
+
+
+def test_a_folder_named_on_the_command_line_is_walked_though_its_name_is_excluded(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "hclgpu.toml").write_text('exclude = ["jobs/"]\n')
+    assert codes(check(capsys, "jobs")[1]) == ["HG290"]  # as ruff: the folder named is walked
+    assert main(["check", "--no-cache", "."]) == 2  # walking `.`, jobs/ is excluded: nothing left
+    capsys.readouterr()
+
+
+def test_an_unanchored_pattern_of_the_command_line_applies_anywhere(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "jobs" / "legacy").mkdir()
+    (project / "jobs" / "legacy" / "old.hcl").write_text(UNUSED)
+    elsewhere = project / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    _, found = check(capsys, "--exclude", "legacy/", "../jobs")
+    assert [d["path"] for d in found] == [os.path.join("..", "jobs", "a.hcl")]
+
+
+def test_a_switch_of_the_configuration_is_turned_off_on_the_command_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "hclgpu.toml").write_text("strict = true\n")
+    assert check(capsys, "jobs")[0] == 1
+    assert check(capsys, "--no-strict", "jobs")[0] == 0
+
+
+def test_select_on_the_command_line_replaces_the_configurations_extend_select(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "hclgpu.toml").write_text('select = ["HG1"]\nextend-select = ["HG29"]\n')
+    assert codes(check(capsys, "jobs")[1]) == ["HG290"]
+    assert codes(check(capsys, "--select", "HG1", "jobs")[1]) == []
+
+
+def test_standard_input_named_into_an_excluded_place_is_skipped_with_force_exclude(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    (project / "hclgpu.toml").write_text('exclude = ["jobs/"]\n')
+    for forced, expected in ((False, ["HG290"]), (True, [])):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(UNUSED.encode())))
+        argv = ["-", "--stdin-filename", "jobs/a.hcl", *(["--force-exclude"] if forced else [])]
+        assert codes(check(capsys, *argv)[1]) == expected
+
+
+def test_the_python_api_reports_what_check_reports(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hclgpu
+
+    (project / "hclgpu.toml").write_text('ignore = ["HG290"]\n')
+    assert hclgpu.load("jobs/a.hcl").diagnostics == []
+    assert [d.code for d in hclgpu.loads(UNUSED).diagnostics] == ["HG290"]  # no configuration read
+    assert [d.code for d in hclgpu.loads(UNUSED, select=["HG1"]).diagnostics] == []
+    (project / "v.hcl").write_text('variable "img" {\n  type = string\n}\n' + UNUSED)
+    monkeypatch.setenv("NOMAD_VAR_img", "busybox")  # the API reads no environment
+    assert [d.code for d in hclgpu.load(str(project / "v.hcl")).diagnostics] == ["HG110"]
+    with pytest.raises(ValueError, match="`HG101` cannot be ignored"):
+        hclgpu.loads(UNUSED, ignore=["HG101"])

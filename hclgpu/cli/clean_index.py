@@ -156,4 +156,4 @@ def all_clean(
 
 def _excluded(path: str, exclusion: Exclusion | None) -> bool:
     excluded = exclusion(os.path.dirname(path)) if exclusion is not None else None
-    return excluded is not None and excluded(path, False)
+    return excluded is not None and excluded(path, False, True)

@@ -49,15 +49,17 @@ def run(args: argparse.Namespace) -> int:
     )
     from hclgpu.settings.files import ConfigError
 
-    try:
+    sink = Sink()
+    try:  # every file's configuration is read before any file is written
         resolver, settings = run_settings(args)
+        exclusion, force = resolver.exclusion, settings.force_exclude
+        items = list(collect(args.paths, sink, exclusion=exclusion, force_exclude=force))
     except ConfigError as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
-    sink = Sink()
     changed: list[str] = []
     files = 0
-    for item in collect(args.paths, sink, exclusion=resolver.exclusion, force_exclude=settings.force_exclude):
+    for item in items:
         files += 1
         result = check_one(item, sink)  # parse only; HG901 rather than a traceback on a bug
         if result is None or result.tree is None or any(d.code == "HG023" for d in result.diagnostics):

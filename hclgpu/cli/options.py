@@ -30,7 +30,8 @@ def add_settings(parser: argparse.ArgumentParser, command: str) -> None:
             _add_flag(parser, option)
     if command == "lsp":
         return
-    group = parser.add_argument_group("configuration (hclgpu.toml, .hclgpu.toml, [tool.hclgpu])")
+    titled = parser.add_argument_group("configuration (hclgpu.toml, .hclgpu.toml, [tool.hclgpu])")
+    group = titled.add_mutually_exclusive_group()
     group.add_argument(
         "--config", metavar="FILE",
         help="use this configuration file for every file, instead of each file's nearest one",
@@ -44,9 +45,7 @@ def _add_flag(parser: argparse.ArgumentParser, option: Option[object]) -> None:
     default = "" if option.extends else f"; default: {shown}"
     place = f" (setting `{option.name}`{default})" if option.config else ""
     common: dict[str, object] = {"dest": option.attr, "default": None, "help": option.help + place}
-    if kind.cli == "flag":
-        parser.add_argument(*option.cli_flags, action="store_true", **common)  # type: ignore[arg-type]
-    elif kind.cli == "tristate":
+    if kind.cli == "switch":  # --x, and --no-x over a configuration's true
         parser.add_argument(*option.cli_flags, action=argparse.BooleanOptionalAction, **common)  # type: ignore[arg-type]
     elif kind.choices and kind.cli in ("value", "append"):  # argparse lists and checks them
         action = "append" if kind.cli == "append" else "store"

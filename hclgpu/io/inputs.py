@@ -75,7 +75,7 @@ def job_paths(
 def excluded_file(path: str, exclusion: Exclusion | None) -> bool:
     """Whether the configuration of the folder holding ``path`` excludes it."""
     excluded = exclusion(os.path.dirname(os.path.abspath(path))) if exclusion is not None else None
-    return excluded is not None and excluded(path, False)
+    return excluded is not None and excluded(path, False, True)
 
 
 def _once(paths: list[tuple[str, str, bool]]) -> list[tuple[str, str, bool]]:
@@ -133,7 +133,10 @@ def collect(
     seen: set[str] = set()
     for raw in _distinct(paths):
         if raw == "-":
-            yield Input(stdin_name, sys.stdin.buffer.read(MAX_BYTES + 1))
+            if not (
+                force_exclude and not stdin_name.startswith("<") and excluded_file(stdin_name, exclusion)
+            ):
+                yield Input(stdin_name, sys.stdin.buffer.read(MAX_BYTES + 1))
             continue
         path = Path(raw)
         if path.is_dir():

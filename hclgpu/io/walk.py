@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterator
 
 JOB_SUFFIXES = (".hcl", ".nomad")
 
-Excluded = Callable[[str, bool], bool]
-"""Whether a path (a folder when the flag is true) is excluded."""
+Excluded = Callable[[str, bool, bool], bool]
+"""Whether a path (a folder when the first flag is true) is excluded: itself, or with the
+second flag a folder above it too (a file named rather than found)."""
 Exclusion = Callable[[str], Excluded | None]
 """The exclusion that applies in a folder (its configuration's `exclude`), None for none."""
 
@@ -44,10 +45,12 @@ def job_files(directory: str, exclusion: Exclusion | None = None) -> Iterator[tu
         dirs[:] = sorted(
             d
             for d in dirs
-            if not d.startswith(".") and not (excluded and excluded(os.path.join(root, d), True))
+            if not d.startswith(".") and not (excluded and excluded(os.path.join(root, d), True, False))
         )
         for name in sorted(files):
-            if name.endswith(JOB_SUFFIXES) and not (excluded and excluded(os.path.join(root, name), False)):
+            if name.endswith(JOB_SUFFIXES) and not (
+                excluded and excluded(os.path.join(root, name), False, False)
+            ):
                 yield root, name
 
 

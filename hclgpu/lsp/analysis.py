@@ -35,6 +35,8 @@ class Analysis:
     index: LineIndex
     diagnostics: list[Diagnostic]
     """What is published: the compile's diagnostics after the configuration's filters."""
+    generation: int = 0
+    """The server's settings generation it was made in (see hclgpu.lsp.documents.State)."""
 
     @property
     def text(self) -> str:

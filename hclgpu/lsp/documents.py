@@ -11,9 +11,7 @@ still the document's, so an editor never shows diagnostics for text that is gone
 from __future__ import annotations
 
 import asyncio
-import os
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -40,6 +38,12 @@ class State:
     configured: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the workspace settings were asked for (or cannot be): no document is
     analysed with settings about to change."""
+    generation: int = 0
+    """Counts the changes of the settings and of the configuration files: an analysis made
+    before the newest is not used again."""
+    pushes: int = 0
+    """Counts the workspace settings the client pushed (a pull's answer older than a push is
+    dropped)."""
     analyses: dict[str, Analysis] = field(default_factory=dict)
     pending: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     last_change: dict[str, float] = field(default_factory=dict)
@@ -47,41 +51,8 @@ class State:
 
 
 def register(server: LanguageServer, state: State) -> None:
-    """The document-sync notifications: open, change, save and close."""
-
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: LanguageServer, params: types.InitializeParams) -> None:
-        state.root = to_fs_path(params.root_uri) if params.root_uri else None
-        state.initialization = _read_settings(
-            ls, state, params.initialization_options, "initializationOptions"
-        )
-
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: LanguageServer, params: types.InitializedParams) -> None:
-        """Ask for the `hclgpu` section of the workspace configuration, where the client can
-        answer (VS Code, Neovim's `settings`, Emacs' eglot-workspace-configuration)."""
-        workspace = ls.client_capabilities.workspace
-        try:
-            if workspace is not None and workspace.configuration:
-                request = types.ConfigurationParams(items=[types.ConfigurationItem(section="hclgpu")])
-                answer = await asyncio.wait_for(ls.workspace_configuration_async(request), PULL_TIMEOUT)
-                if answer and answer[0] is not None:
-                    _apply_workspace(ls, state, answer[0])
-        except Exception:  # a client that cannot answer: its other settings still apply
-            pass
-        finally:
-            state.configured.set()
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(
-        ls: LanguageServer, params: types.DidChangeConfigurationParams
-    ) -> None:
-        """The pushed settings, ``{"hclgpu": {...}}``; every open document is checked again."""
-        found = params.settings
-        if isinstance(found, dict) and isinstance(found.get("hclgpu"), dict):
-            found = found["hclgpu"]
-        if isinstance(found, dict) and found:
-            _apply_workspace(ls, state, found)
+    """The document-sync notifications: open, change, save and close (the settings' are
+    :mod:`hclgpu.lsp.configuration`'s)."""
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: LanguageServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -109,38 +80,6 @@ def register(server: LanguageServer, state: State) -> None:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
-PULL_TIMEOUT = 2.0
-"""Seconds to wait for the client's answer to `workspace/configuration`."""
-
-
-def given(state: State) -> dict[str, object]:
-    """The settings every document gets: the editor's over ``hclgpu lsp``'s flags, as a
-    command line's are over the configuration."""
-    from hclgpu.settings.resolve import layered
-
-    return layered(state.command_line, state.initialization, state.workspace)
-
-
-def _read_settings(ls: LanguageServer, state: State, options: Any, where: str) -> dict[str, object]:
-    """Settings by their camelCase names (``{"nomadVersion": "2.0.5", "varFiles": [...]}``),
-    relative paths from the workspace root; what cannot be used is shown to the user and
-    left out."""
-    from hclgpu.settings.resolve import from_editor
-
-    values, problems = from_editor(options, state.root or os.getcwd())
-    for problem in problems:
-        ls.window_show_message(
-            types.ShowMessageParams(type=types.MessageType.Warning, message=f"hclgpu: {where}: {problem}")
-        )
-    return values
-
-
-def _apply_workspace(ls: LanguageServer, state: State, options: Any) -> None:
-    state.workspace = _read_settings(ls, state, options, "settings")
-    for uri in list(ls.workspace.text_documents):
-        schedule(ls, state, uri, 0.0)
-
-
 def schedule(ls: LanguageServer, state: State, uri: str, delay: float) -> None:
     """Analyse ``uri`` after ``delay`` seconds, replacing any analysis still waiting."""
     previous = state.pending.pop(uri, None)
@@ -156,10 +95,11 @@ async def _analyse_later(ls: LanguageServer, state: State, uri: str, delay: floa
     document = opened(ls, uri)
     if document is None:
         return  # closed meanwhile
-    text, version = document.source, document.version
+    text, version, generation = document.source, document.version, state.generation
     loop = asyncio.get_running_loop()
     path = to_fs_path(uri) or uri
     analysis = await loop.run_in_executor(None, analyse, uri, path, text, version, given(state))
+    analysis.generation = generation
     now = opened(ls, uri)
     if now is None or now.version != version:
         return  # closed, or a newer change is on its way: never publish for text that is gone
@@ -185,9 +125,27 @@ def current(ls: LanguageServer, state: State, uri: str) -> Analysis | None:
     if document is None:
         return None
     found = state.analyses.get(uri)
-    if found is not None and found.version == document.version and found.text == document.source:
+    fresh = found is not None and found.generation == state.generation
+    if found is not None and fresh and found.version == document.version and found.text == document.source:
         return found
     path = to_fs_path(uri) or uri
+    generation = state.generation
     found = analyse(uri, path, document.source, document.version, given(state))
+    found.generation = generation
     state.analyses[uri] = found
     return found
+
+
+def given(state: State) -> dict[str, object]:
+    """The settings every document gets: the editor's over ``hclgpu lsp``'s flags, as a
+    command line's are over the configuration."""
+    from hclgpu.settings.resolve import layered
+
+    return layered(state.command_line, state.initialization, state.workspace)
+
+
+def analyse_again(ls: LanguageServer, state: State) -> None:
+    """Every open document analysed again: the settings or a configuration file changed."""
+    state.generation += 1
+    for uri in list(ls.workspace.text_documents):
+        schedule(ls, state, uri, 0.0)

@@ -11,7 +11,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from hclgpu import __version__
-from hclgpu.lsp import documents, features
+from hclgpu.lsp import configuration, documents, features
 
 
 def create_server(given: dict[str, object] | None = None, debounce: float = 0.01) -> LanguageServer:
@@ -22,6 +22,7 @@ def create_server(given: dict[str, object] | None = None, debounce: float = 0.01
     )
     state = documents.State(dict(given or {}), debounce)
     documents.register(server, state)
+    configuration.register(server, state)
     features.register(server, lambda uri: documents.current(server, state, uri))
     return server
 

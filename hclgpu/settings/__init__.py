@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 CHECKING = ("check", "render", "plan", "dump", "lsp")
 """The commands that check a job (and so read the cluster's facts)."""
 _SELECTORS = k.Many(k.Selector(), "CODES", "list of codes or check names", comma=True)
+_IGNORABLE = k.Many(k.Ignorable(), "CODES", "list of codes or check names", comma=True)
 _PATTERNS = k.Many(k.Glob(), "PATTERNS", "list of patterns", comma=True)
 
 
@@ -123,15 +124,16 @@ class Settings:
     select: Option[tuple[str, ...]] = Option(
         _SELECTORS, (),
         "report only these codes, code prefixes or checks (`HG2`, `HG264`, `server-warning`,"
-        " `memory-oversubscription-disabled`); empty: all",
-        section="findings", commands=("check", "lsp"),
+        " `memory-oversubscription-disabled`); empty: all (given on the command line, it replaces"
+        " the configuration's `extend-select` too)",
+        section="findings", commands=("check", "lsp"), resets=("extend_select",),
     )  # fmt: skip
     extend_select: Option[tuple[str, ...]] = Option(
         _SELECTORS, (), "add these to `select`",
         section="findings", commands=("check", "lsp"), extends=True,
     )  # fmt: skip
     ignore: Option[tuple[str, ...]] = Option(
-        _SELECTORS, (),
+        _IGNORABLE, (),
         "never report these codes, code prefixes or checks (the command line adds to the configuration's)",
         section="findings", commands=("check", "lsp"), extends=True,
     )  # fmt: skip
@@ -259,14 +261,15 @@ class Settings:
     def excluded_patterns(self) -> tuple[Pattern, ...]:
         return self.exclude + self.extend_exclude
 
-    def excluded(self, path: str, is_dir: bool) -> bool:
-        """Whether ``path`` is matched by `exclude` or `extend-exclude`."""
-        return any(pattern.matches(path, is_dir) for pattern in self.excluded_patterns)
+    def excluded(self, path: str, is_dir: bool, ancestors: bool = False) -> bool:
+        """Whether ``path`` (or with ``ancestors`` a folder above it) is matched by `exclude`
+        or `extend-exclude` (see :meth:`hclgpu.settings.patterns.Pattern.matches`)."""
+        return any(pattern.matches(path, is_dir, ancestors) for pattern in self.excluded_patterns)
 
     def ignored_for(self, path: str) -> tuple[str, ...]:
         """What is not reported in ``path``: `ignore` and every `per-file-ignores` entry whose
         pattern matches it."""
-        extra = [codes for pattern, codes in self.per_file_ignores if pattern.matches(path, False)]
+        extra = [codes for pattern, codes in self.per_file_ignores if pattern.matches(path, False, True)]
         return self.ignore + tuple(code for codes in extra for code in codes)
 
     def shown(self) -> list[tuple[str, str, str]]:

@@ -26,8 +26,8 @@ class Kind:
 
     metavar = "VALUE"
     cli = "value"
-    """``flag`` (true when given), ``tristate`` (``--x``/``--no-x``), ``value``, ``append``
-    (repeatable) or ``list`` (a comma-separated list)."""
+    """``switch`` (``--x`` for true, ``--no-x`` for false), ``value``, ``append``
+    (repeatable), ``list`` (a comma-separated list), or ``none`` (no flag)."""
     toml = "string"
     """How the README's table names the type of the configuration key."""
     choices: tuple[str, ...] = ()
@@ -54,7 +54,7 @@ class Kind:
 
 
 class Bool(Kind):
-    cli = "flag"
+    cli = "switch"
     toml = "true or false"
 
     def read(self, raw: object, base: str) -> object:
@@ -64,9 +64,7 @@ class Bool(Kind):
 
 
 class Tristate(Bool):
-    """A fact that is true, false or not stated."""
-
-    cli = "tristate"
+    """A fact that is true, false or not stated (its default is None)."""
 
 
 class Choice(Kind):
@@ -156,7 +154,7 @@ class ByteSize(Kind):
             if match is not None and unit is not None:
                 try:
                     size = int(float(match.group(1).replace(",", "")) * unit)
-                except ValueError:
+                except (ValueError, OverflowError):
                     size = 0
                 if size > 0:
                     return size
@@ -171,7 +169,7 @@ class Text(Kind):
         self._problem = problem
 
     def read(self, raw: object, base: str) -> object:
-        if not isinstance(raw, str) or not (raw or callable(self._problem)):
+        if not isinstance(raw, str) or not (raw or callable(self._problem)) or "\0" in raw:
             raise ValueError(f"must be a non-empty string, not {_shown(raw)}")
         problem = self._problem(raw) if callable(self._problem) else None
         if problem:
@@ -190,7 +188,7 @@ class Path(Kind):
         self.literal = literal
 
     def read(self, raw: object, base: str) -> object:
-        if not isinstance(raw, str) or not raw:
+        if not isinstance(raw, str) or not raw or "\0" in raw:
             raise ValueError(f"must be a path, not {_shown(raw)}")
         return raw if raw in self.literal else resolve_path(raw, base)
 
@@ -240,6 +238,17 @@ class Selector(Kind):
         return selector(raw)
 
 
+class Ignorable(Selector):
+    """A selector that names findings `ignore` can hide (:func:`~hclgpu.settings.selectors.ignorable`)."""
+
+    def read(self, raw: object, base: str) -> object:
+        from hclgpu.settings.selectors import ignorable
+
+        super().read(raw, base)
+        assert isinstance(raw, str)
+        return ignorable(raw)
+
+
 class Glob(Kind):
     """A gitignore-style pattern, matched from where it is written."""
 
@@ -263,7 +272,7 @@ class IgnoresByPattern(Kind):
     def read(self, raw: object, base: str) -> object:
         if not isinstance(raw, dict):
             raise ValueError('must be a table of pattern = ["HG260", ...]')
-        selectors = Many(Selector(), "CODE", "")
+        selectors = Many(Ignorable(), "CODE", "")
         return tuple(
             (Pattern(str(pattern), base), selectors.read(codes, base)) for pattern, codes in raw.items()
         )

@@ -44,7 +44,7 @@ class Option(_Generic[T]):
 
     __slots__ = (
         "attr", "commands", "config", "default", "extends", "flags", "help", "kind", "lsp", "name",
-        "section",
+        "resets", "section",
     )  # fmt: skip
 
     def __init__(
@@ -59,6 +59,7 @@ class Option(_Generic[T]):
         lsp: str | bool = True,
         flags: tuple[str, ...] = (),
         extends: bool = False,
+        resets: tuple[str, ...] = (),
     ) -> None:
         self.kind = kind
         self.default = default
@@ -75,6 +76,9 @@ class Option(_Generic[T]):
         self.extends = extends
         """Whether a value from the command line (or an editor) adds to the configuration's
         instead of replacing it (``--ignore`` adds codes to `ignore`)."""
+        self.resets = resets
+        """The options (attributes) a value given for the run clears from the configuration, as
+        ruff's ``--select`` clears the configuration's `extend-select` too."""
         self.name = ""
         self.attr = ""
 

@@ -5,9 +5,9 @@ configuration file's folder, or the working directory for the command line), as 
 matches a `.gitignore`:
 
 * a pattern with no ``/`` but a trailing one matches a name at any depth: ``vars.hcl``,
-  ``*.vars.hcl``, ``legacy/`` (a folder named ``legacy`` anywhere);
-* a pattern with a ``/`` elsewhere is anchored to the folder: ``jobs/legacy``,
-  ``/staging.nomad.hcl``;
+  ``*.vars.hcl``, ``legacy/`` (a folder named ``legacy`` anywhere, below the folder walked);
+* a pattern with a ``/`` elsewhere is anchored to the folder it was written for:
+  ``jobs/legacy``, ``/staging.nomad.hcl``;
 * ``*`` and ``?`` match within one name, ``[a-z]`` one character of a class (``[!a]`` one
   outside it), ``**`` any number of folders (``jobs/**/old-*.hcl``);
 * a trailing ``/`` matches folders only, and everything below a matched folder is matched.
@@ -24,7 +24,7 @@ import re
 class Pattern:
     """One pattern and the folder it is matched from."""
 
-    __slots__ = ("base", "directory_only", "regex", "text")
+    __slots__ = ("anchored", "base", "directory_only", "regex", "text")
 
     def __init__(self, text: str, base: str) -> None:
         pattern = text.strip()
@@ -36,22 +36,31 @@ class Pattern:
         pattern = pattern.rstrip("/")
         if not pattern:
             raise ValueError(f"`{text}` matches nothing")
-        anchored = "/" in pattern
-        body = _translate(pattern.lstrip("/"))
-        self.regex = re.compile(body if anchored else f"(?:.*/)?{body}", re.DOTALL)
+        self.anchored = "/" in pattern
+        try:
+            self.regex = re.compile(_translate(pattern.lstrip("/")), re.DOTALL)
+        except re.error as error:
+            raise ValueError(f"`{text}` is not a pattern: {error}") from None
 
-    def matches(self, path: str, is_dir: bool) -> bool:
-        """Whether ``path`` (absolute, or relative to the working directory) or one of the
-        folders above it, up to the pattern's folder, is matched."""
-        relative = _relative(path, self.base)
-        if relative is None:
-            return False
-        parts = relative.split("/")
-        for end in range(len(parts), 0, -1):
-            folder = end < len(parts) or is_dir
-            if (folder or not self.directory_only) and self.regex.fullmatch("/".join(parts[:end])):
+    def matches(self, path: str, is_dir: bool, ancestors: bool = False) -> bool:
+        """Whether ``path`` (absolute, or relative to the working directory) is matched; with
+        ``ancestors``, or one of the folders above it. A folder's walk asks of each entry
+        alone (it does not go into a folder that is matched), so the folder walked is never
+        excluded by its own name; a file named on the command line asks with ``ancestors``."""
+        full = os.path.abspath(path)
+        while True:
+            if (is_dir or not self.directory_only) and self._matches_itself(full):
                 return True
-        return False
+            parent = os.path.dirname(full)
+            if not ancestors or _relative(parent, self.base) is None:  # not above its own folder
+                return False
+            full, is_dir = parent, True
+
+    def _matches_itself(self, full: str) -> bool:
+        if not self.anchored:  # a name at any depth
+            return self.regex.fullmatch(os.path.basename(full)) is not None
+        relative = _relative(full, self.base)
+        return relative is not None and self.regex.fullmatch(relative) is not None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Pattern) and (self.text, self.base) == (other.text, other.base)
@@ -63,9 +72,8 @@ class Pattern:
         return f"Pattern({self.text!r}, {self.base!r})"
 
 
-def _relative(path: str, base: str) -> str | None:
-    """``path`` relative to ``base`` with ``/`` separators, or None when it is outside."""
-    full = os.path.abspath(path)
+def _relative(full: str, base: str) -> str | None:
+    """``full`` (absolute) relative to ``base`` with ``/`` separators, or None when outside."""
     if full == base:
         return None
     prefix = base if base.endswith(os.sep) else base + os.sep

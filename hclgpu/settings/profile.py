@@ -37,8 +37,8 @@ class Profile:
         """Nomad Enterprise (True), Community Edition (False), or not stated (None)."""
         self.memory_oversubscription = memory_oversubscription
         """The scheduler configuration's ``memory_oversubscription_enabled``, None unless stated."""
-        self.targets = targets
-        """The targets the job is translated to, besides Nomad."""
+        self.targets = tuple(sorted(set(targets)))
+        """The targets the job is translated to, besides Nomad (sorted: a set)."""
         self.job_max_count = job_max_count
         """The servers' `job_max_count` (Nomad's default: 50,000)."""
         self.job_max_source_size = job_max_source_size

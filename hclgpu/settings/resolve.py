@@ -48,7 +48,7 @@ class Resolver:
             return self.for_folder(os.getcwd())
         return self.for_folder(os.path.dirname(os.path.abspath(path)))
 
-    def exclusion(self, folder: str) -> Callable[[str, bool], bool] | None:
+    def exclusion(self, folder: str) -> Callable[[str, bool, bool], bool] | None:
         """What `exclude` excludes in ``folder`` (None when nothing is), for walking it."""
         settings = self.for_folder(folder)
         return settings.excluded if settings.excluded_patterns else None
@@ -78,6 +78,10 @@ def merged(config: ConfigFile | None, given: dict[str, object], origin: str) -> 
     """The settings of a configuration (or none) with the run's ``given`` values over it."""
     values: dict[str, object] = dict(config.values) if config is not None else {}
     origins = dict.fromkeys(values, config.path) if config is not None else {}
+    cleared = {reset for attr in given for reset in Settings.option(attr).resets}
+    for attr in cleared - set(given):
+        values.pop(attr, None)
+        origins.pop(attr, None)
     for attr, value in given.items():
         option = Settings.option(attr)
         if option.extends and attr in values:

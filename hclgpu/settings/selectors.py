@@ -62,6 +62,33 @@ def matches(code: str, check: str, chosen: str) -> bool:
     return named is not None and named.id == code
 
 
+NEVER_HIDDEN = ("HG0", "HG1", "HG9")
+"""Syntax, evaluation/input and internal errors: when one is present the job Nomad would read
+is not the one the file shows, so no ``select``/``ignore`` may hide it."""
+
+
+def can_hide(code: str, severity: str | None = None) -> bool:
+    """Whether ``select``/``ignore`` may hide a finding of ``code`` (with ``severity``, else
+    the code's own): not an error of the syntax, evaluation, input or hclgpu itself, and not
+    a run that could not be made (a policy that does not compile, an unreadable file)."""
+    known = CODES.get(code)
+    if known is None or known.fatal:
+        return False
+    return not (code.startswith(NEVER_HIDDEN) and (severity or known.severity) == "error")
+
+
+def ignorable(text: str) -> str:
+    """``text`` as a selector of `ignore` or `per-file-ignores`: one that names a finding it
+    can hide (`--ignore HG108` would hide nothing: a job with that error is not checked)."""
+    chosen = selector(text)
+    if not any(can_hide(code) for code in codes_of(chosen)):
+        raise UnknownSelector(
+            f"`{text.strip()}` cannot be ignored: an error in the file's syntax, evaluation or input, or"
+            " a run that could not be made, is always reported"
+        )
+    return chosen
+
+
 def any_matches(code: str, check: str, chosen: tuple[str, ...]) -> bool:
     return any(matches(code, check, one) for one in chosen)
 

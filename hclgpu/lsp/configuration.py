@@ -1,0 +1,139 @@
+"""The editor's settings and the configuration files, as the language server follows them.
+
+The settings every document gets are ``hclgpu lsp``'s flags, then the client's
+``initializationOptions``, then its `hclgpu` workspace settings: asked for once the session
+starts (``workspace/configuration``, where the client can answer), and again whenever the
+client says they changed (``workspace/didChangeConfiguration``; a client that pushes them,
+as Neovim's ``settings`` and Helix's ``config`` do, is read as it pushes). A configuration
+file changing on disk (``hclgpu.toml``, ``.hclgpu.toml``, ``pyproject.toml``, watched where
+the client can watch files) has every open document analysed again, as a change of the
+settings does. A key or value that cannot be used is shown to the user and left out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from hclgpu.lsp.documents import State, analyse_again
+
+PULL_TIMEOUT = 2.0
+"""Seconds to wait for the client's answer to `workspace/configuration`."""
+WATCHED = "**/{.hclgpu.toml,hclgpu.toml,pyproject.toml}"
+"""The configuration files whose changes the server asks the client to report."""
+
+
+def register(server: LanguageServer, state: State) -> None:
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: LanguageServer, params: types.InitializeParams) -> None:
+        state.root = to_fs_path(params.root_uri) if params.root_uri else None
+        options = params.initialization_options
+        state.initialization = _read(ls, state, options, "initializationOptions")
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: LanguageServer, params: types.InitializedParams) -> None:
+        try:
+            await _watch_configuration_files(ls)
+            await _pull(ls, state)
+        finally:
+            state.configured.set()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(
+        ls: LanguageServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        """``{"hclgpu": {...}}`` (an empty object clears them), or the settings themselves;
+        anything else (null, another tool's section) means "ask again", where the client can
+        be asked."""
+        state.pushes += 1
+        found = _section(params.settings)
+        if found is not None:
+            _apply(ls, state, found)
+        elif _can_pull(ls):
+            state.configured.clear()  # no analysis with the settings about to change
+            try:
+                await _pull(ls, state)
+            finally:
+                state.configured.set()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: LanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
+        names = {os.path.basename(to_fs_path(change.uri) or change.uri) for change in params.changes}
+        if names & {".hclgpu.toml", "hclgpu.toml", "pyproject.toml"}:
+            analyse_again(ls, state)
+
+
+def _section(settings: Any) -> dict[str, Any] | None:
+    """The `hclgpu` settings a push carries, or None when it carries none of them."""
+    from hclgpu.settings import Settings
+
+    if not isinstance(settings, dict):
+        return None
+    section = settings.get("hclgpu")
+    if isinstance(section, dict):
+        return section
+    keys = {o.lsp_key for o in Settings.options() if o.lsp_key}
+    return settings if settings and set(settings) <= keys else None
+
+
+def _can_pull(ls: LanguageServer) -> bool:
+    workspace = ls.client_capabilities.workspace
+    return workspace is not None and bool(workspace.configuration)
+
+
+async def _pull(ls: LanguageServer, state: State) -> None:
+    """Ask the client for the `hclgpu` section; an answer overtaken by a push is dropped."""
+    if not _can_pull(ls):
+        return
+    pushes = state.pushes
+    request = types.ConfigurationParams(items=[types.ConfigurationItem(section="hclgpu")])
+    try:
+        answer = await asyncio.wait_for(ls.workspace_configuration_async(request), PULL_TIMEOUT)
+    except Exception:  # a client that cannot answer: its other settings still apply
+        return
+    if state.pushes == pushes:
+        _apply(ls, state, answer[0] if answer and isinstance(answer[0], dict) else {})
+
+
+async def _watch_configuration_files(ls: LanguageServer) -> None:
+    """Ask the client to report changes of the configuration files, where it can."""
+    workspace = ls.client_capabilities.workspace
+    watching = workspace.did_change_watched_files if workspace is not None else None
+    if watching is None or not watching.dynamic_registration:
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern=WATCHED)]
+    )
+    registration = types.Registration(
+        id="hclgpu-configuration", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
+    )
+    try:
+        await asyncio.wait_for(
+            ls.client_register_capability_async(types.RegistrationParams(registrations=[registration])),
+            PULL_TIMEOUT,
+        )
+    except Exception:  # the client cannot watch: a configuration change shows at the next edit
+        return
+
+
+def _read(ls: LanguageServer, state: State, options: Any, where: str) -> dict[str, object]:
+    """Settings by their camelCase names (``{"nomadVersion": "2.0.5", "varFiles": [...]}``),
+    relative paths from the workspace root; what cannot be used is shown and left out."""
+    from hclgpu.settings.resolve import from_editor
+
+    values, problems = from_editor(options, state.root or os.getcwd())
+    for problem in problems:
+        ls.window_show_message(
+            types.ShowMessageParams(type=types.MessageType.Warning, message=f"hclgpu: {where}: {problem}")
+        )
+    return values
+
+
+def _apply(ls: LanguageServer, state: State, options: dict[str, Any]) -> None:
+    state.workspace = _read(ls, state, options, "settings")
+    analyse_again(ls, state)
