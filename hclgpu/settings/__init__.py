@@ -40,13 +40,13 @@ class Settings:
         section="cluster", commands=CHECKING,
     )  # fmt: skip
     enterprise: Option[bool | None] = Option(
-        k.Tristate(), None,
+        k.Bool(), None,
         "Nomad Enterprise (true) or Community Edition (false): with false, what only Enterprise"
         " accepts is an error (HG289); `plan` places `numa` blocks only with true",
         section="cluster", commands=CHECKING,
     )  # fmt: skip
     memory_oversubscription: Option[bool | None] = Option(
-        k.Tristate(), None,
+        k.Bool(), None,
         "whether the scheduler configuration enables memory oversubscription: with false, a"
         " `memory_max` is reported as ignored (HG264 `memory-oversubscription-disabled`)",
         section="cluster", commands=CHECKING,

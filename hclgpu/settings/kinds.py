@@ -54,6 +54,8 @@ class Kind:
 
 
 class Bool(Kind):
+    """True or false; a cluster fact's default None says "not stated"."""
+
     cli = "switch"
     toml = "true or false"
 
@@ -61,10 +63,6 @@ class Bool(Kind):
         if not isinstance(raw, bool):
             raise ValueError(f"must be true or false, not {_shown(raw)}")
         return raw
-
-
-class Tristate(Bool):
-    """A fact that is true, false or not stated (its default is None)."""
 
 
 class Choice(Kind):
