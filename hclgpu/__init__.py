@@ -64,23 +64,18 @@ def settings_for(path: str = ".", **settings: Any) -> Settings:
 
 
 def _resolver(settings: dict[str, Any], read_configuration: bool) -> Resolver:
+    """The API's keywords as a run's given settings (relative paths from the working
+    directory); ValueError for the first that cannot be used."""
     import os
 
     from hclgpu.settings import Settings as _Settings
+    from hclgpu.settings.files import read_values
     from hclgpu.settings.resolve import Resolver as _Resolver
 
-    given: dict[str, object] = {}
-    for name, value in settings.items():
-        try:
-            option = _Settings.option(name)
-        except KeyError:
-            raise ValueError(f"unknown setting {name!r}") from None
-        try:
-            given[option.attr] = option.kind.read(
-                list(value) if isinstance(value, tuple) else value, os.getcwd()
-            )
-        except ValueError as error:
-            raise ValueError(f"{name}: {error}") from None
+    keys = {o.attr: o for o in _Settings.options()}
+    given, problems = read_values(settings, os.getcwd(), keys, "setting")
+    if problems:
+        raise ValueError(problems[0])
     return _Resolver(given, origin="api", isolated=not read_configuration)
 
 

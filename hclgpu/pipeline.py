@@ -16,6 +16,8 @@ from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from hclgpu.eval.program import EvalOptions
     from hclgpu.ir.models import Job
     from hclgpu.rego.policies import PolicySet
@@ -90,7 +92,6 @@ def compile_source(
     source: SourceFile,
     options: EvalOptions | None = None,
     checks: bool = True,
-    ignore: frozenset[str] = frozenset(),
     policies: PolicySet | None = None,
     skip_non_jobs: bool = False,
 ) -> Result:
@@ -99,8 +100,7 @@ def compile_source(
     The job is returned only when there are no errors: a job with an error somewhere
     in it is not what Nomad would run, so no back end may render it. ``checks=False``
     stops after decoding (no HG2xx rules), to see exactly what Nomad's parser produces.
-    Diagnostics whose code is in ``ignore`` are dropped before deciding (`plan --enterprise`
-    drops HG289, the server's refusal of Enterprise features). ``policies`` are the team's
+    ``policies`` are the team's
     Rego rules (``check --policy``), run on every job that decodes, before suppressions apply.
     ``skip_non_jobs``: a file that is not a job file (:func:`is_job_file`) is only noted
     (HG023), as for a file a folder's walk found.
@@ -108,14 +108,13 @@ def compile_source(
     from hclgpu.gc_pause import paused_gc
 
     with paused_gc():  # the IR is a large acyclic tree: collecting while building it only costs time
-        return _compile(source, options, checks, ignore, policies, skip_non_jobs)
+        return _compile(source, options, checks, policies, skip_non_jobs)
 
 
 def _compile(
     source: SourceFile,
     options: EvalOptions | None,
     checks: bool,
-    ignore: frozenset[str],
     policies: PolicySet | None,
     skip_non_jobs: bool,
 ) -> Result:
@@ -147,7 +146,7 @@ def _compile(
 
             check_policies(job, tree, source, sink, policies)
     ran = checked and policies is not None
-    diagnostics = [d for d in _suppress(tree, source, sink, checked, ran) if d.code not in ignore]
+    diagnostics = _suppress(tree, source, sink, checked, ran)
     failed = any(d.severity is Severity.ERROR for d in diagnostics)
     return Result(source, tree, diagnostics, None if failed else job, scope)
 
@@ -184,6 +183,20 @@ def eval_options(
     """Evaluation inputs from the settings and (with ``environment``) the environment's
     NOMAD_VAR_* variables; ``profile`` replaces the settings' own (a command that names a
     target)."""
+    chosen = profile or settings.profile
+    return evaluation(path, settings.var, settings.var_file, settings.allow_fs, chosen, environment)
+
+
+def evaluation(
+    path: str,
+    variables: Sequence[str],
+    var_files: Sequence[str],
+    allow_fs: bool,
+    profile: Profile,
+    environment: bool = True,
+) -> EvalOptions:
+    """Evaluation inputs of the file at ``path``: file functions read from its folder,
+    ``--var`` values, var-files and (with ``environment``) NOMAD_VAR_* variables."""
     import os
     from pathlib import Path
 
@@ -191,11 +204,9 @@ def eval_options(
     from hclgpu.eval.variables import VariableInputs
 
     env = dict(os.environ) if environment else {}
-    variables = VariableInputs(args=list(settings.var), files=[Path(f) for f in settings.var_file], env=env)
+    inputs = VariableInputs(args=list(variables), files=[Path(f) for f in var_files], env=env)
     base = Path(path).parent if path and not path.startswith("<") else Path()
-    return EvalOptions(
-        variables, base_dir=base, allow_fs=settings.allow_fs, profile=profile or settings.profile
-    )
+    return EvalOptions(inputs, base_dir=base, allow_fs=allow_fs, profile=profile)
 
 
 def loads(text: str, path: str = "<string>") -> Result:

@@ -52,14 +52,13 @@ def _profile(path: Path) -> Profile:
     import tomllib
 
     from hclgpu.settings import Settings
-    from hclgpu.settings.files import read_value
+    from hclgpu.settings.files import read_values
 
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     match = _SETTINGS.match(lines[1]) if len(lines) > 1 else None
-    values = {}
-    for key, raw in (tomllib.loads(f"s = {match.group(1)}")["s"] if match else {}).items():
-        option = Settings.option(key)
-        values[option.attr] = read_value(option, raw, str(path.parent), key)
+    given = tomllib.loads(f"s = {match.group(1)}")["s"] if match else {}
+    values, problems = read_values(given, str(path.parent), {o.name: o for o in Settings.options()}, "key")
+    assert not problems, problems
     settings = Settings(values)
     return settings.profile_for("kubernetes") if path.name.startswith("HG3") else settings.profile
 

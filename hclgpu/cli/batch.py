@@ -15,7 +15,6 @@ import signal
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hclgpu.cli.cache import Cache, Inputs, Touched, diagnostic, entry
@@ -253,19 +252,13 @@ def _worker_terminated(signum: int, frame: object) -> None:
 def compile_entries(path: str, text: str, inputs: Inputs) -> tuple[list[dict[str, Any]], list[Touched]]:
     """One file's diagnostics as plain data, and the files its file functions touched."""
     from hclgpu.eval.functions.fs import TOUCHED
-    from hclgpu.eval.program import EvalOptions
-    from hclgpu.eval.variables import VariableInputs
-    from hclgpu.pipeline import compile_source
+    from hclgpu.pipeline import compile_source, evaluation
 
     source = SourceFile(path, text)
     touched: list[Touched] = []
     token = TOUCHED.set(touched)
     try:
-        variables = VariableInputs(
-            args=list(inputs.variables), files=[Path(f) for f in inputs.var_files], env=dict(os.environ)
-        )
-        base = Path(path).parent if path and not path.startswith("<") else Path()
-        options = EvalOptions(variables, base_dir=base, allow_fs=inputs.allow_fs, profile=inputs.profile)
+        options = evaluation(path, inputs.variables, inputs.var_files, inputs.allow_fs, inputs.profile)
         result = compile_source(source, options, policies=inputs.policies, skip_non_jobs=inputs.walked)
         found = result.diagnostics
         if any(d.code in _UNCACHEABLE for d in found):

@@ -75,19 +75,20 @@ def run(args: argparse.Namespace) -> int:
     from hclgpu.settings.files import ConfigError
 
     try:
-        resolver, _ = run_settings(args)
+        resolver, settings = run_settings(args)
         if args.statistics and args.format not in ("text", "json"):
             sys.stderr.write(f"hclgpu check: --statistics prints text or json, not {args.format}\n")
             return EXIT_FATAL
         if args.show_settings:
             return _show_settings(args, resolver)
-        policies = _Policies(resolver)
+        policies = _Policies()
+        force = settings.force_exclude  # the run's, as the walk's
         caching = not (args.no_cache or os.environ.get("HCLGPU_NO_CACHE"))
         if caching and "-" not in args.paths:
-            files = _all_clean(args, resolver, policies)
+            files = _all_clean(args, resolver, policies, force)
             if files is not None:  # nothing changed since a clean check: nothing more to load
                 return _finish(args, resolver, [], files)
-        return _check(args, resolver, policies, caching)
+        return _check(args, resolver, policies, caching, force)
     except ConfigError as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL
@@ -98,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_FATAL
 
 
-def _check(args: argparse.Namespace, resolver: Resolver, policies: _Policies, caching: bool) -> int:
+def _check(
+    args: argparse.Namespace, resolver: Resolver, policies: _Policies, caching: bool, force: bool
+) -> int:
     from hclgpu.cli.batch import Options, WorkerDied, check_all, check_paths
     from hclgpu.cli.cache import Cache
     from hclgpu.diagnostics import Sink
@@ -108,7 +111,6 @@ def _check(args: argparse.Namespace, resolver: Resolver, policies: _Policies, ca
     cache = Cache() if caching else None
     inputs = _InputsBy(resolver, policies)
     options = Options(args.jobs, cache, progress=args.format == "text" and not args.quiet)
-    force = resolver.for_folder(os.getcwd()).force_exclude
     try:
         if "-" in args.paths:
             items = list(collect(args.paths, sink, args.stdin_filename, resolver.exclusion, force))
@@ -162,8 +164,7 @@ class _Policies:
     distinct choice of directories, packages and time limit; a set that does not compile
     stops the run (exit 2), its problems located in the `.rego` files."""
 
-    def __init__(self, resolver: Resolver) -> None:
-        self.resolver = resolver
+    def __init__(self) -> None:
         self._sets: dict[tuple[object, ...], PolicySet | None] = {}
 
     def __call__(self, settings: Settings) -> PolicySet | None:
@@ -207,7 +208,7 @@ class _InputsBy:
         return found
 
 
-def _all_clean(args: argparse.Namespace, resolver: Resolver, policies: _Policies) -> int | None:
+def _all_clean(args: argparse.Namespace, resolver: Resolver, policies: _Policies, force: bool) -> int | None:
     """The number of files when each is unchanged since a check that found nothing in it."""
     from hclgpu.cli import clean_index
 
@@ -225,7 +226,6 @@ def _all_clean(args: argparse.Namespace, resolver: Resolver, policies: _Policies
             )  # fmt: skip
         return known[id(settings)]
 
-    force = resolver.for_folder(os.getcwd()).force_exclude
     return clean_index.all_clean(args.paths, index, inputs, resolver.exclusion, force)
 
 

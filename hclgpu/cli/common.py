@@ -16,6 +16,8 @@ from collections.abc import Sequence
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:
+    from typing import TextIO
+
     from hclgpu.diagnostics import Diagnostic, Sink
     from hclgpu.io.inputs import Input
     from hclgpu.pipeline import Result
@@ -47,7 +49,6 @@ def check_one(
     settings: Settings | None = None,
     *,
     checks: bool = True,
-    ignore: frozenset[str] = frozenset(),
     profile: Profile | None = None,
 ) -> Result | None:
     """Decode and check one input (parse only when ``settings`` is None); HG901 for any
@@ -64,7 +65,7 @@ def check_one(
             result = check_source(source, skip_non_jobs=item.walked)
         else:
             options = eval_options(settings, item.path, profile)
-            result = compile_source(source, options, checks=checks, ignore=ignore, skip_non_jobs=item.walked)
+            result = compile_source(source, options, checks=checks, skip_non_jobs=item.walked)
     except Exception as error:  # a bug in hclgpu: report it, never a traceback
         sink.emit(
             "HG901",
@@ -77,18 +78,21 @@ def check_one(
     return result
 
 
-def report(args: argparse.Namespace, diagnostics: list[Diagnostic], files: int) -> None:
-    """Print ``diagnostics`` in the run's format (text to standard error, the rest to
-    standard output)."""
+def report(
+    args: argparse.Namespace, diagnostics: list[Diagnostic], files: int, stream: TextIO | None = None
+) -> None:
+    """Write ``diagnostics`` in the run's format to ``stream`` (without colour), else print
+    them (text to standard error, the rest to standard output)."""
     quiet = getattr(args, "quiet", False)
+    out = stream or (sys.stderr if args.format == "text" else sys.stdout)
     if args.format == "text" and not diagnostics:
         if not quiet:
-            sys.stderr.write(f"All checks passed ({files} file{'s' if files != 1 else ''}).\n")
+            out.write(f"All checks passed ({files} file{'s' if files != 1 else ''}).\n")
         return
     from hclgpu.report import write_report as write
 
-    stream = sys.stderr if args.format == "text" else sys.stdout
-    write(args.format, diagnostics, files, stream, color=args.color, summary=not quiet)
+    color = "never" if stream is not None else args.color
+    write(args.format, diagnostics, files, out, color=color, summary=not quiet)
 
 
 def write_report(args: argparse.Namespace, diagnostics: list[Diagnostic], files: int) -> int:
@@ -109,13 +113,7 @@ def write_report(args: argparse.Namespace, diagnostics: list[Diagnostic], files:
     import io
 
     buffer = io.StringIO()
-    quiet = getattr(args, "quiet", False)
-    if args.format == "text" and not diagnostics:
-        buffer.write("" if quiet else f"All checks passed ({files} file{'s' if files != 1 else ''}).\n")
-    else:
-        from hclgpu.report import write_report as write
-
-        write(args.format, diagnostics, files, buffer, color="never", summary=not quiet)
+    report(args, diagnostics, files, buffer)
     return write_out(
         os.path.dirname(os.path.abspath(output)), [(os.path.basename(output), buffer.getvalue())]
     )
@@ -142,15 +140,9 @@ def single(
         sys.stderr.write(f"hclgpu {args.command}: give exactly one job file, not a directory of several\n")
         return EXIT_FATAL, None, settings
     profile = settings.profile_for(target) if target else None
-    ignore: frozenset[str] = getattr(args, "ignore_codes", frozenset())
     checks = not getattr(args, "parser_only", False)
-    result = (
-        check_one(
-            items[0], sink, settings if compile else None, checks=checks, ignore=ignore, profile=profile
-        )
-        if items
-        else None
-    )
+    chosen = settings if compile else None
+    result = check_one(items[0], sink, chosen, checks=checks, profile=profile) if items else None
     diagnostics = sink.sorted()
     status = exit_status(diagnostics, False)
     if result is None or status != EXIT_OK:

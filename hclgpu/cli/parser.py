@@ -54,6 +54,17 @@ def version_text() -> str:
     return f"hclgpu {__version__} (checks job files as Nomad {releases} does)"
 
 
+class _Version(argparse.Action):
+    """``--version``, its text made only when it is asked for: the releases' module is not
+    on the start-up path of the commands that read no settings."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        import sys
+
+        sys.stdout.write(version_text() + "\n")
+        parser.exit()
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command`` (a known command name), only that command's part."""
     parser = argparse.ArgumentParser(
@@ -62,7 +73,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=version_text())
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         if command is None or command not in COMMANDS or name == command:

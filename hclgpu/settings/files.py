@@ -122,23 +122,32 @@ def _table(path: str) -> dict[str, object] | None:
 def _values(table: dict[str, object], path: str) -> dict[str, object]:
     from hclgpu.settings import Settings
 
-    base = os.path.dirname(os.path.abspath(path))
     keys = {o.name: o for o in Settings.options() if o.config}
-    values: dict[str, object] = {}
-    for key, raw in table.items():
-        option = keys.get(key)
-        if option is None:
-            raise ConfigError(f"{path}: unknown key `{key}`{_nearest_key(key, keys)}")
-        values[option.attr] = read_value(option, raw, base, f"{path}: `{key}`")
+    values, problems = read_values(table, os.path.dirname(os.path.abspath(path)), keys, "key")
+    if problems:
+        raise ConfigError(f"{path}: {problems[0]}")
     return values
 
 
-def read_value(option: Option[object], raw: object, base: str, where: str) -> object:
-    """``raw`` as ``option``'s value; ConfigError naming ``where`` when it cannot be."""
-    try:
-        return option.kind.read(raw, base)
-    except ValueError as error:
-        raise ConfigError(f"{where}: {error}") from None
+def read_values(
+    given: dict[str, object], base: str, keys: dict[str, Option[object]], noun: str
+) -> tuple[dict[str, object], list[str]]:
+    """The settings ``given`` by ``keys`` (a configuration's names, an editor's camelCase
+    ones, the Python API's), read by their options' kinds (relative paths from ``base``), by
+    attribute; and a problem for each ``noun`` or value that cannot be used, naming it, with
+    the nearest known name."""
+    values: dict[str, object] = {}
+    problems: list[str] = []
+    for key, raw in given.items():
+        option = keys.get(key)
+        if option is None:
+            problems.append(f"unknown {noun} `{key}`{_nearest_key(str(key), keys)}")
+            continue
+        try:
+            values[option.attr] = option.kind.read(raw, base)
+        except ValueError as error:
+            problems.append(f"`{key}`: {error}")
+    return values, problems
 
 
 def _nearest_key(key: str, keys: dict[str, Option[object]]) -> str:
@@ -149,7 +158,6 @@ def _nearest_key(key: str, keys: dict[str, Option[object]]) -> str:
     close = get_close_matches(key, list(keys), n=1, cutoff=0.6)
     if close:
         return f"; did you mean `{close[0]}`?"
-    only_flags = [o.name for o in Settings.options() if not o.config]
-    if key in only_flags:
+    if any(o.name == key and not o.config for o in Settings.options()):
         return " (it is a command-line option only: a job's inputs are given by the run)"
     return f" (known: {', '.join(sorted(keys))})"

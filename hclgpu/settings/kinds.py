@@ -211,6 +211,8 @@ class Many(Kind):
     def read(self, raw: object, base: str) -> object:
         if isinstance(raw, str):
             raw = [raw]
+        if isinstance(raw, tuple):  # the Python API's
+            raw = list(raw)
         if not isinstance(raw, list):
             raise ValueError(f"must be a list, like [{self.metavar.lower()!r}], not {_shown(raw)}")
         return tuple(self.item.read(item, base) for item in raw)

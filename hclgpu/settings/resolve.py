@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 
 from hclgpu.settings import Settings
-from hclgpu.settings.files import ConfigFile, Configurations
+from hclgpu.settings.files import ConfigFile, Configurations, read_values
 
 
 class Resolver:
@@ -101,21 +101,7 @@ def from_editor(options: object, base: str) -> tuple[dict[str, object], list[str
     if not isinstance(options, dict):
         return {}, [] if options is None else ["the settings must be an object of camelCase keys"]
     keys = {o.lsp_key: o for o in Settings.options() if o.lsp_key}
-    values: dict[str, object] = {}
-    problems: list[str] = []
-    for key, raw in options.items():
-        option = keys.get(key)
-        if option is None:
-            from difflib import get_close_matches
-
-            close = get_close_matches(str(key), list(keys), n=1)
-            problems.append(f"unknown setting `{key}`" + (f"; did you mean `{close[0]}`?" if close else ""))
-            continue
-        try:
-            values[option.attr] = option.kind.read(raw, base)
-        except ValueError as error:
-            problems.append(f"`{key}`: {error}")
-    return values, problems
+    return read_values(options, base, keys, "setting")
 
 
 def layered(*layers: dict[str, object]) -> dict[str, object]:
