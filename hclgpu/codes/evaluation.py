@@ -104,10 +104,12 @@ Fix: write the value in the type the field takes.""",
         E,
         "A file function reads outside the job file's directory",
         """What: `file()`, `fileset()` and the other file functions may read only inside
-the directory tree of the job file unless `--allow-fs` is given.
+the directory tree of the job file unless `--allow-fs` is given. A `fileset()`
+pattern that climbs out (`../**/*`, or through a linked directory) fails before
+anything outside is listed.
 
 Why: a CI job that lints an untrusted job file must not copy `/etc/passwd` or
-a private key into rendered output.
+a private key into rendered output, nor list the runner's directories.
 
 Example:
     env { KEY = file("../../secrets/key.pem") }
@@ -255,7 +257,9 @@ Fix: correct the argument the diagnostic points at.""",
         "An expression cannot be evaluated",
         """What: an operator applied to the wrong type, an attribute or index that does
 not exist, a null in a template, a non-bool condition. Also loops past hclgpu's
-budget (1,000,000 elements in one file) and templates past 16 MiB of text.
+budget (1,000,000 elements in one file), templates past 16 MiB of text, and file
+functions past theirs (1,000,000 steps: patterns a `fileset()` pattern's braces
+stand for, entries tested, files looked at; 256 MiB read).
 
 Why: Nomad rejects the file; a loop or a template that large would hold up the check
 (and Nomad's parser) for minutes.

@@ -5,6 +5,12 @@ loops over ``range(1000)``, or locals that repeat one another (``l1 = [local.l0,
 local.l0]`` ... ``l30``) and so stand for billions of elements while taking a few bytes.
 hclgpu stops such a file at the expression that goes past a bound, with a located error.
 
+File functions count their work as well: each pattern ``fileset`` expands its braces into,
+each directory entry it tests and each file it looks at is a step, and the bytes ``file``
+and ``filebase64`` read add up. A pattern of twenty ``{a,b}`` groups stands for a million
+patterns, a ``**`` can stand for a whole disk, and ``file`` in a loop reads the same 16 MiB
+again each time: all of it is counted before or as it is done.
+
 A value is *measured* where it is walked whole (an attribute written out, a function's
 argument, an operand of ``==``): its elements are counted, shared parts each time they
 appear, stopping at the budget of a function's result. A large container once measured is
@@ -13,10 +19,13 @@ remembered, so a local passed to a function inside a loop is walked once, not ea
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from hclgpu.eval.functions.base import Measured, ResultTooLarge, measure
+from hclgpu.eval.functions.base import Measured, ResultTooLarge, TooMuchWork, measure
 from hclgpu.eval.values import Value
+
+__all__ = ["SPENDING", "Budget", "TooMuchWork", "spending"]
 
 MAX_ITERATIONS = 1_000_000
 """The most elements the ``for`` expressions, template ``for`` directives and ``dynamic``
@@ -29,12 +38,15 @@ generates a block to decode, about ten times the work of a ``for`` element."""
 MAX_MEASURED = 5_000_000
 """The most elements one file may have measured in all (a few seconds of walking)."""
 
+MAX_FILE_STEPS = 1_000_000
+"""The most steps the file functions of one file may take in all: patterns expanded from
+braces, directory entries tested, files looked at."""
+
+MAX_FILE_BYTES = 256 * 2**20
+"""The most bytes the file functions of one file may read in all (16 times the largest file)."""
+
 REMEMBERED = 256
 """Containers of at least this many elements are remembered once measured."""
-
-
-class TooMuchWork(Exception):
-    """A file past :data:`MAX_ITERATIONS` or :data:`MAX_MEASURED`; the message says which."""
 
 
 @dataclass(slots=True)
@@ -43,6 +55,8 @@ class Budget:
 
     iterations: int = 0
     measured: int = 0
+    file_steps: int = 0
+    file_bytes: int = 0
     remembered: Measured = field(default_factory=dict)
 
     def visit(self, count: int, cost: int = 1) -> None:
@@ -52,6 +66,22 @@ class Budget:
             raise TooMuchWork(
                 f"the loops of this file visit more than {MAX_ITERATIONS:,} elements in all, "
                 f"hclgpu's limit (an element of a `dynamic` block counts {BLOCK_COST})"
+            )
+
+    def file_work(self, steps: int, read: int = 0) -> None:
+        """Count ``steps`` of a file function's work and ``read`` bytes it read."""
+        self.file_steps += steps
+        self.file_bytes += read
+        if self.file_steps > MAX_FILE_STEPS:
+            raise TooMuchWork(
+                f"the file functions of this file take more than {MAX_FILE_STEPS:,} steps in all "
+                "(patterns expanded from braces, directory entries tested, files looked at), "
+                "hclgpu's limit"
+            )
+        if self.file_bytes > MAX_FILE_BYTES:
+            raise TooMuchWork(
+                f"the file functions of this file read more than {MAX_FILE_BYTES // 2**20} MiB in all, "
+                "hclgpu's limit"
             )
 
     def measure(self, value: Value) -> None:
@@ -75,3 +105,14 @@ class Budget:
                 f"the values this file walks whole (arguments, function arguments, `==` "
                 f"operands) add up to more than {MAX_MEASURED:,} elements, hclgpu's limit"
             )
+
+
+SPENDING: ContextVar[Budget | None] = ContextVar("hclgpu_budget", default=None)
+"""The budget of the evaluation calling a function right now: the function tables are
+shared by every file, so a function that counts its own work (the file functions) finds
+the budget of the file it is working for here."""
+
+
+def spending() -> Budget:
+    """The budget of the current call, or a new one for a call made outside an evaluation."""
+    return SPENDING.get() or Budget()

@@ -19,7 +19,7 @@ from difflib import get_close_matches
 from typing import TYPE_CHECKING
 
 from hclgpu.diagnostics import Edit, Sink
-from hclgpu.eval.budget import Budget, TooMuchWork
+from hclgpu.eval.budget import SPENDING, Budget, TooMuchWork
 from hclgpu.eval.functions.base import MAX_RESULT_TEXT, MAX_RESULT_VALUES, ResultTooLarge
 from hclgpu.eval.values import (
     UNSET,
@@ -526,8 +526,11 @@ class Evaluator:
         problem = function.check_arity(len(args))
         if problem:
             raise Failure("HG116", problem, expr.span)
+        spending = SPENDING.set(self.budget)
         try:
             return function.impl(*args)
+        except TooMuchWork as error:
+            raise Failure("HG117", str(error), expr.span) from None
         except EvalError as error:
             span = _argument_span(expr, error.arg)
             raise Failure(error.code or "HG116", error.message, span) from None
@@ -535,6 +538,8 @@ class Evaluator:
             raise
         except Exception as error:  # a function must never crash the whole run
             raise Failure("HG116", f"call to function `{expr.name}` failed: {error}", expr.span) from None
+        finally:
+            SPENDING.reset(spending)
 
     def _can(self, expr: ast.FunctionCall, scope: Scope) -> Value:
         if len(expr.args) != 1:

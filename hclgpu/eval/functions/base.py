@@ -101,6 +101,13 @@ class CallError(Exception):
 
 # --- the result budget --------------------------------------------------------------
 
+
+class TooMuchWork(Exception):
+    """A file past one of its evaluation budget's limits (:mod:`hclgpu.eval.budget`); the
+    message says which. Passes through a function's wrapper untouched: the limit is the
+    file's, not an error of the call."""
+
+
 MAX_RESULT_TEXT = 16 * 1024 * 1024
 """The most characters a function's result holds in all its strings (the input limit)."""
 MAX_RESULT_VALUES = 1_000_000
@@ -251,7 +258,7 @@ def _invoke(function: Function, body: Callable[..., Value], args: Sequence[Value
         result = body(*converted)
         check_result(result)  # before nfc, which would copy an oversized result
         return nfc(result)
-    except FunctionError:
+    except (FunctionError, TooMuchWork):
         raise
     except ArgError as exc:
         error = _arg_error(function, exc.index, exc.message)

@@ -9,7 +9,9 @@ every path is resolved (``..`` and symlinks included) and must stay inside
 Without ``--allow-fs``, ``~`` is never expanded (by ``pathexpand``, ``file``,
 ``filebase64`` or ``fileexists``): the home directory lies outside the job's tree and
 even its path is not revealed. ``basename`` and ``dirname`` only handle strings and are
-never restricted. With ``--allow-fs`` everything behaves exactly as in Nomad.
+never restricted. With ``--allow-fs`` everything behaves exactly as in Nomad, within the
+file's budget: every pattern, directory entry, file looked at and byte read is counted
+(:mod:`hclgpu.eval.budget`), so no pattern can walk a disk or a brace bomb run for minutes.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hclgpu.eval.functions.base import CallError, Function, Param, define, go_quote
 from hclgpu.io.files import Unreadable, read_bytes
+
+if TYPE_CHECKING:
+    from hclgpu.eval.budget import Budget
 
 __all__ = ["file_functions"]
 
@@ -65,6 +71,14 @@ TOUCHED: ContextVar[list[tuple[str, bytes | None]] | None] = ContextVar("hclgpu_
 """When set (by the check cache), every file the functions read, with its bytes, and every
 path they only looked at (``None``: fileexists, fileset), so a cached result can be
 invalidated when one of them changes."""
+
+
+def _budget() -> Budget:
+    """The calling file's budget (imported here: the budget imports the function base,
+    whose package imports this module)."""
+    from hclgpu.eval.budget import spending
+
+    return spending()
 
 
 def _touch(path: str, data: bytes | None) -> None:
@@ -132,6 +146,7 @@ class _Files:
         try:
             data = read_bytes(path)[0]  # a regular file of at most 16 MiB: never a FIFO or /dev/zero
             _touch(path, data)
+            _budget().file_work(1, len(data))
             return data
         except FileNotFoundError:
             _touch(path, None)
@@ -168,6 +183,7 @@ class _Files:
 
         path = self._resolve(original)
         _touch(path, None)
+        _budget().file_work(1)
         try:
             info = os.stat(path)
         except FileNotFoundError:
@@ -179,17 +195,32 @@ class _Files:
         raise CallError(f"{path} is not a regular file, but {go_quote(stat.filemode(info.st_mode))}", arg=0)
 
     def fileset(self, directory: str, pattern: str) -> list[str]:
-        """Regular files under ``directory`` matching a doublestar ``pattern``, sorted."""
+        """Regular files under ``directory`` matching a doublestar ``pattern``, sorted.
+
+        Every step counts against the file's budget (:mod:`hclgpu.eval.budget`), the patterns
+        its braces stand for before one is expanded. Without ``--allow-fs`` the walk never
+        lists, or even looks for a file in, a directory outside the job's tree: a pattern
+        such as ``../../**/*`` fails before it reads a name there."""
         path = self._join(directory)
         _touch(path, None)
         self._confine(directory, path)
         joined = go_clean(posixpath.join(path, pattern))
+        budget = _budget()
+        glob = _Glob(budget, None if self.allow_fs else self._inside)
         try:
-            matches = sorted(set(_glob(joined)))
+            matches = sorted(set(glob.matches(joined)))
         except ValueError as exc:
             raise CallError(f"failed to glob pattern ({joined}): {exc}", arg=1) from None
+        except _Outside:
+            raise CallError(
+                f"the pattern {go_quote(pattern)} reaches outside the job's directory "
+                f"{self.real_base}; pass --allow-fs to let file functions read there",
+                arg=1,
+                code="HG107",
+            ) from None
         result: list[str] = []
         for match in matches:
+            budget.file_work(1)
             try:
                 info = os.stat(match)
             except OSError as exc:
@@ -199,6 +230,11 @@ class _Files:
             self._confine(posixpath.relpath(match, path), match)
             result.append(posixpath.relpath(match, path))
         return sorted(result)
+
+    def _inside(self, path: str) -> bool:
+        """Whether ``path`` resolves inside the job's tree."""
+        real = os.path.realpath(path or ".")
+        return real == self.real_base or real.startswith(self.real_base.rstrip("/") + "/")
 
     def abspath(self, original: str) -> str:
         """The absolute form of a path (relative paths start at the job's directory)."""
@@ -214,8 +250,9 @@ class _Files:
 # --- doublestar globbing (bmatcuk/doublestar v1) ---------------------------------------------
 
 
-def _expand_braces(pattern: str) -> list[str]:
-    """``{a,b}`` alternatives expanded into separate patterns (nested braces allowed)."""
+def _first_group(pattern: str) -> tuple[int, int] | None:
+    """The start and end of the first top-level ``{...}`` group, or None; ValueError when a
+    brace is never closed."""
     depth, start, i = 0, -1, 0
     while i < len(pattern):
         char = pattern[i]
@@ -229,15 +266,33 @@ def _expand_braces(pattern: str) -> list[str]:
         elif char == "}" and depth:
             depth -= 1
             if depth == 0:
-                return [
-                    expanded
-                    for option in _split_options(pattern[start + 1 : i])
-                    for expanded in _expand_braces(pattern[:start] + option + pattern[i + 1 :])
-                ]
+                return start, i
         i += 1
     if depth:
         raise ValueError("syntax error in pattern")
-    return [pattern]
+    return None
+
+
+def _count_expansions(pattern: str) -> int:
+    """How many patterns :func:`_expand_braces` makes of ``pattern``, without making them:
+    each group multiplies the rest by the sum of its options' own counts."""
+    group = _first_group(pattern)
+    if group is None:
+        return 1
+    start, end = group
+    rest = _count_expansions(pattern[end + 1 :])
+    return sum(_count_expansions(option) for option in _split_options(pattern[start + 1 : end])) * rest
+
+
+def _expand_braces(pattern: str) -> Iterator[str]:
+    """``{a,b}`` alternatives expanded into separate patterns (nested braces allowed)."""
+    group = _first_group(pattern)
+    if group is None:
+        yield pattern
+        return
+    start, end = group
+    for option in _split_options(pattern[start + 1 : end]):
+        yield from _expand_braces(pattern[:start] + option + pattern[end + 1 :])
 
 
 def _split_options(body: str) -> list[str]:
@@ -290,43 +345,68 @@ def _component_regex(component: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-def _glob(pattern: str) -> Iterator[str]:
-    """All existing paths matching ``pattern`` (after brace expansion)."""
-    for expanded in _expand_braces(pattern):
-        absolute = expanded.startswith("/")
-        parts = [p for p in expanded.split("/") if p]
-        yield from _glob_parts("/" if absolute else "", parts)
+class _Outside(Exception):
+    """The walk was about to look into a directory outside the job's tree."""
 
 
-def _glob_parts(current: str, parts: list[str]) -> Iterator[str]:
-    """Match ``parts`` below ``current``; ``**`` spans any number of directories."""
-    if not parts:
-        if current and os.path.lexists(current):
-            yield current
-        return
-    part, rest = parts[0], parts[1:]
-    directory = current or "."
-    if part == "**":
-        yield from _glob_parts(current, rest)
-        for entry in _entries(directory):
-            child = posixpath.join(current, entry)
-            if os.path.isdir(child) and not os.path.islink(child):
-                yield from _glob_parts(child, parts)
-    elif not _META.search(part):
-        yield from _glob_parts(posixpath.join(current, part), rest)
-    else:
-        matcher = _component_regex(part)
-        for entry in _entries(directory):
-            if matcher.fullmatch(entry):
-                yield from _glob_parts(posixpath.join(current, entry), rest)
+class _Glob:
+    """One ``fileset`` walk: counts its steps against ``budget`` and, given ``inside``,
+    refuses to list or probe a directory for which it is false."""
 
+    def __init__(self, budget: Budget, inside: Callable[[str], bool] | None) -> None:
+        self.budget = budget
+        self.inside = inside
+        self.listed: dict[str, list[str]] = {}
 
-def _entries(directory: str) -> list[str]:
-    """Directory entries, or none if it cannot be listed."""
-    try:
-        return sorted(os.listdir(directory))
-    except OSError:
-        return []
+    def matches(self, pattern: str) -> Iterator[str]:
+        """All existing paths matching ``pattern``, its braces expanded once counted."""
+        self.budget.file_work(_count_expansions(pattern))
+        for expanded in _expand_braces(pattern):
+            absolute = expanded.startswith("/")
+            parts = [p for p in expanded.split("/") if p]
+            yield from self._parts("/" if absolute else "", parts)
+
+    def _parts(self, current: str, parts: list[str]) -> Iterator[str]:
+        """Match ``parts`` below ``current``; ``**`` spans any number of directories."""
+        if not parts:
+            self._enter(posixpath.dirname(current))
+            self.budget.file_work(1)
+            if current and os.path.lexists(current):
+                yield current
+            return
+        part, rest = parts[0], parts[1:]
+        if part == "**":
+            yield from self._parts(current, rest)
+            for entry in self._entries(current):
+                child = posixpath.join(current, entry)
+                if os.path.isdir(child) and not os.path.islink(child):
+                    yield from self._parts(child, parts)
+        elif not _META.search(part):
+            yield from self._parts(posixpath.join(current, part), rest)
+        else:
+            matcher = _component_regex(part)
+            for entry in self._entries(current):
+                if matcher.fullmatch(entry):
+                    yield from self._parts(posixpath.join(current, entry), rest)
+
+    def _enter(self, directory: str) -> None:
+        """Refuse a directory outside the tree before anything in it is looked at."""
+        if self.inside is not None and not self.inside(directory or "."):
+            raise _Outside
+
+    def _entries(self, current: str) -> list[str]:
+        """A directory's entries (none if it cannot be listed), each a step of the walk."""
+        directory = current or "."
+        entries = self.listed.get(directory)
+        if entries is None:
+            self._enter(directory)
+            try:
+                entries = sorted(os.listdir(directory))
+            except OSError:
+                entries = []
+            self.listed[directory] = entries
+        self.budget.file_work(len(entries) + 1)
+        return entries
 
 
 def file_functions(base_dir: Path, allow_fs: bool) -> dict[str, Function]:
