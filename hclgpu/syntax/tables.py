@@ -6,6 +6,11 @@ the grammar (the table format is hclgpu's own; the Lark version does not matter)
 so later processes load them in about a millisecond. Nothing is ever written into
 the installed package (site-packages is often read-only); when no cache directory
 is writable, the tables are simply rebuilt.
+
+A cache file is trusted only when it is whole: it starts with the SHA-256 of what
+follows, and what follows must unpack as tables. A damaged file (a disk error, a copy
+cut short, another program's bytes) is rebuilt and replaced, never used: a wrong state
+number would parse files wrongly with no error at all.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from functools import cache
 from pathlib import Path
 
 from hclgpu.assets import grammar_path
+from hclgpu.io.files import read_bytes
 
-_FORMAT = 1
+_FORMAT = 2
+_DIGEST = 32
 
 Actions = dict[str, tuple[int, int]]
 """token or rule name -> (0, next state) for shift/goto, (1, rule index) for reduce."""
@@ -85,21 +92,42 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+def _unpack(data: bytes) -> Tables | None:
+    """The tables a cache file holds, or None when it is not whole."""
+    digest, payload = data[:_DIGEST], data[_DIGEST:]
+    if hashlib.sha256(payload).digest() != digest:
+        return None
+    try:
+        return _tables(marshal.loads(payload))
+    except (ValueError, EOFError, TypeError, AttributeError, IndexError, KeyError):
+        return None
+
+
+def _pack(data: tuple[object, ...]) -> bytes:
+    payload = marshal.dumps(data)  # type: ignore[arg-type]
+    return hashlib.sha256(payload).digest() + payload
+
+
+def _tables(data: object) -> Tables:
+    """The parser's tables from their stored form; TypeError or ValueError when it is not one."""
+    if not isinstance(data, tuple) or len(data) != 6 or data[0] != _FORMAT:
+        raise ValueError("not hclgpu's tables")
+    _, states, rules, origins, start, end = data
+    moves = [{symbol: arg if kind == 0 else ~arg for symbol, (kind, arg) in row.items()} for row in states]
+    return Tables(list(rules), list(origins), int(start), int(end), moves)
+
+
 @cache
 def load_tables() -> Tables:
     grammar = grammar_path().read_text(encoding="utf-8")
     path = _cache_dir() / f"tables-{_key(grammar)}.marshal"
-    data: tuple[object, ...] | None = None
     try:
-        loaded = marshal.loads(path.read_bytes())
-        if isinstance(loaded, tuple) and loaded and loaded[0] == _FORMAT:
-            data = loaded
-    except (OSError, ValueError, EOFError, TypeError):
-        data = None
-    if data is None:
+        tables = _unpack(read_bytes(path)[0])  # a regular file only: never a FIFO left there
+    except OSError:
+        tables = None
+    if tables is None:
         data = _build(grammar)
         with contextlib.suppress(OSError):
-            _write_atomically(path, marshal.dumps(data))  # type: ignore[arg-type]
-    _, states, rules, origins, start, end = data
-    moves = [{symbol: arg if kind == 0 else ~arg for symbol, (kind, arg) in row.items()} for row in states]  # type: ignore[attr-defined]
-    return Tables(rules, origins, start, end, moves)  # type: ignore[arg-type]
+            _write_atomically(path, _pack(data))
+        tables = _tables(data)
+    return tables
