@@ -118,7 +118,7 @@ class Locals:
         scope["local"] = self.values
         state: dict[str, int] = {}
         for name in self.exprs:
-            self._visit(name, scope, state, [])
+            self._visit(name, scope, state)
         return self.values
 
     def _collect(self, blocks: list[ast.Block]) -> None:
@@ -143,22 +143,32 @@ class Locals:
                 else:
                     self.exprs[item.name] = item
 
-    def _visit(self, name: str, scope: dict[str, Value], state: dict[str, int], path: list[str]) -> None:
-        """Depth-first: 1 = in progress, 2 = done. A name met while in progress closes a cycle."""
-        if state.get(name) == 2:
+    def _visit(self, root: str, scope: dict[str, Value], state: dict[str, int]) -> None:
+        """Depth-first: 1 = in progress, 2 = done. A name met while in progress closes a cycle.
+        The walk keeps its own stack: a chain of thousands of locals, each naming the next,
+        is as deep as it is long."""
+        if state.get(root) is not None:
             return
-        if state.get(name) == 1:
-            self._cycle(path[path.index(name) :])
-            return
-        state[name] = 1
-        path.append(name)
-        attribute = self.exprs[name]
-        for local in self._depends(name):
-            if local in self.exprs:
-                self._visit(local, scope, state, path)
-        path.pop()
-        state[name] = 2
-        self._evaluate(name, attribute, scope)
+        state[root] = 1
+        path = [root]
+        pending = [iter(self._depends(root))]
+        while pending:
+            name = path[-1]
+            for local in pending[-1]:
+                if local not in self.exprs or state.get(local) == 2:
+                    continue
+                if state.get(local) == 1:
+                    self._cycle(path[path.index(local) :])
+                    continue
+                state[local] = 1
+                path.append(local)
+                pending.append(iter(self._depends(local)))
+                break
+            else:
+                pending.pop()
+                path.pop()
+                state[name] = 2
+                self._evaluate(name, self.exprs[name], scope)
 
     def _evaluate(self, name: str, attribute: ast.Attribute, scope: dict[str, Value]) -> None:
         if self._depends(name) & self.failed:

@@ -37,6 +37,7 @@ from hclgpu.ir.schema import schema_of
 from hclgpu.numbers import NumberOutOfRange, parse_decimal
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
+from hclgpu.syntax.lexer import MAX_DEPTH
 
 
 def looks_like_json(text: str) -> bool:
@@ -143,6 +144,7 @@ class _Scanner:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.depth = 0
 
     def document(self) -> JValue:
         self._space()
@@ -187,10 +189,8 @@ class _Scanner:
         if self.pos >= len(self.text):
             raise self._expect_value()
         char = self.text[self.pos]
-        if char == "{":
-            return self._object()
-        if char == "[":
-            return self._array()
+        if char in "{[":
+            return self._nested(char)
         if char == '"':
             return self._string()
         number = _NUMBER.match(self.text, self.pos)
@@ -206,6 +206,22 @@ class _Scanner:
                 help="strings are quoted in JSON; an expression goes in a string as `${...}`",
             )
         raise self._expect_value()
+
+    def _nested(self, char: str) -> JValue:
+        """An object or an array, at most :data:`MAX_DEPTH` levels in (HG012 at the first
+        bracket past it), as native syntax is."""
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise JsonError(
+                    f"nesting is deeper than {MAX_DEPTH} levels",
+                    Span(self.pos, self.pos + 1),
+                    help="flatten the structure; real job files nest a few levels deep",
+                    code="HG012",
+                )
+            return self._object() if char == "{" else self._array()
+        finally:
+            self.depth -= 1
 
     def _number(self, match: re.Match[str]) -> JNumber:
         text = match.group()
