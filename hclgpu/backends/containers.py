@@ -48,6 +48,40 @@ def as_strings(value: object) -> list[str]:
     return [] if value is None else [str(value)]
 
 
+def process_environment(ctx: Lowering, task: m.Task, where: str) -> dict[str, str]:
+    """The task's `env` as its process sees it, by variable name, sorted.
+
+    Nomad hands a task its environment as ``KEY=VALUE`` strings (``TaskEnv.List``,
+    client/taskenv/env.go:213-224 at aa026cc99c), so a key holding ``=`` names the variable
+    before its first ``=`` and the rest joins the value: ``"A=B" = "x"`` is ``A`` set to
+    ``B=x``. Each target writes that variable, said once here; a key that names no variable
+    (empty, or starting with ``=``) is left out, and of two keys naming one variable the
+    first in sorted order is kept (Nomad sets both, in no fixed order)."""
+    env: dict[str, str] = {}
+    for key, value in sorted((task.env or {}).items()):
+        name, equals, rest = key.partition("=")
+        text = f"{rest}={value}" if equals else str(value)
+        if not name:
+            unsupported(ctx, f'env "{key}" of {where} names no variable; it is left out', task)
+        elif name in env:
+            unsupported(
+                ctx,
+                f'env "{key}" of {where} sets {name} again, as Nomad does in no fixed order; '
+                "the first is kept",
+                task,
+            )
+        else:
+            if equals:
+                approximated(
+                    ctx,
+                    f'env "{key}" of {where} holds `=`: the process sees {name}={text!r}, '
+                    "as under Nomad, and it is written so",
+                    task,
+                )
+            env[name] = text
+    return env
+
+
 def checks_by_task(
     group: m.TaskGroup,
     tasks: list[m.Task],

@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from hclgpu.backends.containers import SECOND, Check, as_strings, network_ports, port_number
+from hclgpu.backends.containers import (
+    SECOND,
+    Check,
+    as_strings,
+    network_ports,
+    port_number,
+    process_environment,
+)
 from hclgpu.backends.docker.checks import lower_health
 from hclgpu.backends.docker.container import (
     Container,
@@ -75,7 +82,7 @@ def lower_task(
     )
     c.replicas = 1 if group.count is None else group.count
     _command(c, config, ctx)
-    c.env = {k: str(v) for k, v in sorted((task.env or {}).items())}
+    c.env = process_environment(ctx, task, f'task "{task.name}"')
     runtime_references(ctx, task, "env", c.env.values())
     c.labels = _labels(job, group, task, config, ctx)
     c.ports = _ports(task, group, ctx)

@@ -14,7 +14,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hclgpu.backends.containers import as_strings, network_ports, port_number, runtime_references
+from hclgpu.backends.containers import (
+    as_strings,
+    network_ports,
+    port_number,
+    process_environment,
+    runtime_references,
+)
 from hclgpu.backends.kubernetes.names import dns_label
 from hclgpu.backends.kubernetes.objects import Obj, container_port_name
 from hclgpu.backends.kubernetes.reporting import HINTS, approximated, is_set, report_leftovers, unsupported
@@ -84,21 +90,23 @@ def task_container(
     if name != task.name:
         approximated(ctx, f'task "{task.name}" is the container `{name}` (a DNS-1123 label)', task)
     container: Obj = {"name": name, "image": str(config.get("image", ""))}
-    if "entrypoint" in config:
-        container["command"] = as_strings(config["entrypoint"])
+    command = as_strings(config["entrypoint"]) if "entrypoint" in config else []
     args = as_strings(config.get("command")) + as_strings(config.get("args"))
+    if "entrypoint" in config:
+        container["command"] = [kubernetes_literal(word) for word in command]
     if args:
-        container["args"] = args
-    for field, values in (("entrypoint", container.get("command", [])), ("command/args", args)):
+        container["args"] = [kubernetes_literal(word) for word in args]
+    for field, values in (("entrypoint", command), ("command/args", args)):
         _runtime_references(ctx, task, field, values)
     workdir = config.get("work_dir") or config.get("working_dir")
     if workdir:
         container["workingDir"] = str(workdir)
     if config.get("force_pull"):
         container["imagePullPolicy"] = "Always"
-    if task.env:
-        container["env"] = [{"name": k, "value": str(v)} for k, v in sorted(task.env.items())]
-        _runtime_references(ctx, task, "env", [str(v) for v in task.env.values()])
+    env = process_environment(ctx, task, f'task "{task.name}"')
+    if env:
+        container["env"] = [{"name": k, "value": kubernetes_literal(v)} for k, v in env.items()]
+        _runtime_references(ctx, task, "env", env.values())
     ports = _container_ports(task, group, ctx)
     if ports:
         container["ports"] = ports
@@ -111,6 +119,16 @@ def task_container(
         pod.grace = max(pod.grace or 0, seconds(task.kill_timeout))
     _report_task(task, config, ctx)
     return container
+
+
+_EXPANDED = re.compile(r"\$(?=[$(])")
+
+
+def kubernetes_literal(text: str) -> str:
+    """``text`` as Kubernetes passes it on: the kubelet expands ``$(VAR)`` in a container's
+    command, args and env values and reduces ``$$`` to ``$``, which Nomad never does, so a
+    ``$`` before ``(`` or ``$`` is doubled (``$(date)`` stays ``$(date)`` in the process)."""
+    return _EXPANDED.sub("$$", text)
 
 
 def _report_task(task: m.Task, config: Mapping[str, Any], ctx: Lowering) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import posixpath
 from typing import Any
 
-from hclgpu.backends.containers import as_strings
+from hclgpu.backends.containers import as_strings, process_environment
 from hclgpu.backends.oci.reporting import approximated, unsupported
 from hclgpu.backends.oci.scope import TaskScope, merged_blocks
 
@@ -101,14 +101,10 @@ def _args(scope: TaskScope) -> list[str]:
 
 
 def _env(scope: TaskScope, assigned: dict[str, str], defaults: dict[str, str]) -> list[str]:
-    task_env: dict[str, str] = {}
-    for key, value in sorted((scope.task.env or {}).items()):
-        if not key or "=" in key:
-            unsupported(
-                scope.ctx, f'env "{key}" of {scope.where} is not a variable name; it is left out', scope.task
-            )
-            continue
-        task_env[key] = scope.interpolate("env", [str(value)])[0]
+    task_env = {
+        key: scope.interpolate("env", [value])[0]
+        for key, value in process_environment(scope.ctx, scope.task, scope.where).items()
+    }
     env: dict[str, str] = {} if "PATH" in task_env else {"PATH": DEFAULT_PATH}
     env.update(scope.nomad_env)
     env.update(defaults)
