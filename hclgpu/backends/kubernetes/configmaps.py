@@ -7,6 +7,7 @@ reported (HG302); a template the Nomad client reads from disk (``source``) is le
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,6 +35,27 @@ class TemplateFile:
 _TASK_DIRS = {"${NOMAD_TASK_DIR}": "local", "${NOMAD_SECRETS_DIR}": "secrets", "${NOMAD_ALLOC_DIR}": "alloc"}
 
 
+_MOUNTED = frozenset(_TASK_DIRS.values())
+
+
+def _container_path(template: m.Template) -> str | None:
+    """Where the container finds an embedded template's file (without the leading ``/``), or
+    None when it has none there.
+
+    Nomad renders every destination inside the task directory, an absolute one included
+    (``TaskEnv.ClientPath``, client/taskenv/env.go:405-413 at aa026cc99c), and the docker
+    driver mounts only the directory's ``alloc``, ``local`` and ``secrets``
+    (drivers/docker/driver.go:771-773): ``/etc/shadow`` is rendered to
+    ``<task dir>/etc/shadow``, which the container never sees, so it is no ``mountPath``."""
+    if template.embedded_tmpl is None or not template.dest_path:
+        return None
+    dest = template.dest_path
+    for variable, directory in _TASK_DIRS.items():
+        dest = dest.replace(variable, directory)
+    cleaned = posixpath.normpath(dest.lstrip("/"))
+    return cleaned if cleaned.split("/", 1)[0] in _MOUNTED else None
+
+
 def template_files(job: m.Job, group: m.TaskGroup) -> list[TemplateFile]:
     """The group's embedded templates, keyed by their sanitised destination (unique)."""
     files: list[TemplateFile] = []
@@ -42,12 +64,9 @@ def template_files(job: m.Job, group: m.TaskGroup) -> list[TemplateFile]:
         if not translatable(task):
             continue
         for template in task.templates or []:
-            if template.embedded_tmpl is None or not template.dest_path:
+            dest = _container_path(template)
+            if dest is None:
                 continue
-            dest = template.dest_path
-            for variable, directory in _TASK_DIRS.items():
-                dest = dest.replace(variable, directory)
-            dest = dest.lstrip("/")
             key = re.sub(r"[^-._a-zA-Z0-9]+", "_", dest)[:240].lstrip(".") or "template"
             unique, n = key, 2
             while unique in keys:
@@ -94,6 +113,15 @@ def _report_template(task: m.Task, template: m.Template, ctx: Lowering) -> None:
             f"{where} reads `source` on the Nomad client (or has no destination); it is left out",
             template,
             help="inline it with `data`",
+        )
+        return
+    if _container_path(template) is None:
+        unsupported(
+            ctx,
+            f'{where} renders to "{template.dest_path}" inside the task directory, where the '
+            "container does not see it (Nomad mounts only its local/, secrets/ and alloc/); it is left out",
+            template,
+            help='render it under "local/" and point the program there',
         )
         return
     if (template.left_delim or "{{") in template.embedded_tmpl:
