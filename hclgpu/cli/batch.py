@@ -200,9 +200,13 @@ def _in_workers(
         raise WorkerDied(str(error)) from None
     finally:  # done, failed, interrupted or abandoned: no work left queued, no worker waited for
         if finished:
-            pool.shutdown(wait=False)
+            pool.shutdown(wait=True)  # every worker idle: they end at once
         else:
             _stop_workers(pool)
+
+
+_MANAGER_WAIT = 10.0
+"""Seconds to wait for a stopped pool's manager thread; a guard, never reached in practice."""
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
@@ -211,16 +215,23 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
     (32 files, each near the evaluation budget, are minutes of work). Their futures are left
     as they are, for the pool's manager to fail: on Python 3.11 it cannot fail a cancelled one
     and prints a traceback instead."""
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
     if terminate is not None:
         terminate()
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join()
-    pool.shutdown(wait=False)
+    else:
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join()
+        pool.shutdown(wait=False)
+    if manager is not None:
+        # Wait for the manager thread to wind down (its workers are gone: a moment). Left
+        # running, it closes its wake-up pipe while the interpreter's exit hook
+        # (concurrent.futures.process._python_exit, which takes no lock) may be writing to
+        # it, and the exit prints "Exception ignored ... Bad file descriptor".
+        manager.join(timeout=_MANAGER_WAIT)
 
 
 def compile_chunk(
