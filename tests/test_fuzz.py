@@ -247,6 +247,48 @@ def test_generated_expressions(expression: str, field: str) -> None:
     assert_no_internal_error(result)
 
 
+def _pattern_tree() -> Any:
+    """A job directory with a few files and folders, beside a folder it must never see."""
+    import tempfile
+    from pathlib import Path
+
+    root = Path(tempfile.mkdtemp(prefix="hclgpu-fuzz-fileset-"))
+    for name in ("job/a.txt", "job/b.hcl", "job/conf/c.txt", "job/conf/deep/d.tpl", "outside/secret-outside"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(name)
+    (root / "job" / "escape").symlink_to(root / "outside")
+    return root / "job"
+
+
+PATTERN_TREE = _pattern_tree()
+PATTERN_PIECES = ["{", "}", ",", "*", "**", "?", "[a-c]", "[!a]", "..", "/", ".", "a", "b", "conf", "deep"]
+PATTERN_PIECES += ["escape", "\\", "{a,b}", "*.txt", "x"]
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(PATTERN_PIECES), max_size=40).map("".join))
+@example("{a,b}" * 30)
+@example("../../../../**/*")
+@example("escape/**")
+def test_fileset_patterns(pattern: str) -> None:
+    """Any pattern: a list of files inside the job's directory, or a located error, within
+    the bound of work (the budget counts a brace bomb before it is expanded)."""
+    EXAMPLES_RUN["fileset patterns"] += 1
+    quoted = json.dumps(pattern).replace("${", "$${").replace("%{", "%%{")
+    text = f'locals {{ files = fileset(".", {quoted}) }}\njob "j" {{}}\n'
+
+    def run() -> Result:
+        options = EvalOptions(VariableInputs(env={}), base_dir=PATTERN_TREE)
+        return compile_source(SourceFile("fileset.nomad.hcl", text), options)
+
+    result, _ = work_of(run, WORK_PER_INPUT)
+    assert not [d for d in result.diagnostics if d.code.startswith("HG9") or d.span is None]
+    files = (result.scope or {}).get("local", {}).get("files")
+    if isinstance(files, list):
+        assert all(not f.startswith("..") and "secret-outside" not in f for f in files), files
+        assert all((PATTERN_TREE / f).is_file() for f in files), files
+
+
 RE2_OPTIONS = re2.Options()
 RE2_OPTIONS.log_errors = False
 
