@@ -170,3 +170,13 @@ def test_file_in_a_loop_stops_at_the_byte_budget(tmp_path: Path, monkeypatch: py
     result = hclgpu.load(str(tmp_path / "loop.nomad.hcl"))
     found = [d for d in result.diagnostics if d.code == "HG117"]
     assert len(found) == 1 and "read more than" in found[0].message, result.diagnostics
+
+
+def test_the_editor_analysis_of_a_brace_bomb_ends_with_the_error(tmp_path: Path) -> None:
+    """What the language server runs on every change: bounded in counted steps, not minutes."""
+    from hclgpu.lsp.analysis import analyse
+
+    path = tmp_path / "bomb.nomad.hcl"
+    text = 'locals {\n  a = fileset(".", "' + "{a,b}" * 30 + '")\n}\njob "j" {}\n'
+    analysis = analyse(path.as_uri(), str(path), text, 1, {})
+    assert [d.code for d in analysis.diagnostics if d.code.startswith(("HG1", "HG9"))] == ["HG117"]
