@@ -51,7 +51,8 @@ def add_parser(commands: Subparsers) -> None:
     )  # fmt: skip
     plan.add_argument(
         "--timeout", type=float, default=10.0, metavar="SECONDS",
-        help="per request to the Nomad API with `nomad` (default 10)",
+        help="seconds for each request to the Nomad API with `nomad`, from connecting to its last byte "
+        "(default 10)",
     )  # fmt: skip
     add_color(plan)
     add_settings(plan, "plan")
