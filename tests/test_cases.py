@@ -37,6 +37,8 @@ WITHOUT_CASE_FILE = {
     "HG411": "test_policies.py::test_a_runtime_error_names_the_rule",
     "HG412": "test_policies.py::test_a_rule_that_never_ends_is_stopped_and_named",
     "HG413": "test_policies.py::test_unusable_policy_directories_exit_two",
+    "HG414": "test_policy_sandbox.py::test_a_rule_that_takes_too_much_memory_is_stopped_and_named",
+    "HG415": "test_policy_sandbox.py::test_http_send_is_refused_where_it_is_called",
 }
 _EXPECT = re.compile(r"# expect: (.*)")
 _SETTINGS = re.compile(r"# settings: (\{.*\})")

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 WORKERS_PAY_FROM = 24
 """Fewer files than this are checked in this process: forking costs more than it saves."""
-_UNCACHEABLE = frozenset({"HG411", "HG412"})
+_UNCACHEABLE = frozenset({"HG411", "HG412", "HG414"})
 PROGRESS_FROM = 50
 """A progress bar for runs of at least this many files (on a terminal, text output only)."""
 

@@ -32,8 +32,15 @@ def policy_set(settings: Settings, sink: Sink) -> PolicySet | None:
     return policies
 
 
+UNAVAILABLE_HELP = (
+    "policies run offline here: write the data the rule needs into the policy (approved registries,"
+    " CIDRs), or test with string built-ins"
+)
+
+
 def compiled(policies: PolicySet, sink: Sink) -> bool:
-    """Compile the policies in this process's engine; each error as HG410 at its place."""
+    """Compile the policies in this process's engine; each error at its place: HG410, or
+    HG415 for a call of a built-in the engine does not provide."""
     from hclgpu.rego.engine import EngineMissing, engine_for
     from hclgpu.source import SourceFile, Span
 
@@ -52,5 +59,6 @@ def compiled(policies: PolicySet, sink: Sink) -> bool:
             start = len(data[: problem.offset].decode("utf-8", "ignore"))
             end = len(data[: problem.offset + max(problem.length, 1)].decode("utf-8", "ignore"))
             span = Span(start, max(start, min(end, len(text))))
-        sink.emit("HG410", problem.message, source, span)
+        help = UNAVAILABLE_HELP if problem.code == "HG415" else None
+        sink.emit(problem.code, problem.message, source, span, help=help)
     return not errors

@@ -121,4 +121,55 @@ Fix: point `--policy` (or `policy` in `[tool.hclgpu]`) at the directory of
 `.rego` files, or install the engine.""",
         fatal=True,
     ),
+    Code(
+        "HG414",
+        "policy-memory-limit",
+        E,
+        "A policy took more memory than the limit on a job",
+        """What: while evaluating the policies on this job, the policy engine's process
+grew past its memory limit (1 GiB of resident memory) and was stopped; the
+message names the rule that was running and the limit.
+
+Why: a rule can build values as large as it likes (a comprehension over a
+large range holds every element); in CI, next to other jobs, a policy must not
+take the machine's memory. The time limit alone would let a rule take gigabytes
+before it ends.
+
+Example:
+    deny contains n if {
+      n := count([i | some i in numbers.range(1, 100000000)])
+    }
+
+Fix: make the rule build smaller values: count or test elements as they are
+found rather than collecting them all first.""",
+        fatal=True,
+    ),
+    Code(
+        "HG415",
+        "policy-unsupported-builtin",
+        E,
+        "A policy calls a built-in function the policy engine does not provide",
+        """What: a `.rego` file calls a built-in that OPA has but the policy engine
+(rego-cpp) does not provide: `http.send`, the `net.*` functions (CIDR tests,
+`net.lookup_ip_addr`), GraphQL, JSON schema, `rego.metadata.*` and
+`rego.parse_module`, `providers.aws.sign_req`, and some others depending on
+how the engine was built. The error is located at the call in the policy file.
+
+Why: in rego-cpp such a call is undefined, so a rule that depends on it
+never matches, or matches whatever happens: a rule that asks a registry with
+`http.send` would pass every job. hclgpu runs policies offline, in CI and in
+the editor: nothing may reach the network. The run stops with exit status 2
+before any job is read.
+
+Example:
+    deny contains "the registry refuses the image" if {
+      response := http.send({"method": "get", "url": url})
+      response.status_code != 200
+    }
+
+Fix: give the rule the data it needs in the policy itself (a set of approved
+registries, a list of CIDRs written out), or test with string built-ins
+(`startswith`, `regex.match`) instead.""",
+        fatal=True,
+    ),
 )

@@ -2,8 +2,9 @@
 
 :mod:`~hclgpu.rego.policies` reads the `.rego` files and the rules to ask for,
 :mod:`~hclgpu.rego.engine` runs them in a worker process (:mod:`~hclgpu.rego.worker`) with a
-time limit, :mod:`~hclgpu.rego.findings` turns their values into HG4xx diagnostics and
-:mod:`~hclgpu.rego.locate` maps each finding's path back to the HCL that produced it.
+time and a memory limit and no environment, :mod:`~hclgpu.rego.findings` turns their values
+into HG4xx diagnostics and :mod:`~hclgpu.rego.locate` maps each finding's path back to the HCL
+that produced it.
 """
 
 DEFAULT_NAMESPACES = ("main",)

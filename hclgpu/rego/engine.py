@@ -4,8 +4,11 @@ The worker (:mod:`hclgpu.rego.worker`) compiles the policies and then evaluates 
 request. The first engine of a run saves the compiled bundle to a temporary file; the check
 worker processes of a large run, forked from the process that compiled, load that bundle
 instead of compiling again, so a run compiles its policies once (a language server, once per
-session). Each evaluation has a deadline: past it the worker is killed, the rule it was
-running is named, and the next job starts a fresh worker.
+session). Each evaluation has a deadline and a memory limit: past either the worker is killed,
+the rule it was running is named, and the next job starts a fresh worker.
+
+The worker is started with no environment (:func:`_environment`): the policies come from the
+same pull request as the jobs, and CI keeps its secrets in the environment.
 """
 
 from __future__ import annotations
@@ -26,6 +29,17 @@ from hclgpu.rego.policies import PolicySet
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 STARTUP_SECONDS = 60.0
 """Time for the worker to start and compile the policies (a loaded CI machine is slow)."""
+MEMORY_LIMIT = 1 << 30
+"""Bytes of resident memory the worker may hold, 1 GiB: some thirty times what it needs for
+the policies of a team and a large job, and a small part of a CI runner. A rule that builds a
+value larger than that is stopped (HG414) rather than left to take the machine until its time
+limit. Read from /proc, so enforced on Linux only; elsewhere the time limit alone applies."""
+MEMORY_POLL_SECONDS = 0.05
+"""How often the worker's memory is read while it works: at some 300 MB/s of growth (a
+comprehension over a large range in rego-cpp) a stopped rule overshoots the limit by a few
+tens of megabytes."""
+_PROC = os.path.exists("/proc/self/statm")
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class EngineMissing(Exception):
@@ -35,7 +49,8 @@ class EngineMissing(Exception):
 @dataclass(slots=True)
 class Reply:
     """The engine's answer for one job: each rule's value or error, by rule index, and why
-    it stopped early (``timeout``, ``crash``), with the index of the rule it was running."""
+    it stopped early (``timeout``, ``memory``, ``crash``), with the index of the rule it was
+    running."""
 
     values: dict[int, Any] = field(default_factory=dict)
     errors: dict[int, str] = field(default_factory=dict)
@@ -43,6 +58,8 @@ class Reply:
     running: int | None = None
     detail: str | None = None
     """What the worker said when it could not evaluate (an exception's text), if it said it."""
+    limit: int | None = None
+    """The memory limit (bytes) the worker passed, when it was stopped for that."""
 
 
 @dataclass(slots=True)
@@ -53,6 +70,8 @@ class CompileError:
     length: int
     """Bytes the error covers from there."""
     message: str
+    code: str = "HG410"
+    """The diagnostic: HG410 for what does not compile, HG415 for a built-in the engine lacks."""
 
 
 class Engine:
@@ -63,8 +82,12 @@ class Engine:
         self.compile_errors: list[CompileError] = []
         self.bundle: str | None = None
         """The compiled policies, saved by this engine's worker for the processes forked later."""
+        self._regopy = ""
+        """The folder regopy is installed in (found when the worker first starts)."""
         self._lock = threading.Lock()
         """One conversation with the worker at a time (a language server analyses in threads)."""
+        self._stop: str | None = None
+        """Why the last read got no answer: ``timeout``, ``memory`` or ``ended``."""
 
     # ---- life -------------------------------------------------------------------
 
@@ -77,7 +100,7 @@ class Engine:
     def _start(self) -> list[CompileError]:
         if self.compile_errors or self._process is not None:
             return self.compile_errors
-        _require_regopy()
+        self._regopy = _require_regopy()
         rules = [list(rule) for rule in self.policies.rules]
         inherited = _compiled_elsewhere(self.policies)
         if inherited is not None and self._setup({"bundle": inherited, "rules": rules}) is None:
@@ -94,18 +117,22 @@ class Engine:
     def _setup(self, setup: dict[str, Any]) -> list[CompileError] | None:
         """A new worker, given ``setup``: None when it is ready, else why not."""
         self._process = subprocess.Popen(
-            [sys.executable, "-P", WORKER],
+            [sys.executable, "-P", WORKER, self._regopy],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, close_fds=True,
+            env=_environment(),
         )  # fmt: skip
         self._buffer = b""
         first = self._send(setup, time.monotonic() + max(STARTUP_SECONDS, self.policies.timeout))
         if first is not None and first.get("ready"):
             return None
         self.close()
+        if first is None and self._stop == "memory":
+            limit = memory_text(MEMORY_LIMIT)
+            return [CompileError("", None, 0, f"compiling the policies took more than {limit} of memory")]
         if first is None:
             return [CompileError("", None, 0, "the policy engine did not start")]
         return [
-            CompileError(e["file"], e["offset"], e.get("length", 0), e["message"])
+            CompileError(e["file"], e["offset"], e.get("length", 0), e["message"], e.get("code", "HG410"))
             for e in first.get("errors", [])
         ]
 
@@ -157,7 +184,9 @@ class Engine:
             expected = index + 1
             answer = self._read(deadline)
         if answer is None or "failed" in answer:
-            reply.stopped = "timeout" if answer is None and time.monotonic() >= deadline else "crash"
+            stop = self._stop if answer is None else None
+            reply.stopped = stop if stop in ("timeout", "memory") else "crash"
+            reply.limit = MEMORY_LIMIT if stop == "memory" else None
             reply.running = expected
             reply.detail = answer.get("failed") if answer is not None else None
             self.close()
@@ -170,37 +199,90 @@ class Engine:
             process.stdin.write(json.dumps(message).encode("utf-8") + b"\n")
             process.stdin.flush()
         except (BrokenPipeError, OSError):
+            self._stop = "ended"
             return None
         return self._read(deadline)
 
     def _read(self, deadline: float) -> dict[str, Any] | None:
-        """The worker's next line, or None when it ends or the deadline passes."""
+        """The worker's next line; None when it ends, the deadline passes or it holds more
+        than :data:`MEMORY_LIMIT` (then it is killed), with the reason in ``_stop``."""
         process = self._process
         assert process is not None and process.stdout is not None
         fd = process.stdout.fileno()
+        self._stop = None
+        check = time.monotonic() + MEMORY_POLL_SECONDS
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
             while b"\n" not in self._buffer:
-                left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
+                now = time.monotonic()
+                if now >= deadline:
+                    self._stop = "timeout"
                     return None
+                if now >= check:
+                    if _over_memory(process):
+                        self._stop = "memory"
+                        return None
+                    check = now + MEMORY_POLL_SECONDS
+                if not selector.select(min(deadline, check) - now):
+                    continue
                 chunk = os.read(fd, 1 << 16)
                 if not chunk:
+                    self._stop = "ended"
                     return None
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         try:
             answer: dict[str, Any] = json.loads(line)
         except ValueError:
+            self._stop = "ended"
             return None
         return answer
 
 
-def _require_regopy() -> None:
+def _over_memory(process: subprocess.Popen[bytes]) -> bool:
+    """Whether ``process`` holds more resident memory than :data:`MEMORY_LIMIT`; if so it is
+    killed at once, before it takes more."""
+    if not _PROC:
+        return False
+    try:
+        with open(f"/proc/{process.pid}/statm", "rb") as handle:
+            resident = int(handle.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):  # it has just ended: the read says so
+        return False
+    if resident <= MEMORY_LIMIT:
+        return False
+    process.kill()
+    return True
+
+
+def memory_text(size: int) -> str:
+    """``1 GiB``, ``256 MiB``: a limit as the messages write it."""
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if size >= 1 << shift and size % (1 << shift) == 0:
+            return f"{size >> shift} {unit}"
+    return f"{size} bytes"
+
+
+def _environment() -> dict[str, str]:
+    """The worker's environment: nothing of the parent's but what the interpreter may need to
+    start at all. Python started by its absolute path finds its standard library and a
+    virtual environment's packages from its own location, and the worker is told where
+    regopy is (its argument); the loader's and Python's home paths are kept where set, for
+    builds that need them (they are paths, not secrets, and the worker clears them once
+    started). Windows cannot start a process without SYSTEMROOT."""
+    kept = ("LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "PYTHONHOME", "SYSTEMROOT")
+    return {name: os.environ[name] for name in kept if name in os.environ}
+
+
+def _require_regopy() -> str:
+    """The folder regopy is installed in, for the worker, which has no PYTHONPATH."""
     import importlib.util
 
-    if importlib.util.find_spec("regopy") is None:
+    spec = importlib.util.find_spec("regopy")
+    if spec is None:
         raise EngineMissing("the Rego engine (regopy) is not installed: pip install 'hclgpu[policy]'")
+    places = list(spec.submodule_search_locations or []) or [spec.origin or ""]
+    return os.path.dirname(os.path.abspath(places[0]))
 
 
 _ENGINES: dict[tuple[int, str], Engine] = {}
