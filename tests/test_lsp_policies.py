@@ -135,7 +135,7 @@ def test_the_command_line_gives_the_time_limit_and_packages(monkeypatch: pytest.
     from hclgpu.lsp import server
 
     served = []
-    monkeypatch.setattr(server, "serve", lambda given, debounce: served.append(given))
+    monkeypatch.setattr(server, "serve", lambda given, debounce: served.append(given) or 0)
     assert main(["lsp", "--policy", "p", "--all-namespaces", "--policy-timeout", "1.5"]) == 0
     [given] = served
     assert given == {"policy": ("p",), "policy_all_namespaces": True, "policy_timeout": 1.5}

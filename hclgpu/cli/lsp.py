@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from hclgpu.cli.common import EXIT_OK
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from hclgpu.cli.parser import Subparsers
@@ -30,9 +28,9 @@ def add_parser(commands: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """pygls is imported here only: no other command pays for it."""
+    """pygls is imported here only: no other command pays for it. The status is LSP's: 0 when
+    the client said ``shutdown`` before ``exit``, 1 when it did not."""
     from hclgpu.cli.options import given
     from hclgpu.lsp.server import serve
 
-    serve(given(args), debounce=max(0, args.debounce_ms) / 1000)
-    return EXIT_OK
+    return serve(given(args), debounce=max(0, args.debounce_ms) / 1000)
