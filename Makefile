@@ -35,10 +35,13 @@ test: lint typecheck unit
 bench: $(VENV)/.test-installed
 	$(BIN)/python bench/all.py
 
-# the fuzz properties of tests/test_fuzz.py for FUZZ_MINUTES (make test runs a few dozen examples)
+# the fuzz properties of tests/test_fuzz.py for FUZZ_MINUTES (make test runs a few dozen examples),
+# then KILL_RUNS renders and fmt runs SIGKILLed at random moments (bench/kill_loop.py)
 FUZZ_MINUTES ?= 30
+KILL_RUNS ?= 240
 fuzz: $(VENV)/.test-installed
 	$(BIN)/python -m tests.fuzz --minutes $(FUZZ_MINUTES)
+	$(BIN)/python bench/kill_loop.py --runs $(KILL_RUNS)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -236,9 +236,11 @@ Fix: quote it if it is text (`"1e999999"`); otherwise use a number that fits."""
         E,
         "An input path cannot be read",
         """What: a path given on the command line does not exist, is not readable, or
-is neither a file nor a directory.
+is neither a file nor a directory; or a folder met while walking a directory
+cannot be listed.
 
-Why: hclgpu cannot check what it cannot read; the run exits with status 2.
+Why: hclgpu cannot check what it cannot read, and a folder skipped in silence
+would let "All checks passed" hide its files; the run exits with status 2.
 
 Example: `hclgpu check jobs/missing.nomad.hcl`
 
@@ -266,14 +268,18 @@ Fix: point hclgpu at the directory that holds the job files.""",
         E,
         "`hclgpu fmt` cannot write the formatted file",
         """What: the file was formatted, but replacing it failed: its directory is not
-writable, the disk is full, or the file is on a read-only file system.
+writable, the disk is full, or the file is on a read-only file system. Or the file
+is a symbolic link that leads out of the tree being formatted (the folder given, or
+for a file named, its own folder or the working directory): it is never written
+through, since a pull request could aim it at any file of the machine.
 
 Why: the file is left exactly as it was; the other files are still formatted,
 and the run exits with status 2.
 
 Example: `hclgpu fmt jobs/` where `jobs/legacy/` belongs to another user.
 
-Fix: make the file's directory writable, or format the file as its owner.""",
+Fix: make the file's directory writable, format the file as its owner, or format
+the file the link points to where it lies.""",
         fatal=True,
     ),
     Code(

@@ -60,16 +60,30 @@ def job_paths(
     for raw in _distinct(paths):
         path = Path(raw)
         if path.is_dir():
-            files = walk(raw, display_path(path), exclusion)
-            if not files:
-                sink.emit("HG021", f"no job files (*.hcl, *.nomad, *.nomad.hcl) in directory `{raw}`",
-                          SourceFile(raw, ""))  # fmt: skip
+            files = _walk(raw, display_path(path), exclusion, sink)
             found.extend((file, shown, True) for file, shown in files)
         elif path.exists() and not path.is_file():
             sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
         elif not (force_exclude and excluded_file(raw, exclusion)):
             found.append((raw, os.path.normpath(raw), force_exclude))
     return _once(found)
+
+
+def _walk(raw: str, shown: str, exclusion: Exclusion | None, sink: Sink) -> list[tuple[str, str]]:
+    """The job files below the folder ``raw`` (see :func:`walk`). Each folder that cannot be
+    listed is HG020 (exit 2: its job files were never seen); finding nothing else, HG021."""
+    unlisted: list[str] = []
+
+    def report(folder: str, error: OSError) -> None:
+        unlisted.append(folder)
+        reason = error.strerror or str(error)
+        sink.emit("HG020", f"cannot list the folder `{folder}`: {reason}", SourceFile(folder, ""))
+
+    files = walk(raw, shown, exclusion, report)
+    if not files and not unlisted:
+        sink.emit("HG021", f"no job files (*.hcl, *.nomad, *.nomad.hcl) in directory `{raw}`",
+                  SourceFile(raw, ""))  # fmt: skip
+    return files
 
 
 def excluded_file(path: str, exclusion: Exclusion | None) -> bool:
@@ -140,13 +154,7 @@ def collect(
             continue
         path = Path(raw)
         if path.is_dir():
-            files = walk(raw, raw, exclusion)
-            if not files:
-                sink.emit(
-                    "HG021",
-                    f"no job files (*.hcl, *.nomad, *.nomad.hcl) in directory `{raw}`",
-                    SourceFile(raw, ""),
-                )
+            files = _walk(raw, display_path(path), exclusion, sink)
             for file, _ in files:
                 if _first_time(file, seen):
                     yield from _read(Path(file), display_path(Path(file)), sink, walked=True)

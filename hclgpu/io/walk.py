@@ -37,10 +37,23 @@ def reading(status: os.stat_result) -> Reading:
     return (*signature(status), time.time_ns())
 
 
-def job_files(directory: str, exclusion: Exclusion | None = None) -> Iterator[tuple[str, str]]:
+Unlisted = Callable[[str, OSError], None]
+"""Told of each folder that cannot be listed: its name as reported, and why."""
+
+
+class UnreadableFolder(OSError):
+    """A folder below the one walked could not be listed: its job files are unknown."""
+
+
+def job_files(
+    directory: str, exclusion: Exclusion | None = None, unlisted: Callable[[OSError], None] | None = None
+) -> Iterator[tuple[str, str]]:
     """(directory, file name) of each job file below ``directory``, hidden directories and
-    what ``exclusion`` excludes skipped, in sorted order."""
-    for root, dirs, files in os.walk(directory):
+    what ``exclusion`` excludes skipped, in sorted order. A folder that cannot be listed is
+    passed to ``unlisted`` (the error's ``filename`` is its path), or raised as
+    :class:`UnreadableFolder` without one: a lint step that skips a folder it cannot read
+    would pass files it never saw."""
+    for root, dirs, files in os.walk(directory, onerror=unlisted or _raise):
         excluded = exclusion(root) if exclusion is not None else None
         dirs[:] = sorted(
             d
@@ -54,25 +67,46 @@ def job_files(directory: str, exclusion: Exclusion | None = None) -> Iterator[tu
                 yield root, name
 
 
-def walk(directory: str, shown: str, exclusion: Exclusion | None = None) -> list[tuple[str, str]]:
+def _raise(error: OSError) -> None:
+    raise UnreadableFolder(error.errno, error.strerror, error.filename)
+
+
+def walk(
+    directory: str, shown: str, exclusion: Exclusion | None = None, unreadable: Unlisted | None = None
+) -> list[tuple[str, str]]:
     """The job files below ``directory``, each with its name as reported: relative to
     ``shown`` by string operations alone, and normalized (``.`` holds ``a.nomad``, not
-    ``./a.nomad``: GitHub annotations need the repository-relative path)."""
+    ``./a.nomad``: GitHub annotations need the repository-relative path). Each folder that
+    cannot be listed is passed to ``unreadable`` under its reported name (raised as
+    :class:`UnreadableFolder` without one)."""
     base = os.path.normpath(shown)
     base = "" if base == os.curdir else base
-    found: list[tuple[str, str]] = []
-    for root, name in job_files(directory, exclusion):
+
+    def reported(root: str) -> str:
         inner = root[len(directory) :].lstrip(os.sep)
-        prefix = os.path.join(base, inner) if inner else base
-        found.append((os.path.join(root, name), os.path.join(prefix, name)))
-    return found
+        return os.path.join(base, inner) if inner else base
 
+    def unlisted(error: OSError) -> None:
+        if unreadable is None:
+            _raise(error)
+        else:
+            unreadable(reported(os.fsdecode(error.filename or directory)) or os.curdir, error)
 
-def absolute_job_files(directory: str, exclusion: Exclusion | None = None) -> list[str]:
-    """The job files :func:`walk` finds, as absolute paths made by concatenation (a warm
-    check calls this once per file, so no ``os.path`` call per name)."""
-    root = os.path.abspath(directory)
     return [
-        (folder if folder.endswith(os.sep) else folder + os.sep) + name
-        for folder, name in job_files(root, exclusion)
+        (os.path.join(root, name), os.path.join(reported(root), name))
+        for root, name in job_files(directory, exclusion, unlisted)
     ]
+
+
+def absolute_job_files(directory: str, exclusion: Exclusion | None = None) -> list[str] | None:
+    """The job files :func:`walk` finds, as absolute paths made by concatenation (a warm
+    check calls this once per file, so no ``os.path`` call per name); None when a folder
+    cannot be listed, so that the caller checks afresh and reports it."""
+    root = os.path.abspath(directory)
+    try:
+        return [
+            (folder if folder.endswith(os.sep) else folder + os.sep) + name
+            for folder, name in job_files(root, exclusion)
+        ]
+    except UnreadableFolder:
+        return None

@@ -1,5 +1,5 @@
 """The pieces of ``hclgpu fmt`` below the command line: format with a safety check,
-show a diff, write a file atomically.
+show a diff, write a file atomically (never through a link out of the tree given).
 
 Reading inputs and reporting diagnostics stay in :mod:`hclgpu.cli` (a higher layer);
 everything here works on text so it can be tested and reused without the file system.
@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import errno
 import os
+import re
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Sink
+from hclgpu.io.output import signals_held, sync_folder
 from hclgpu.printer.hcl import format_tree, same_tree
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
@@ -70,23 +74,95 @@ def unified_diff(path: str, before: str, after: str) -> str:
     )
 
 
-def write_atomically(path: str | Path, text: str) -> None:
+TEMPORARY = re.compile(r"\.hg-[a-z0-9_]{8}\.fmt")
+"""The name of the temporary file beside a file being formatted."""
+
+
+class LinkOutside(OSError):
+    """The file named is a symbolic link to a file outside the trees it may lead into:
+    nothing is written (``target`` is where it points)."""
+
+    def __init__(self, path: str | Path, target: Path) -> None:
+        super().__init__(
+            errno.EXDEV, f"it is a symbolic link to `{target}`, outside the tree given", str(path)
+        )
+        self.target = target
+
+
+def writable_target(path: str | Path, within: Sequence[str | Path] | None = None) -> Path:
+    """The file a write to ``path`` replaces: ``path`` with its links resolved, which must lie
+    inside one of the trees ``within`` (by default the folder holding ``path``): a CI hook
+    formats the files of a pull request, and a link it adds (``x.nomad.hcl ->
+    ../../etc/agent.hcl``) must not get a file outside the repository rewritten."""
+    target = Path(os.path.realpath(path))
+    trees = [os.path.dirname(path) or os.curdir] if within is None else within
+    for tree in trees:
+        top = Path(os.path.realpath(tree))
+        if target == top or top in target.parents:
+            return target
+    raise LinkOutside(path, target)
+
+
+def write_atomically(path: str | Path, text: str, within: Sequence[str | Path] | None = None) -> None:
     """Replace the file's contents in one step: a temporary file in the same directory
     (so the rename cannot cross file systems), given the original's owner and permissions,
-    then ``os.replace``. A crash or a full disk leaves the original untouched. A symbolic
-    link is followed: the file it points to is rewritten and the link stays a link."""
-    target = Path(os.path.realpath(path))
-    status = target.stat()
-    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    synced, then ``os.replace`` and the folder synced. A crash, a kill or a full disk leaves
+    the original untouched, and an interrupt waits for the rename. A symbolic link is
+    followed into ``within`` only (see :func:`writable_target`): the file it points to is
+    rewritten and the link stays a link; :class:`LinkOutside` otherwise."""
+    target = writable_target(path, within)
+    with signals_held():
+        status = target.stat()
+        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".hg-", suffix=".fmt")
+        try:
+            _mark_alive(descriptor)
+            with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+                handle.flush()
+                _keep_owner(temporary, status)
+                os.chmod(temporary, status.st_mode & 0o7777)  # after chown, which may clear set-id bits
+                os.fsync(handle.fileno())
+                os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        sync_folder(target.parent, quietly=True)
+
+
+def _mark_alive(descriptor: int) -> None:
+    """Lock the temporary file for as long as this process has it open: the lock ends with
+    the process, so a later run knows a temporary file nobody holds is a killed run's."""
+    with contextlib.suppress(ImportError, OSError):
+        import fcntl
+
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def remove_stale_temporaries(folder: str | Path) -> None:
+    """Remove the temporary files a killed ``fmt`` left in ``folder``: those of the form
+    :data:`TEMPORARY` no living process holds."""
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        _keep_owner(temporary, status)
-        os.chmod(temporary, status.st_mode & 0o7777)  # after chown, which may clear set-id bits
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        with os.scandir(folder) as entries:
+            stale = [
+                e.path for e in entries if TEMPORARY.fullmatch(e.name) and e.is_file(follow_symlinks=False)
+            ]
+    except OSError:
+        return
+    for path in stale:
+        with contextlib.suppress(OSError):
+            _remove_if_abandoned(path)
+
+
+def _remove_if_abandoned(path: str) -> None:
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        with contextlib.suppress(ImportError):
+            import fcntl
+
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError: alive
+        os.unlink(path)
+    finally:
+        os.close(descriptor)
 
 
 def _keep_owner(path: str, status: os.stat_result) -> None:
