@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import itertools
 import os
+import shutil
 import stat
-import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,12 @@ def snapshot(directory: Path) -> dict[str, tuple[str, bytes | None, int]]:
     return found
 
 
+def visible(found: dict[str, tuple[str, bytes | None, int]]) -> dict[str, tuple[str, bytes | None, int]]:
+    """A snapshot without hclgpu's temporary names (a clean-up that failed leaves them to the
+    next run)."""
+    return {name: entry for name, entry in found.items() if ".hg-" not in name}
+
+
 def render(out: Path, *extra: str) -> int:
     return main(["render", str(SAMPLE), "--target", "oci", "--out", str(out), *extra])
 
@@ -39,33 +47,43 @@ def no_space() -> BaseException:
     return OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
+STEPS = ("open", "mkdir", "rmdir", "unlink", "rename", "replace", "link", "chmod", "fchmod", "fsync")
+"""The calls a write consists of (besides the writer's exchange of two directories)."""
+
+
 class Failing:
-    """Wraps a function so that its ``fail_at``-th call (0-based) raises ``error()`` (ENOSPC)."""
+    """Makes the ``fail_at``-th step (0-based) of a write below ``place`` raise ``error()``
+    (ENOSPC): a call naming a path below ``place``, or one on a file descriptor."""
 
-    def __init__(
-        self, real: Callable[..., Any], fail_at: int, error: Callable[[], BaseException] = no_space
-    ) -> None:
-        self.real, self.fail_at, self.error, self.calls = real, fail_at, error, 0
+    def __init__(self, place: Path, fail_at: int, error: Callable[[], BaseException] = no_space) -> None:
+        self.place, self.fail_at, self.error, self.calls = str(place), fail_at, error, 0
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        self.calls += 1
-        if self.calls - 1 == self.fail_at:
-            raise self.error()
-        return self.real(*args, **kwargs)
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[Failing]:
+        with pytest.MonkeyPatch.context() as patch:
+            for name in STEPS:
+                patch.setattr(os, name, self.wrap(getattr(os, name)))
+            patch.setattr(output, "_exchange", self.wrap(output._exchange))
+            yield self
+
+    def wrap(self, real: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if not args or isinstance(args[0], int) or os.fspath(args[0]).startswith(self.place):
+                self.calls += 1
+                if self.calls - 1 == self.fail_at:
+                    raise self.error()
+            return real(*args, **kwargs)
+
+        return call
 
 
-STEPS = {"replace": os, "fdopen": os, "chmod": os, "mkstemp": tempfile}
-"""The calls a write consists of, by the module the writer calls them from."""
-
-
-def count_calls(monkeypatch: pytest.MonkeyPatch, name: str, out: Path) -> int:
-    """How many times one rendering into ``out`` makes the call ``name`` inside the writer."""
-    module = STEPS[name]
-    probe = Failing(getattr(module, name), fail_at=-1)
-    monkeypatch.setattr(module, name, probe)
-    assert render(out) == 0
-    monkeypatch.undo()
-    return probe.calls
+@pytest.fixture(params=["swap", "in-place"])
+def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways `--out` is written: a new directory swapped in, or in place with a journal
+    (a mount point, the working directory)."""
+    if request.param == "in-place":
+        monkeypatch.setattr(output, "_swappable", lambda root: False)
+    return str(request.param)
 
 
 @pytest.fixture()
@@ -81,44 +99,67 @@ def earlier(tmp_path: Path) -> Path:
     return out
 
 
-@pytest.mark.parametrize("function", sorted(STEPS))
-def test_a_failure_at_any_step_leaves_an_earlier_rendering_untouched(
-    function: str,
-    earlier: Path,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    before = snapshot(earlier)
-    steps = count_calls(monkeypatch, function, tmp_path / "probe")
-    assert steps >= 2, "the sample must render several files for this test to mean anything"
-    module = STEPS[function]
-    for fail_at in range(steps):
-        monkeypatch.setattr(module, function, Failing(getattr(module, function), fail_at))
-        assert render(earlier) == 2
-        monkeypatch.undo()
-        assert snapshot(earlier) == before, f"{function} failing at call {fail_at}"
-        [line] = [x for x in capsys.readouterr().err.splitlines() if x.startswith("hclgpu: cannot write")]
-        assert "No space left on device" in line
-        assert "config.json" in line, "the message names the file"
+def copies(earlier: Path, tmp_path: Path) -> Iterator[Path]:
+    """Fresh copies of the earlier rendering, each in a folder of its own."""
+    for index in itertools.count():
+        copy = tmp_path / f"copy{index}" / "out"
+        shutil.copytree(earlier, copy, symlinks=True)
+        yield copy
 
 
-@pytest.mark.parametrize("function", sorted(STEPS))
-def test_an_interrupt_at_any_step_leaves_an_earlier_rendering_untouched(
-    function: str, earlier: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.usefixtures("mode")
+def test_a_failure_at_any_step_leaves_an_earlier_rendering_untouched_or_writes_everything(
+    earlier: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    before = snapshot(earlier)
-    module = STEPS[function]
-    steps = count_calls(monkeypatch, function, tmp_path / "probe")
-    for fail_at in range(steps):
+    """A step that fails before the commit leaves the directory as it was and says which file
+    failed; one after it (removing the old tree) costs nothing but a temporary the next run
+    removes."""
+    before, fresh = snapshot(earlier), copies(earlier, tmp_path)
+    probe = next(fresh)
+    with Failing(probe.parent, -1).installed() as counted:
+        assert render(probe) == 0
+    after = snapshot(probe)
+    assert counted.calls >= 10, "the sample must render several files for this test to mean anything"
+    failures = named = 0
+    for fail_at in range(counted.calls):
+        out = next(fresh)
+        capsys.readouterr()
+        with Failing(out.parent, fail_at).installed():
+            status = render(out)
+        if status == 2:
+            failures += 1
+            assert snapshot(out) == before, f"failing at step {fail_at}"
+            [line] = [x for x in capsys.readouterr().err.splitlines() if x.startswith("hclgpu: cannot write")]
+            assert "No space left on device" in line and f"cannot write {out}" in line
+            assert ".hg-" not in line, "a temporary name means nothing to the user"
+            named += "config.json" in line
+        else:  # a clean-up step failed: what it left, the next run removes
+            assert status == 0 and visible(snapshot(out)) == after, f"failing at step {fail_at}"
+        assert render(out) == 0 and snapshot(out) == after
+        assert [p.name for p in out.parent.iterdir()] == ["out"]
+    assert failures > counted.calls // 2
+    assert named > 0, "a failure while a file is written names the file"
+
+
+@pytest.mark.usefixtures("mode")
+def test_an_interrupt_at_any_step_leaves_an_earlier_rendering_untouched_or_writes_everything(
+    earlier: Path, tmp_path: Path
+) -> None:
+    before, fresh = snapshot(earlier), copies(earlier, tmp_path)
+    probe = next(fresh)
+    with Failing(probe.parent, -1).installed() as counted:
+        output.write_files(probe, rendered_files())
+    after = snapshot(probe)
+    for fail_at in range(counted.calls):
+        out = next(fresh)
         interrupt = KeyboardInterrupt(f"at {fail_at}")
-        failing = Failing(getattr(module, function), fail_at, lambda raised=interrupt: raised)
-        monkeypatch.setattr(module, function, failing)
-        with pytest.raises(KeyboardInterrupt) as raised:
-            output.write_files(earlier, rendered_files())
-        monkeypatch.undo()
+        failing = Failing(out.parent, fail_at, lambda raised=interrupt: raised)
+        with failing.installed(), pytest.raises(KeyboardInterrupt) as raised:
+            output.write_files(out, rendered_files())
         assert raised.value is interrupt, "the interrupt itself goes on, not a WriteFailed"
-        assert snapshot(earlier) == before, f"{function} interrupted at call {fail_at}"
+        assert visible(snapshot(out)) in (before, after), f"interrupted at step {fail_at}"
+        output.write_files(out, rendered_files())
+        assert [p.name for p in out.parent.iterdir()] == ["out"]
 
 
 def rendered_files() -> list[tuple[str, str]]:
@@ -137,14 +178,18 @@ def rendered_files() -> list[tuple[str, str]]:
 
 
 def test_a_failure_midway_into_a_new_directory_leaves_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    steps = count_calls(monkeypatch, "replace", tmp_path / "probe")
-    for fail_at in range(steps):
-        monkeypatch.setattr(output.os, "replace", Failing(os.replace, fail_at))
-        assert render(tmp_path / "new" / "out") == 2
-        monkeypatch.undo()
-        assert not (tmp_path / "new").exists()
+    with Failing(tmp_path, -1).installed() as counted:
+        assert render(tmp_path / "probe" / "out") == 0
+    for fail_at in range(counted.calls):
+        with Failing(tmp_path / "new", fail_at).installed():
+            status = render(tmp_path / "new" / "out")
+        if status == 2:
+            assert not (tmp_path / "new").exists()
+        else:
+            assert snapshot(tmp_path / "new") == snapshot(tmp_path / "probe")
+            shutil.rmtree(tmp_path / "new")
     assert "cannot write" in capsys.readouterr().err
 
 

@@ -1,56 +1,119 @@
-"""Writing a set of output files as one transaction: all of them, or none.
+"""Writing a set of output files as one transaction: all of them, or none, even when the
+process is killed.
 
-`render --out` writes several artifacts (an OCI bundle per task, a manifest per
-object); a user who finds half of them new and half stale cannot tell which is which.
-So every file is first written in full to a temporary file beside its final name (a
-rename never crosses file systems), and only when all are staged are they renamed
-into place, the file each one replaces moved aside first. A failure at any step, an
-interrupt included, undoes the steps before it: the replaced files come back, new files
-and new directories go, and the directory is as it was.
+`render --out` writes several artifacts (an OCI bundle per task, a manifest per object); a
+user who finds half of them new and half stale cannot tell which is which. An exception
+can be caught and undone, but SIGKILL (the OOM killer, a CI runner's timeout) cannot: only
+the order of the steps on disk keeps the promise. So the output directory is replaced as a
+whole:
 
-Temporary files and backups have short names of their own (``.hg-XXXXXXXX.tmp``,
-``.hg-XXXXXXXX.bak``), reserved with ``O_EXCL``: any name the file system accepts can be
-written, and no file of the user's is ever taken for one. Every name is checked before
-anything is written: it must lead inside the directory, to a file, once.
+* **Swap** (the rule). A new directory is built beside the old one, ``.hg-<key>.new-XXXXXXXX``:
+  every entry of the old directory hard-linked into it (the user's own files keep their
+  inode, owner and permissions, and nothing is copied), its folders made again with their
+  modes, the new files written in full. Files and folders are fsync'ed, then one
+  ``renameat2(RENAME_EXCHANGE)`` puts the new directory in the old one's place: at every
+  instant the directory is the old one or the new one. The old tree, now under the
+  temporary name, is removed. Where the file system has no exchange, two renames do it
+  (the old directory aside as ``.hg-<key>.old-XXXXXXXX`` first); a kill between them
+  leaves no directory, and the next run puts the old one back. The price: the directory
+  is a new one (a program that watches the old one with inotify, or sits in it, keeps the
+  old one; extended attributes and ACLs of its folders are not carried over), and a file
+  another program adds to it while it is rebuilt is lost.
+* **In place** (when the directory cannot be swapped: a mount point, the working directory
+  or one above it, a tree that cannot be hard-linked, a parent that cannot be written).
+  The new files are written and synced in a private folder inside it, ``.hg-XXXXXXXX.d``,
+  with a journal of the steps; then each is moved into place, the file it replaces into
+  the folder. A kill during those moves leaves a mix that the next run undoes from the
+  journal before it writes.
+
+Files of the user's in the directory are kept, and so are files an earlier rendering wrote
+that this one does not: hclgpu only adds and replaces. Every temporary name is one of the
+forms above (``.hg-`` and random letters, reserved with ``O_EXCL``), so none is ever taken
+for a user's file; a run first cleans what a killed run left (a lock on the parent folder
+keeps two runs from cleaning each other's work). SIGINT and SIGTERM are held while the
+directory is written, milliseconds, and acted on when it is complete, so an interrupt never
+lands between two steps.
+
+Every name is checked before anything is written: it must lead inside the directory, to a
+file, once, and through no symbolic link: a link in the directory would send a file
+elsewhere (a pull request can add ``out/bundle -> /etc``), and outside the swap.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import functools
+import hashlib
+import json
 import os
+import re
+import shutil
+import signal
+import stat
 import tempfile
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 PREFIX = ".hg-"
-"""The start of every temporary and backup name: short, so that it never makes a name too long."""
+"""The start of every temporary name: short, so that it never makes a name too long."""
+
+_WORK = re.compile(r"\.hg-[a-z0-9_]{8}\.d")
+"""The private folder of an in-place write, inside the output directory."""
+_EARLIER = re.compile(r"\.hg-[a-z0-9_]{8}\.(tmp|bak)")
+"""The temporary and backup files earlier versions of hclgpu left when killed: a swap leaves
+them behind, an in-place write removes those at the top of the directory."""
+_CANNOT_LINK = {errno.EXDEV, errno.EPERM, errno.EACCES, errno.EMLINK, errno.ENOTSUP, errno.ENOSYS}
+"""Why a tree cannot be mirrored by hard links: another file system below it, links to
+others' files refused (``fs.protected_hardlinks``), a folder that cannot be read, a file
+system without hard links. The directory is then written in place."""
+_NO_EXCHANGE = {errno.EINVAL, errno.ENOSYS, errno.ENOTSUP}
+"""The file system (or the C library) has no RENAME_EXCHANGE: two renames do it."""
+_NOT_MOVABLE = {errno.EBUSY, errno.EXDEV}
+"""The directory cannot be renamed (a mount point, an overlay's lower folder): in place."""
+_JOURNAL = "journal"
 
 
 class WriteFailed(Exception):
     """Nothing was written; ``str()`` says which file failed and why."""
 
 
+class _CannotSwap(Exception):
+    """The directory cannot be replaced as a whole; it is written in place instead."""
+
+
 def write_files(directory: str | Path, files: Sequence[tuple[str, str]]) -> None:
     """Write ``files`` (name relative to ``directory``, text) atomically as a set.
 
-    OSError and ValueError (text that cannot be encoded) become WriteFailed; anything
-    else, KeyboardInterrupt included, is re-raised unchanged once the directory is restored.
-    """
+    OSError and ValueError (text that cannot be encoded) become WriteFailed, the directory
+    as it was; an interrupt during the write is acted on once it is complete."""
     root = Path(directory)
     _check_names(root, [name for name, _ in files])
-    transaction = _Transaction()
-    try:
-        for name, text in files:
-            transaction.stage(root / name, text)
-        transaction.commit()
-    except BaseException as error:
-        transaction.roll_back()
-        if not isinstance(error, (OSError, ValueError)):
-            raise
-        raise WriteFailed(_message(transaction.current, error)) from error
-    transaction.discard_backups()
+    writing = _Writing(root, Path(os.path.realpath(root)))
+    with signals_held() as held:
+        created = writing.ancestors()
+        try:
+            with _locked(writing.target.parent, held):
+                writing.run(files)
+        except BaseException as error:
+            _remove_folders(created)
+            if not isinstance(error, (OSError, ValueError)):
+                raise
+            raise WriteFailed(writing.message(error)) from error
+
+
+def recover(directory: str | Path) -> None:
+    """Finish what a killed write into ``directory`` left: the old directory back where two
+    renames were cut, a half-done in-place commit undone, every temporary removed."""
+    target = Path(os.path.realpath(directory))
+    with signals_held() as held, _locked(target.parent, held):
+        _recover(target)
+
+
+# ---- names --------------------------------------------------------------------------------
 
 
 def _check_names(root: Path, names: Sequence[str]) -> None:
@@ -79,143 +142,563 @@ def _name_problem(name: str) -> str | None:
     return None
 
 
-def _message(final: Path | None, error: OSError | ValueError) -> str:
-    """``cannot write FILE: reason``: the file being written, and the path the failing call
-    was about when that is another one (a parent directory), not a temporary file."""
-    reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-    other = error.filename if isinstance(error, OSError) else None
-    if isinstance(other, (str, bytes)):
-        path = Path(os.fsdecode(other))
-        if path != final and not path.name.startswith(PREFIX):
-            reason = f"{path}: {reason}"
-    return f"cannot write {final if final is not None else 'the files'}: {reason}"
+# ---- one write ----------------------------------------------------------------------------
 
 
-Identity = tuple[int, int]
-"""(device, inode): which file a name points at now."""
+@dataclass
+class _Writing:
+    """One :func:`write_files` call: where it writes, and what its messages name."""
 
+    root: Path
+    """The directory as given (messages name files under it)."""
+    target: Path
+    """The directory, links resolved: what is swapped, or written in place."""
+    current: Path | None = None
+    """The file being written, for the message."""
+    places: dict[Path, Path | None] = field(default_factory=dict)
+    """Temporary folders, by the path messages show for what is inside (None: hidden)."""
 
-def _identity(path: Path) -> Identity | None:
-    try:
-        found = os.lstat(path)
-    except OSError:
-        return None
-    return found.st_dev, found.st_ino
-
-
-@dataclass(slots=True)
-class _Step:
-    """One file being put in place: enough to undo it from whatever point it reached."""
-
-    final: Path
-    temporary: Path
-    written: Identity | None = None
-    """The staged file (``final`` holds it once it is in place)."""
-    backup: Path | None = None
-    reserved: Identity | None = None
-    """The empty file reserving ``backup``: while ``backup`` is still it, the file replaced
-    was not moved yet."""
-
-
-class _Transaction:
-    """The undo log of one :func:`write_files` call."""
-
-    def __init__(self) -> None:
-        self.created: list[Path] = []
-        """Directories made here, outermost first."""
-        self.staged: list[_Step] = []
-        """Temporary files written and closed, in order."""
-        self.committed = 0
-        """How many of ``staged`` the commit has started to put in place."""
-        self.current: Path | None = None
-        """The file being staged or put in place (for the message)."""
-
-    def stage(self, final: Path, text: str) -> None:
-        self.current = final
-        if final.is_dir() and not final.is_symlink():
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(final))
-        self._make_directories(final.parent)
-        descriptor, name = tempfile.mkstemp(dir=final.parent, prefix=PREFIX, suffix=".tmp")
-        step = _Step(final, Path(name))
-        self.staged.append(step)
+    def ancestors(self) -> list[Path]:
+        """Make the folders above the directory that are missing; those made, outermost first."""
+        missing: list[Path] = []
+        folder = self.target.parent
+        while not os.path.lexists(folder):
+            missing.append(folder)
+            folder = folder.parent
+        created: list[Path] = []
         try:
-            stats = os.fstat(descriptor)
-            step.written = (stats.st_dev, stats.st_ino)
-            handle = os.fdopen(descriptor, "w", encoding="utf-8", newline="")
-        except BaseException:
-            os.close(descriptor)
+            for path in reversed(missing):
+                os.mkdir(path)
+                created.append(path)
+                sync_folder(path.parent)
+        except BaseException as error:
+            _remove_folders(created)
+            if isinstance(error, OSError):
+                raise WriteFailed(self.message(error)) from error
             raise
-        with handle:
-            handle.write(text)
-        # a replaced file keeps its permissions; a new one gets what open() would give it
+        return created
+
+    def run(self, files: Sequence[tuple[str, str]]) -> None:
+        """Clean what a killed run left, then write: swapped in where the directory allows."""
+        _recover(self.target)
+        if os.path.lexists(self.target) and not os.path.isdir(self.target):
+            self.current = self.root
+            raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(self.root))
+        for name, _ in files:
+            self.preflight(name)
+        if os.path.isdir(self.target) and not _swappable(self.target):
+            _InPlace(self).run(files)
+            return
         try:
-            mode = final.stat().st_mode & 0o7777
-        except OSError:
-            mode = 0o666 & ~_umask()
-        os.chmod(step.temporary, mode)
+            _Swap(self).run(files)
+        except _CannotSwap:
+            _InPlace(self).run(files)
 
-    def commit(self) -> None:
-        for step in self.staged:
-            self.current = step.final
-            self.committed += 1
-            if step.final.exists() or step.final.is_symlink():
-                step.backup, step.reserved = _reserve(step.final.parent)
-                os.replace(step.final, step.backup)
-            os.replace(step.temporary, step.final)
+    def file(self, name: str) -> None:
+        self.current = self.root / name
 
-    def roll_back(self) -> None:
-        """Undo everything; failures here are ignored so the rest can still be undone."""
-        for step in reversed(self.staged[: self.committed]):
-            _quietly(_undo, step)
-        for step in self.staged:
-            _quietly(_remove, step.temporary)
-        for directory in reversed(self.created):
-            _quietly(os.rmdir, directory)
+    def preflight(self, name: str) -> None:
+        """Refuse a folder on the way to the file that is a symbolic link (the file would land
+        wherever it points, outside the swap), and a folder where the file goes."""
+        self.file(name)
+        parts = Path(name).parts
+        for depth in range(1, len(parts) + 1):
+            try:
+                status = os.lstat(self.target.joinpath(*parts[:depth]))
+            except (FileNotFoundError, NotADirectoryError):
+                return  # made, or refused, when it is written
+            if depth < len(parts) and stat.S_ISLNK(status.st_mode):
+                link = self.root.joinpath(*parts[:depth])
+                reason = (
+                    f"{link} is a symbolic link; hclgpu does not write through links in the output directory"
+                )
+                raise OSError(errno.ELOOP, reason, str(self.current))
+            if depth == len(parts) and stat.S_ISDIR(status.st_mode):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(self.current))
 
-    def discard_backups(self) -> None:
-        for step in self.staged:
-            if step.backup is not None:
-                _quietly(_remove, step.backup)
+    def message(self, error: OSError | ValueError) -> str:
+        """``cannot write FILE: reason``: the file being written, and the path the failing
+        call was about when that is another one (a folder on the way), never a temporary."""
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        other = error.filename if isinstance(error, OSError) else None
+        if isinstance(other, (str, bytes)):
+            path = self.shown(Path(os.fsdecode(other)))
+            if path is not None and path != self.current:
+                reason = f"{path}: {reason}"
+        return f"cannot write {self.current if self.current is not None else self.root}: {reason}"
 
-    def _make_directories(self, directory: Path) -> None:
-        missing = []
-        while not directory.exists():
-            missing.append(directory)
-            directory = directory.parent
-        for path in reversed(missing):
-            path.mkdir()
-            self.created.append(path)
+    def shown(self, path: Path) -> Path | None:
+        """``path`` as the user knows it: inside a temporary folder, the place it stands for."""
+        for folder, shown in [*self.places.items(), (self.target, self.root)]:
+            if path == folder or folder in path.parents:
+                return None if shown is None else shown / path.relative_to(folder)
+        return None if path.name.startswith(PREFIX) else path
 
 
-def _reserve(directory: Path) -> tuple[Path, Identity]:
-    """A new backup name in ``directory``, held by an empty file (O_EXCL: never a user's)."""
-    descriptor, name = tempfile.mkstemp(dir=directory, prefix=PREFIX, suffix=".bak")
+def _swappable(target: Path) -> bool:
+    """Whether the directory can be replaced as a whole: not the root of the file system or
+    a mount point (neither can be renamed), and not the working directory or a folder above
+    it (a shell there would be left in a deleted folder)."""
+    if target.parent == target:
+        return False
+    with contextlib.suppress(OSError):
+        here = os.getcwd()
+        if here == str(target) or here.startswith(str(target) + os.sep):
+            return False
+    return os.lstat(target).st_dev == os.lstat(target.parent).st_dev
+
+
+# ---- the swap -----------------------------------------------------------------------------
+
+
+def _key(target: Path) -> str:
+    """What names the temporary folders of ``target`` beside it: a digest of its name, so
+    that a long name never makes theirs too long."""
+    return hashlib.sha256(os.fsencode(target.name)).hexdigest()[:16]
+
+
+_SWAP = re.compile(r"\.hg-(?P<key>[0-9a-f]{16})\.(?P<kind>new|old)-(?P<random>[a-z0-9_]{8})")
+"""A swap folder beside the output directory: the new tree being built (or, once swapped,
+the old one being removed), or the old directory moved aside."""
+
+
+class _Swap:
+    """The output directory built anew beside itself and exchanged with it in one step."""
+
+    def __init__(self, writing: _Writing) -> None:
+        self.writing = writing
+        self.target = writing.target
+        self.existed = os.path.isdir(self.target)
+
+    def run(self, files: Sequence[tuple[str, str]]) -> None:
+        self.writing.current = self.writing.root
+        staging = self._staging()
+        self.writing.places[staging] = self.writing.root
+        try:
+            folders = _mirror(self.target, staging) if self.existed else []
+            _write_all(self.writing, staging, self.target, files)
+            _apply_modes(folders)
+            _match_folder(staging, self.target if self.existed else None)
+            _sync_tree(staging)
+            old = self._commit(staging)
+        except BaseException:
+            _remove_tree(staging)
+            raise
+        if old is not None:
+            _remove_tree(old)
+
+    def _staging(self) -> Path:
+        try:
+            return Path(tempfile.mkdtemp(prefix=f"{PREFIX}{_key(self.target)}.new-", dir=self.target.parent))
+        except OSError as error:
+            if self.existed and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise _CannotSwap from error  # a parent that cannot be written: in place
+            raise
+
+    def _commit(self, staging: Path) -> Path | None:
+        """Put ``staging`` in the directory's place; the path the old tree is now at."""
+        self.writing.current = self.writing.root
+        parent = self.target.parent
+        if not self.existed:
+            os.rename(staging, self.target)
+            sync_folder(parent, quietly=True)  # done: from here on, nothing is undone
+            return None
+        try:
+            _exchange(staging, self.target)
+        except OSError as error:
+            if error.errno in _NOT_MOVABLE:
+                raise _CannotSwap from error
+            if error.errno not in _NO_EXCHANGE:
+                raise
+            return self._two_renames(staging)
+        sync_folder(parent, quietly=True)
+        return staging
+
+    def _two_renames(self, staging: Path) -> Path:
+        """The swap as two renames: the old directory aside, the new one in (a kill between
+        them is repaired by the next run, which moves the old one back)."""
+        aside = staging.with_name(staging.name.replace(".new-", ".old-"))
+        try:
+            os.rename(self.target, aside)
+        except OSError as error:
+            if error.errno in _NOT_MOVABLE:
+                raise _CannotSwap from error
+            raise
+        try:
+            os.rename(staging, self.target)
+        except BaseException:
+            os.rename(aside, self.target)
+            raise
+        sync_folder(self.target.parent, quietly=True)
+        return aside
+
+
+def _mirror(source: Path, copy: Path) -> list[tuple[Path, os.stat_result]]:
+    """Make ``copy`` hold what ``source`` holds: folders made again, every other entry (a
+    file, a link, a FIFO) hard-linked, so that nothing is copied and the user's files keep
+    their identity. The folders made, with the status to give them once written."""
+    folders: list[tuple[Path, os.stat_result]] = []
+    device = os.lstat(source).st_dev
+    pending = [(source, copy)]
+    while pending:
+        here, there = pending.pop()
+        for entry in _entries(here):
+            if _WORK.fullmatch(entry.name) or _EARLIER.fullmatch(entry.name):
+                continue  # hclgpu's own leftovers do not move into the new directory
+            made = there / entry.name
+            status = entry.stat(follow_symlinks=False)
+            if stat.S_ISDIR(status.st_mode):
+                if status.st_dev != device:
+                    raise _CannotSwap(f"{entry.path} is another file system")
+                os.mkdir(made, 0o700)
+                folders.append((made, status))
+                pending.append((Path(entry.path), made))
+            else:
+                _link(entry.path, made)
+    return folders
+
+
+def _entries(folder: Path) -> list[os.DirEntry[str]]:
     try:
-        stats = os.fstat(descriptor)
-    finally:
-        os.close(descriptor)
-    return Path(name), (stats.st_dev, stats.st_ino)
+        with os.scandir(folder) as found:
+            return list(found)
+    except OSError as error:
+        if error.errno in _CANNOT_LINK:
+            raise _CannotSwap(str(error)) from error
+        raise
 
 
-def _undo(step: _Step) -> None:
-    """Put back what ``final`` was, judging from the files which point the commit reached."""
-    if step.backup is not None and _identity(step.backup) not in (None, step.reserved):
-        os.replace(step.backup, step.final)  # the replaced file was moved aside: it returns
+def _link(source: str, link: Path) -> None:
+    try:
+        os.link(source, link, follow_symlinks=False)
+    except OSError as error:
+        if error.errno in _CANNOT_LINK:
+            raise _CannotSwap(str(error)) from error
+        raise
+
+
+def _write_all(writing: _Writing, into: Path, old: Path, files: Sequence[tuple[str, str]]) -> None:
+    """Write each file at its name in ``into`` (a file linked there from ``old`` is unlinked
+    first, never written through), with the permissions of the file it replaces."""
+    for name, text in files:
+        writing.file(name)
+        final = into / name
+        _make_folders(final.parent, into)
+        mode = _mode_of(old / name)
+        if os.path.lexists(final):
+            os.unlink(final)
+        _create(final, text, mode)
+
+
+def _make_folders(folder: Path, top: Path) -> None:
+    missing = []
+    while folder != top and not os.path.lexists(folder):
+        missing.append(folder)
+        folder = folder.parent
+    for path in reversed(missing):
+        os.mkdir(path)
+
+
+def _apply_modes(folders: list[tuple[Path, os.stat_result]]) -> None:
+    """Give each folder made again the mode and owner of the one it stands for (after the
+    files are written, so that a read-only folder could take them)."""
+    for path, status in reversed(folders):
+        _give_owner(path, status)
+        os.chmod(path, stat.S_IMODE(status.st_mode))
+
+
+def _match_folder(staging: Path, old: Path | None) -> None:
+    """The new directory gets the old one's mode and owner, or, new, what mkdir gives."""
+    if old is None:
+        os.chmod(staging, 0o777 & ~_umask())
         return
-    if _identity(step.final) == step.written:
-        _remove(step.final)  # a new file that is in place goes
-    if step.backup is not None:
-        _remove(step.backup)  # an unused reservation
+    status = os.lstat(old)
+    _give_owner(staging, status)
+    os.chmod(staging, stat.S_IMODE(status.st_mode))
+
+
+def _give_owner(path: Path, status: os.stat_result) -> None:
+    """Give a folder made again the owner and group of the one it stands for. Only root can
+    give a folder away: a directory of someone else's (a team's shared folder) that the new
+    one could not be given is written in place instead, keeping its owner."""
+    mine = os.lstat(path)
+    if (mine.st_uid, mine.st_gid) != (status.st_uid, status.st_gid) and hasattr(os, "chown"):
+        try:
+            os.chown(path, status.st_uid, status.st_gid)
+        except PermissionError as error:
+            raise _CannotSwap(str(error)) from error
+
+
+def _exchange(first: Path, second: Path) -> None:
+    """Swap the two names in one step (Linux ``renameat2`` with RENAME_EXCHANGE);
+    OSError ENOSYS where the C library has no such call."""
+    call = _renameat2()
+    if call is None:
+        raise OSError(errno.ENOSYS, os.strerror(errno.ENOSYS), str(first))
+    at_cwd, exchange = -100, 2  # AT_FDCWD, RENAME_EXCHANGE
+    if call(at_cwd, os.fsencode(first), at_cwd, os.fsencode(second), exchange) != 0:
+        import ctypes
+
+        code = ctypes.get_errno()
+        raise OSError(code, os.strerror(code), str(first), None, str(second))
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    try:
+        import ctypes
+
+        call = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError, ImportError):
+        return None
+    call.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    call.restype = ctypes.c_int
+    return call
+
+
+# ---- in place -----------------------------------------------------------------------------
+
+
+class _InPlace:
+    """The files written into the directory itself, from a private folder, with a journal
+    that lets the next run undo a commit a kill cut short."""
+
+    def __init__(self, writing: _Writing) -> None:
+        self.writing = writing
+        self.target = writing.target
+
+    def run(self, files: Sequence[tuple[str, str]]) -> None:
+        self.writing.current = self.writing.root
+        folders = _planned_folders(self.target, files)
+        steps = [(name, os.path.lexists(self.target / name)) for name, _ in files]
+        work = Path(tempfile.mkdtemp(prefix=PREFIX, suffix=".d", dir=self.target))
+        self.writing.places[work] = None
+        journal = _Journal(self.target, work, folders, steps)
+        try:
+            journal.save()
+            self._stage(journal, files)
+            self._commit(journal)
+        except BaseException:
+            _quietly(journal.undo)
+            _remove_tree(work)
+            raise
+        _remove_tree(work)
+
+    def _stage(self, journal: _Journal, files: Sequence[tuple[str, str]]) -> None:
+        for folder in journal.folders:
+            self.writing.file(next(name for name, _ in files if name.startswith(folder + "/")))
+            os.mkdir(self.target / folder)
+        for index, (name, text) in enumerate(files):
+            self.writing.file(name)
+            _create(journal.new(index), text, _mode_of(self.target / name))
+        sync_folder(journal.work)
+
+    def _commit(self, journal: _Journal) -> None:
+        for index, (name, replaces) in enumerate(journal.steps):
+            self.writing.file(name)
+            if replaces:
+                os.replace(self.target / name, journal.old(index))
+            os.replace(journal.new(index), self.target / name)
+        for folder in journal.touched():
+            sync_folder(folder)
+        journal.close()
+
+
+def _planned_folders(target: Path, files: Sequence[tuple[str, str]]) -> list[str]:
+    """The folders the files need that are missing, outermost first, relative to ``target``."""
+    planned: list[str] = []
+    for name, _ in files:
+        parts = Path(name).parts[:-1]
+        for depth in range(1, len(parts) + 1):
+            folder = str(Path(*parts[:depth]))
+            if folder not in planned and not os.path.lexists(target / folder):
+                planned.append(folder)
+    return planned
+
+
+@dataclass
+class _Journal:
+    """What an in-place write will do, saved (and synced) before it does any of it."""
+
+    target: Path
+    work: Path
+    folders: list[str]
+    """Folders to make, outermost first (relative to ``target``)."""
+    steps: list[tuple[str, bool]]
+    """Each file's name, and whether a file of that name was there to replace."""
+
+    def new(self, index: int) -> Path:
+        return self.work / f"{index}.new"
+
+    def old(self, index: int) -> Path:
+        return self.work / f"{index}.old"
+
+    def save(self) -> None:
+        text = json.dumps({"folders": self.folders, "steps": self.steps})
+        _create(self.work / _JOURNAL, text, 0o600)
+        sync_folder(self.work)
+
+    @classmethod
+    def load(cls, target: Path, work: Path) -> _Journal | None:
+        """The journal a killed run left in ``work``; None when it had not finished writing
+        it (then it had not begun to change the directory) or had committed."""
+        try:
+            data = json.loads((work / _JOURNAL).read_text(encoding="utf-8"))
+            steps = [(str(name), bool(replaces)) for name, replaces in data["steps"]]
+            return cls(target, work, [str(f) for f in data["folders"]], steps)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def touched(self) -> list[Path]:
+        """The folders whose entries the commit changed."""
+        found = {self.work, *((self.target / name).parent for name, _ in self.steps)}
+        found.update((self.target / folder).parent for folder in self.folders)
+        return sorted(found)
+
+    def close(self) -> None:
+        """The commit point: with the journal gone, the new files stay."""
+        os.unlink(self.work / _JOURNAL)
+        sync_folder(self.work, quietly=True)
+
+    def undo(self) -> None:
+        """Put back every file replaced, remove every file and folder added; each step is
+        judged from what is on disk, so that undoing twice is undoing once."""
+        for index, (name, replaces) in reversed(list(enumerate(self.steps))):
+            final = self.target / name
+            if os.path.lexists(self.old(index)):
+                os.replace(self.old(index), final)
+            elif not replaces and not os.path.lexists(self.new(index)) and os.path.lexists(final):
+                os.unlink(final)  # a new file that was moved into place
+        _remove_folders([self.target / folder for folder in self.folders])
+        for folder in self.touched():
+            sync_folder(folder, quietly=True)
+
+
+# ---- what a killed run left -------------------------------------------------------------
+
+
+def _recover(target: Path) -> None:
+    """Repair and clean what killed writes into ``target`` left (under the lock)."""
+    parent = target.parent
+    key = _key(target)
+    with contextlib.suppress(FileNotFoundError, NotADirectoryError):
+        for entry in _entries_quietly(parent):
+            found = _SWAP.fullmatch(entry.name)
+            if found is None or found["key"] != key or not entry.is_dir(follow_symlinks=False):
+                continue
+            if found["kind"] == "old" and not os.path.lexists(target):
+                os.rename(entry.path, target)  # cut between two renames: the old one returns
+                sync_folder(parent)
+            else:
+                _remove_tree(Path(entry.path))
+    if not os.path.isdir(target) or os.path.islink(target):
+        return
+    for entry in _entries_quietly(target):
+        if _WORK.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False):
+            journal = _Journal.load(target, Path(entry.path))
+            if journal is not None:
+                journal.undo()
+            _remove_tree(Path(entry.path))
+        elif _EARLIER.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+            _quietly(os.unlink, entry.path)
+
+
+def _entries_quietly(folder: Path) -> list[os.DirEntry[str]]:
+    try:
+        with os.scandir(folder) as found:
+            return list(found)
+    except (PermissionError, FileNotFoundError, NotADirectoryError):
+        return []
+
+
+# ---- files, folders, signals, locks -----------------------------------------------------
+
+
+def _create(path: Path, text: str, mode: int) -> None:
+    """A new file holding ``text``, with ``mode``, synced to disk; never an existing one
+    (``O_EXCL``: no name of the user's is reused, no link followed)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    descriptor = os.open(path, flags, 0o600)
+    try:
+        handle = os.fdopen(descriptor, "w", encoding="utf-8", newline="")
+    except BaseException:
+        os.close(descriptor)
+        raise
+    with handle:
+        handle.write(text)
+        handle.flush()
+        if hasattr(os, "fchmod"):
+            os.fchmod(descriptor, mode)
+        else:
+            os.chmod(path, mode)
+        os.fsync(descriptor)
+
+
+def _mode_of(existing: Path) -> int:
+    """A replaced file's permissions; for a new one (or in place of a link), what open() gives."""
+    with contextlib.suppress(OSError):
+        status = os.lstat(existing)
+        if stat.S_ISREG(status.st_mode):
+            return stat.S_IMODE(status.st_mode)
+    return 0o666 & ~_umask()
+
+
+def sync_folder(folder: Path, quietly: bool = False) -> None:
+    """fsync a folder, so that the names changed in it survive a crash; a file system that
+    cannot sync folders is let be."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+    except OSError as error:
+        if not quietly and error.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EACCES):
+            raise
+
+
+def _sync_tree(top: Path) -> None:
+    """fsync every folder below ``top`` (without recursion: a tree may be deep)."""
+    pending = [top]
+    while pending:
+        folder = pending.pop()
+        sync_folder(folder)
+        with os.scandir(folder) as entries:
+            pending.extend(Path(e.path) for e in entries if e.is_dir(follow_symlinks=False))
+
+
+def _remove_tree(path: Path) -> None:
+    """Remove a temporary folder; what cannot be removed is left to the next run."""
+    for attempt in range(2):
+        with contextlib.suppress(RecursionError):
+            shutil.rmtree(path, ignore_errors=True)
+        if attempt or not os.path.lexists(path):
+            return
+        _open_up(path)
+
+
+def _open_up(top: Path) -> None:
+    """Let the owner read and write every folder below ``top``: a read-only folder of the
+    old tree would keep its entries from being removed (it is being removed as a whole)."""
+    pending = [top]
+    while pending:
+        folder = pending.pop()
+        with contextlib.suppress(OSError):
+            os.chmod(folder, 0o700)
+            with os.scandir(folder) as entries:
+                pending.extend(Path(e.path) for e in entries if e.is_dir(follow_symlinks=False))
+
+
+def _remove_folders(folders: list[Path]) -> None:
+    """Remove folders made here, innermost first, each only if it is still empty."""
+    for folder in reversed(folders):
+        _quietly(os.rmdir, folder)
 
 
 def _quietly(action: Callable[..., object], *arguments: object) -> None:
-    """Run one undo step; a step that fails must not stop the others."""
+    """Run one clean-up step; a step that fails must not stop the others."""
     with contextlib.suppress(OSError):
         action(*arguments)
-
-
-def _remove(path: Path) -> None:
-    path.unlink(missing_ok=True)
 
 
 def _umask() -> int:
@@ -223,3 +706,70 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+class Held:
+    """The signals that arrived while held, to be acted on at the end."""
+
+    def __init__(self) -> None:
+        self.caught: list[int] = []
+
+    def record(self, signum: int, frame: object) -> None:
+        self.caught.append(signum)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[Held]:
+    """Hold SIGINT and SIGTERM until the block ends, then act on the first that came, as
+    its handler would have: a write is milliseconds, and an interrupt in the middle of it
+    would leave a temporary file no clean-up knows about. (Off the main thread Python
+    cannot set handlers; signals are then acted on as they come.)"""
+    held = Held()
+    previous: dict[int, Any] = {}
+    try:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous[signum] = signal.signal(signum, held.record)
+    except ValueError:
+        pass
+    try:
+        yield held
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, signal.SIG_DFL if handler is None else handler)
+        if held.caught:
+            os.kill(os.getpid(), held.caught[0])
+
+
+@contextlib.contextmanager
+def _locked(folder: Path, held: Held) -> Iterator[None]:
+    """An exclusive lock on ``folder`` (the output directory's parent) for the block, so
+    that a run never cleans up another's work in progress. Waiting for it, an interrupt is
+    acted on at once. Where the folder cannot be opened or locked, no lock."""
+    try:
+        descriptor: int | None = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        descriptor = None
+    try:
+        if descriptor is not None:
+            _wait_for_lock(descriptor, held)
+        yield
+    finally:
+        if descriptor is not None:
+            os.close(descriptor)  # closing releases the lock
+
+
+def _wait_for_lock(descriptor: int, held: Held) -> None:
+    try:
+        import fcntl
+    except ImportError:
+        return
+    while True:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if held.caught:
+                raise KeyboardInterrupt from None  # the held signal follows at the end
+            time.sleep(0.02)
+        except OSError:
+            return  # a file system without locks
