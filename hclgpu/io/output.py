@@ -48,15 +48,25 @@ import hashlib
 import json
 import os
 import re
-import shutil
-import signal
 import stat
 import tempfile
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+from hclgpu.io.durable import (
+    create_file,
+    entries_quietly,
+    locked,
+    mode_of,
+    quietly,
+    remove_folders,
+    remove_tree,
+    signals_held,
+    sync_folder,
+    sync_tree,
+    umask,
+)
 
 PREFIX = ".hg-"
 """The start of every temporary name: short, so that it never makes a name too long."""
@@ -96,10 +106,10 @@ def write_files(directory: str | Path, files: Sequence[tuple[str, str]]) -> None
     with signals_held() as held:
         created = writing.ancestors()
         try:
-            with _locked(writing.target.parent, held):
+            with locked(writing.target.parent, held):
                 writing.run(files)
         except BaseException as error:
-            _remove_folders(created)
+            remove_folders(created)
             if not isinstance(error, (OSError, ValueError)):
                 raise
             raise WriteFailed(writing.message(error)) from error
@@ -109,7 +119,7 @@ def recover(directory: str | Path) -> None:
     """Finish what a killed write into ``directory`` left: the old directory back where two
     renames were cut, a half-done in-place commit undone, every temporary removed."""
     target = Path(os.path.realpath(directory))
-    with signals_held() as held, _locked(target.parent, held):
+    with signals_held() as held, locked(target.parent, held):
         _recover(target)
 
 
@@ -172,7 +182,7 @@ class _Writing:
                 created.append(path)
                 sync_folder(path.parent)
         except BaseException as error:
-            _remove_folders(created)
+            remove_folders(created)
             if isinstance(error, OSError):
                 raise WriteFailed(self.message(error)) from error
             raise
@@ -279,13 +289,13 @@ class _Swap:
             _write_all(self.writing, staging, self.target, files)
             _apply_modes(folders)
             _match_folder(staging, self.target if self.existed else None)
-            _sync_tree(staging)
+            sync_tree(staging)
             old = self._commit(staging)
         except BaseException:
-            _remove_tree(staging)
+            remove_tree(staging)
             raise
         if old is not None:
-            _remove_tree(old)
+            remove_tree(old)
 
     def _staging(self) -> Path:
         try:
@@ -384,10 +394,10 @@ def _write_all(writing: _Writing, into: Path, old: Path, files: Sequence[tuple[s
         writing.file(name)
         final = into / name
         _make_folders(final.parent, into)
-        mode = _mode_of(old / name)
+        mode = mode_of(old / name)
         if os.path.lexists(final):
             os.unlink(final)
-        _create(final, text, mode)
+        create_file(final, text, mode)
 
 
 def _make_folders(folder: Path, top: Path) -> None:
@@ -410,7 +420,7 @@ def _apply_modes(folders: list[tuple[Path, os.stat_result]]) -> None:
 def _match_folder(staging: Path, old: Path | None) -> None:
     """The new directory gets the old one's mode and owner, or, new, what mkdir gives."""
     if old is None:
-        os.chmod(staging, 0o777 & ~_umask())
+        os.chmod(staging, 0o777 & ~umask())
         return
     status = os.lstat(old)
     _give_owner(staging, status)
@@ -479,10 +489,10 @@ class _InPlace:
             self._stage(journal, files)
             self._commit(journal)
         except BaseException:
-            _quietly(journal.undo)
-            _remove_tree(work)
+            quietly(journal.undo)
+            remove_tree(work)
             raise
-        _remove_tree(work)
+        remove_tree(work)
 
     def _stage(self, journal: _Journal, files: Sequence[tuple[str, str]]) -> None:
         for folder in journal.folders:
@@ -490,7 +500,7 @@ class _InPlace:
             os.mkdir(self.target / folder)
         for index, (name, text) in enumerate(files):
             self.writing.file(name)
-            _create(journal.new(index), text, _mode_of(self.target / name))
+            create_file(journal.new(index), text, mode_of(self.target / name))
         sync_folder(journal.work)
 
     def _commit(self, journal: _Journal) -> None:
@@ -535,7 +545,7 @@ class _Journal:
 
     def save(self) -> None:
         text = json.dumps({"folders": self.folders, "steps": self.steps})
-        _create(self.work / _JOURNAL, text, 0o600)
+        create_file(self.work / _JOURNAL, text, 0o600)
         sync_folder(self.work)
 
     @classmethod
@@ -569,7 +579,7 @@ class _Journal:
                 os.replace(self.old(index), final)
             elif not replaces and not os.path.lexists(self.new(index)) and os.path.lexists(final):
                 os.unlink(final)  # a new file that was moved into place
-        _remove_folders([self.target / folder for folder in self.folders])
+        remove_folders([self.target / folder for folder in self.folders])
         for folder in self.touched():
             sync_folder(folder, quietly=True)
 
@@ -582,7 +592,7 @@ def _recover(target: Path) -> None:
     parent = target.parent
     key = _key(target)
     with contextlib.suppress(FileNotFoundError, NotADirectoryError):
-        for entry in _entries_quietly(parent):
+        for entry in entries_quietly(parent):
             found = _SWAP.fullmatch(entry.name)
             if found is None or found["key"] != key or not entry.is_dir(follow_symlinks=False):
                 continue
@@ -590,186 +600,14 @@ def _recover(target: Path) -> None:
                 os.rename(entry.path, target)  # cut between two renames: the old one returns
                 sync_folder(parent)
             else:
-                _remove_tree(Path(entry.path))
+                remove_tree(Path(entry.path))
     if not os.path.isdir(target) or os.path.islink(target):
         return
-    for entry in _entries_quietly(target):
+    for entry in entries_quietly(target):
         if _WORK.fullmatch(entry.name) and entry.is_dir(follow_symlinks=False):
             journal = _Journal.load(target, Path(entry.path))
             if journal is not None:
                 journal.undo()
-            _remove_tree(Path(entry.path))
+            remove_tree(Path(entry.path))
         elif _EARLIER.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
-            _quietly(os.unlink, entry.path)
-
-
-def _entries_quietly(folder: Path) -> list[os.DirEntry[str]]:
-    try:
-        with os.scandir(folder) as found:
-            return list(found)
-    except (PermissionError, FileNotFoundError, NotADirectoryError):
-        return []
-
-
-# ---- files, folders, signals, locks -----------------------------------------------------
-
-
-def _create(path: Path, text: str, mode: int) -> None:
-    """A new file holding ``text``, with ``mode``, synced to disk; never an existing one
-    (``O_EXCL``: no name of the user's is reused, no link followed)."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    descriptor = os.open(path, flags, 0o600)
-    try:
-        handle = os.fdopen(descriptor, "w", encoding="utf-8", newline="")
-    except BaseException:
-        os.close(descriptor)
-        raise
-    with handle:
-        handle.write(text)
-        handle.flush()
-        if hasattr(os, "fchmod"):
-            os.fchmod(descriptor, mode)
-        else:
-            os.chmod(path, mode)
-        os.fsync(descriptor)
-
-
-def _mode_of(existing: Path) -> int:
-    """A replaced file's permissions; for a new one (or in place of a link), what open() gives."""
-    with contextlib.suppress(OSError):
-        status = os.lstat(existing)
-        if stat.S_ISREG(status.st_mode):
-            return stat.S_IMODE(status.st_mode)
-    return 0o666 & ~_umask()
-
-
-def sync_folder(folder: Path, quietly: bool = False) -> None:
-    """fsync a folder, so that the names changed in it survive a crash; a file system that
-    cannot sync folders is let be."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
-    except OSError as error:
-        if not quietly and error.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EACCES):
-            raise
-
-
-def _sync_tree(top: Path) -> None:
-    """fsync every folder below ``top`` (without recursion: a tree may be deep)."""
-    pending = [top]
-    while pending:
-        folder = pending.pop()
-        sync_folder(folder)
-        with os.scandir(folder) as entries:
-            pending.extend(Path(e.path) for e in entries if e.is_dir(follow_symlinks=False))
-
-
-def _remove_tree(path: Path) -> None:
-    """Remove a temporary folder; what cannot be removed is left to the next run."""
-    for attempt in range(2):
-        with contextlib.suppress(RecursionError):
-            shutil.rmtree(path, ignore_errors=True)
-        if attempt or not os.path.lexists(path):
-            return
-        _open_up(path)
-
-
-def _open_up(top: Path) -> None:
-    """Let the owner read and write every folder below ``top``: a read-only folder of the
-    old tree would keep its entries from being removed (it is being removed as a whole)."""
-    pending = [top]
-    while pending:
-        folder = pending.pop()
-        with contextlib.suppress(OSError):
-            os.chmod(folder, 0o700)
-            with os.scandir(folder) as entries:
-                pending.extend(Path(e.path) for e in entries if e.is_dir(follow_symlinks=False))
-
-
-def _remove_folders(folders: list[Path]) -> None:
-    """Remove folders made here, innermost first, each only if it is still empty."""
-    for folder in reversed(folders):
-        _quietly(os.rmdir, folder)
-
-
-def _quietly(action: Callable[..., object], *arguments: object) -> None:
-    """Run one clean-up step; a step that fails must not stop the others."""
-    with contextlib.suppress(OSError):
-        action(*arguments)
-
-
-def _umask() -> int:
-    """The process umask (read by setting it, then restoring it)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-class Held:
-    """The signals that arrived while held, to be acted on at the end."""
-
-    def __init__(self) -> None:
-        self.caught: list[int] = []
-
-    def record(self, signum: int, frame: object) -> None:
-        self.caught.append(signum)
-
-
-@contextlib.contextmanager
-def signals_held() -> Iterator[Held]:
-    """Hold SIGINT and SIGTERM until the block ends, then act on the first that came, as
-    its handler would have: a write is milliseconds, and an interrupt in the middle of it
-    would leave a temporary file no clean-up knows about. (Off the main thread Python
-    cannot set handlers; signals are then acted on as they come.)"""
-    held = Held()
-    previous: dict[int, Any] = {}
-    try:
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            previous[signum] = signal.signal(signum, held.record)
-    except ValueError:
-        pass
-    try:
-        yield held
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, signal.SIG_DFL if handler is None else handler)
-        if held.caught:
-            os.kill(os.getpid(), held.caught[0])
-
-
-@contextlib.contextmanager
-def _locked(folder: Path, held: Held) -> Iterator[None]:
-    """An exclusive lock on ``folder`` (the output directory's parent) for the block, so
-    that a run never cleans up another's work in progress. Waiting for it, an interrupt is
-    acted on at once. Where the folder cannot be opened or locked, no lock."""
-    try:
-        descriptor: int | None = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        descriptor = None
-    try:
-        if descriptor is not None:
-            _wait_for_lock(descriptor, held)
-        yield
-    finally:
-        if descriptor is not None:
-            os.close(descriptor)  # closing releases the lock
-
-
-def _wait_for_lock(descriptor: int, held: Held) -> None:
-    try:
-        import fcntl
-    except ImportError:
-        return
-    while True:
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if held.caught:
-                raise KeyboardInterrupt from None  # the held signal follows at the end
-            time.sleep(0.02)
-        except OSError:
-            return  # a file system without locks
+            quietly(os.unlink, entry.path)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Sink
-from hclgpu.io.output import signals_held, sync_folder
+from hclgpu.io.durable import signals_held, sync_folder
 from hclgpu.printer.hcl import format_tree, same_tree
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
