@@ -221,3 +221,25 @@ def test_the_calls_are_found_in_the_policy_text() -> None:
         ("net.cidr_merge", "net[`cidr_merge`]"),
         ("net.cidr_expand", "net.\n  cidr_expand"),
     ]
+
+
+def test_a_rule_that_crashes_the_engine_is_said_to_crash_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rego-cpp ends its process on a built-in called with too few arguments; with memory
+    measured apart (HG414), such a stop is no longer guessed to be memory."""
+    policy(
+        tmp_path,
+        """
+        deny contains msg if {
+            n := count()
+            msg := sprintf("n=%v", [n])
+        }
+        """,
+    )
+    status, diagnostics = check_json(capsys, "--policy", str(tmp_path), str(TRAIN))
+    assert status == 2
+    assert [(d["code"], d["message"]) for d in diagnostics] == [
+        ("HG411", "the policy engine crashed while evaluating `main.deny`")
+    ]
+    assert "wrong number of arguments" in diagnostics[0]["help"]

@@ -66,8 +66,10 @@ def _stopped(ctx: Context, reply: Reply, rules: tuple[tuple[str, str], ...], tim
         ctx.report("HG411", f"the policy engine failed on this job: {reply.detail}", ctx.header_span(ctx.job))
     else:
         ctx.report(
-            "HG411", f"the policy engine stopped while evaluating {rule} (out of memory?)",
+            "HG411", f"the policy engine crashed while evaluating {rule}",
             ctx.header_span(ctx.job),
+            help="rego-cpp ends its process on some mistakes, such as a built-in called with the "
+            "wrong number of arguments: check the rule's calls",
         )  # fmt: skip
 
 
