@@ -548,3 +548,56 @@ def test_a_directory_that_cannot_be_rebuilt_alike_is_written_in_place(
     assert out.stat().st_ino == identity
     assert tree(out) == {**OLD, **NEW, **MINE}
     assert sorted(p.name for p in out.parent.iterdir()) == ["out"] and leftovers(out) == []
+
+
+# ---- one file the user names ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["check", "import"])
+def test_a_named_output_file_leaves_its_folder_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """`--output-file` and `import --output` name one file in any folder (the home directory,
+    /tmp): the folder is not rebuilt around it, and keeps its identity and the rest."""
+    home = tmp_path / "home"
+    (home / "projects" / "deep").mkdir(parents=True)
+    (home / "projects" / "deep" / "notes.txt").write_text("mine")
+    job = tmp_path / "job.nomad.hcl"
+    job.write_text(PRETTY)
+    before = os.lstat(home).st_ino, os.lstat(home / "projects").st_ino
+    monkeypatch.chdir(tmp_path)
+    if command == "check":
+        argv = [
+            "check",
+            "--no-cache",
+            "--format",
+            "json",
+            "--output-file",
+            str(home / "report.json"),
+            str(job),
+        ]
+    else:
+        nomad_json = tmp_path / "job.json"
+        nomad_json.write_text('{"Job": {"ID": "x", "Name": "x", "TaskGroups": []}}')
+        argv = ["import", str(nomad_json), "--from", "nomad-json", "--output", str(home / "report.json")]
+    assert main(argv) == 0
+    assert (home / "report.json").is_file()
+    assert (os.lstat(home).st_ino, os.lstat(home / "projects").st_ino) == before
+    assert (home / "projects" / "deep" / "notes.txt").read_text() == "mine"
+    assert [p.name for p in home.iterdir() if p.name.startswith(".hg-")] == []
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".hg-")) == []
+
+
+def test_a_temporary_a_killed_report_left_is_removed_by_the_next(tmp_path: Path) -> None:
+    stale = tmp_path / ".hg-abcd1234.part"
+    stale.write_text("half a report")
+    output.write_file(tmp_path / "report.txt", "whole")
+    assert (tmp_path / "report.txt").read_text() == "whole"
+    assert not stale.exists()
+
+
+def test_a_named_output_file_that_cannot_be_written_is_said(tmp_path: Path) -> None:
+    (tmp_path / "report.txt").mkdir()
+    with pytest.raises(output.WriteFailed, match=r"cannot write .*report.txt: Is a directory"):
+        output.write_file(tmp_path / "report.txt", "text")
+    assert [p.name for p in tmp_path.iterdir()] == ["report.txt"]

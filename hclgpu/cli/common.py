@@ -9,7 +9,6 @@ these the other way round.)
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 
@@ -106,7 +105,7 @@ def write_report(args: argparse.Namespace, diagnostics: list[Diagnostic], files:
         if output is None:
             sys.stdout.write(text)
             return EXIT_OK
-        return write_out(os.path.dirname(os.path.abspath(output)), [(os.path.basename(output), text)])
+        return write_one(output, text)
     if output is None:
         report(args, diagnostics, files)
         return EXIT_OK
@@ -114,9 +113,7 @@ def write_report(args: argparse.Namespace, diagnostics: list[Diagnostic], files:
 
     buffer = io.StringIO()
     report(args, diagnostics, files, buffer)
-    return write_out(
-        os.path.dirname(os.path.abspath(output)), [(os.path.basename(output), buffer.getvalue())]
-    )
+    return write_one(output, buffer.getvalue())
 
 
 def single(
@@ -164,6 +161,19 @@ def internal_error(
     )
     report(args, sink.sorted(), 1)
     return EXIT_FATAL
+
+
+def write_one(path: str, text: str) -> int:
+    """Write one file the user named (``--output-file``, ``import --output``) in one step,
+    its folder otherwise untouched (see :func:`hclgpu.io.output.write_file`)."""
+    from hclgpu.io.output import WriteFailed, write_file
+
+    try:
+        write_file(path, text)
+    except WriteFailed as error:
+        sys.stderr.write(f"hclgpu: {error}\n")
+        return EXIT_FATAL
+    return EXIT_OK
 
 
 def write_out(directory: str, files: list[tuple[str, str]]) -> int:

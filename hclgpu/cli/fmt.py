@@ -125,7 +125,8 @@ class _Writer:
 
     def clean(self, file: str, walked: bool) -> None:
         """Remove the temporary files a killed run left beside the file, once per folder."""
-        from hclgpu.printer.fmt import LinkOutside, remove_stale_temporaries, writable_target
+        from hclgpu.io.durable import remove_stale_temporaries
+        from hclgpu.printer.fmt import LinkOutside, writable_target
 
         try:
             folder = str(writable_target(file, self.trees(file, walked)).parent)

@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from hclgpu.cli.common import EXIT_ERRORS, EXIT_FATAL, EXIT_OK, write_out
+from hclgpu.cli.common import EXIT_ERRORS, EXIT_FATAL, EXIT_OK, write_one
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -72,8 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(imported.hcl)
         return EXIT_OK
-    directory, name = os.path.split(os.path.abspath(args.output))
-    return write_out(directory, [(name, imported.hcl)])
+    return write_one(args.output, imported.hcl)
 
 
 def _report_import(path: str, text: str, dropped: Sequence[Dropped]) -> None:

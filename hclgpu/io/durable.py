@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import shutil
 import signal
 import stat
@@ -188,3 +189,44 @@ def _wait_for_lock(descriptor: int, held: Held) -> None:
             time.sleep(0.02)
         except OSError:
             return  # a file system without locks
+
+
+TEMPORARY = re.compile(r"\.hg-[a-z0-9_]{8}\.(fmt|part)")
+"""A file being written beside the one it replaces (``fmt``'s, or a single output file's),
+locked by its writer for as long as the writer lives."""
+
+
+def mark_alive(descriptor: int) -> None:
+    """Lock the temporary file for as long as this process has it open: the lock ends with
+    the process, so a later run knows a temporary file nobody holds is a killed run's."""
+    with contextlib.suppress(ImportError, OSError):
+        import fcntl
+
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def remove_stale_temporaries(folder: str | Path) -> None:
+    """Remove the temporary files a killed ``fmt`` left in ``folder``: those of the form
+    :data:`TEMPORARY` no living process holds."""
+    try:
+        with os.scandir(folder) as entries:
+            stale = [
+                e.path for e in entries if TEMPORARY.fullmatch(e.name) and e.is_file(follow_symlinks=False)
+            ]
+    except OSError:
+        return
+    for path in stale:
+        with contextlib.suppress(OSError):
+            _remove_if_abandoned(path)
+
+
+def _remove_if_abandoned(path: str) -> None:
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        with contextlib.suppress(ImportError):
+            import fcntl
+
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError: alive
+        os.unlink(path)
+    finally:
+        os.close(descriptor)

@@ -58,9 +58,11 @@ from hclgpu.io.durable import (
     create_file,
     entries_quietly,
     locked,
+    mark_alive,
     mode_of,
     quietly,
     remove_folders,
+    remove_stale_temporaries,
     remove_tree,
     signals_held,
     sync_folder,
@@ -113,6 +115,45 @@ def write_files(directory: str | Path, files: Sequence[tuple[str, str]]) -> None
             if not isinstance(error, (OSError, ValueError)):
                 raise
             raise WriteFailed(writing.message(error)) from error
+
+
+def write_file(path: str | Path, text: str) -> None:
+    """Create or replace the one file ``path`` names (a report, an imported job) in one step.
+
+    Its folder is any folder (the working directory, ``$HOME``, ``/tmp``), not one hclgpu
+    writes as a whole, so it is never rebuilt: the text goes into a locked temporary beside
+    the file, synced, renamed over it (a link at that name is replaced, not followed), and
+    the folder synced. A temporary a killed run left there is removed by the next run.
+    Missing folders above the file are made. OSError and ValueError become WriteFailed,
+    the file as it was."""
+    target = Path(path)
+    folder = Path(os.path.abspath(target.parent))
+    try:
+        with signals_held():
+            os.makedirs(folder, exist_ok=True)
+            remove_stale_temporaries(folder)
+            _replace(target, folder, text)
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise WriteFailed(f"cannot write {target}: {reason}") from error
+
+
+def _replace(target: Path, folder: Path, text: str) -> None:
+    mode = mode_of(target)
+    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=PREFIX, suffix=".part")
+    try:
+        mark_alive(descriptor)
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    sync_folder(folder, quietly=True)
 
 
 def recover(directory: str | Path) -> None:

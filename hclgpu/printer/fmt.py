@@ -11,14 +11,13 @@ import contextlib
 import difflib
 import errno
 import os
-import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Sink
-from hclgpu.io.durable import signals_held, sync_folder
+from hclgpu.io.durable import mark_alive, signals_held, sync_folder
 from hclgpu.printer.hcl import format_tree, same_tree
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
@@ -74,7 +73,6 @@ def unified_diff(path: str, before: str, after: str) -> str:
     )
 
 
-TEMPORARY = re.compile(r"\.hg-[a-z0-9_]{8}\.fmt")
 """The name of the temporary file beside a file being formatted."""
 
 
@@ -115,7 +113,7 @@ def write_atomically(path: str | Path, text: str, within: Sequence[str | Path] |
         status = target.stat()
         descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".hg-", suffix=".fmt")
         try:
-            _mark_alive(descriptor)
+            mark_alive(descriptor)
             with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
                 handle.flush()
@@ -127,42 +125,6 @@ def write_atomically(path: str | Path, text: str, within: Sequence[str | Path] |
             Path(temporary).unlink(missing_ok=True)
             raise
         sync_folder(target.parent, quietly=True)
-
-
-def _mark_alive(descriptor: int) -> None:
-    """Lock the temporary file for as long as this process has it open: the lock ends with
-    the process, so a later run knows a temporary file nobody holds is a killed run's."""
-    with contextlib.suppress(ImportError, OSError):
-        import fcntl
-
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-
-def remove_stale_temporaries(folder: str | Path) -> None:
-    """Remove the temporary files a killed ``fmt`` left in ``folder``: those of the form
-    :data:`TEMPORARY` no living process holds."""
-    try:
-        with os.scandir(folder) as entries:
-            stale = [
-                e.path for e in entries if TEMPORARY.fullmatch(e.name) and e.is_file(follow_symlinks=False)
-            ]
-    except OSError:
-        return
-    for path in stale:
-        with contextlib.suppress(OSError):
-            _remove_if_abandoned(path)
-
-
-def _remove_if_abandoned(path: str) -> None:
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    try:
-        with contextlib.suppress(ImportError):
-            import fcntl
-
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)  # BlockingIOError: alive
-        os.unlink(path)
-    finally:
-        os.close(descriptor)
 
 
 def _keep_owner(path: str, status: os.stat_result) -> None:
