@@ -499,6 +499,20 @@ def test_the_working_directory_is_written_in_place(tmp_path: Path, monkeypatch: 
     assert tree(out) == {**OLD, **NEW, **MINE} and leftovers(tmp_path) == []
 
 
+def test_a_directory_of_more_entries_than_a_rendering_makes_is_written_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--out ~`: a swap would hard-link every file of the home directory into a new tree."""
+    monkeypatch.setattr(output, "MAX_MIRRORED", 20)
+    out = prepared(tmp_path, "x")
+    for index in range(30):
+        (out / f"photo{index}.jpg").write_text("x")
+    identity = out.stat().st_ino
+    output.write_files(out, list(NEW.items()))
+    assert out.stat().st_ino == identity
+    assert {**OLD, **NEW, **MINE}.items() <= tree(out).items() and leftovers(tmp_path) == []
+
+
 @pytest.mark.parametrize("errno_name", ["EINVAL", "EBUSY", "EXDEV"])
 def test_a_file_system_without_an_exchange_is_written_all_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, errno_name: str

@@ -289,14 +289,35 @@ class _Writing:
 def _swappable(target: Path) -> bool:
     """Whether the directory can be replaced as a whole: not the root of the file system or
     a mount point (neither can be renamed), and not the working directory or a folder above
-    it (a shell there would be left in a deleted folder)."""
+    it (a shell there would be left in a deleted folder), and not a tree of more than
+    :data:`MAX_MIRRORED` entries (``--out ~`` would mirror a whole home directory)."""
     if target.parent == target:
         return False
     with contextlib.suppress(OSError):
         here = os.getcwd()
         if here == str(target) or here.startswith(str(target) + os.sep):
             return False
-    return os.lstat(target).st_dev == os.lstat(target.parent).st_dev
+    return os.lstat(target).st_dev == os.lstat(target.parent).st_dev and _small(target)
+
+
+MAX_MIRRORED = 10_000
+"""The most entries an output directory may hold to be swapped: a swap hard-links each one
+into the new tree, and a directory this large is not one a rendering made."""
+
+
+def _small(top: Path) -> bool:
+    """Whether the tree below ``top`` holds at most :data:`MAX_MIRRORED` entries (counted
+    only that far)."""
+    seen = 0
+    pending = [top]
+    while pending:
+        for entry in entries_quietly(pending.pop()):
+            seen += 1
+            if seen > MAX_MIRRORED:
+                return False
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(Path(entry.path))
+    return True
 
 
 # ---- the swap -----------------------------------------------------------------------------
