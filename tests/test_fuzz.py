@@ -38,6 +38,7 @@ from hclgpu.syntax import ast
 from tests import fuzz_inputs as inputs
 from tests import test_robustness as robustness
 from tests.conftest import ROOT
+from tests.test_translation_literals import kubelet_expand
 from tests.work import work_of
 
 EXAMPLES = int(os.environ.get("HCLGPU_FUZZ_EXAMPLES", "30"))
@@ -148,7 +149,10 @@ def _kubernetes_env(text: str) -> list[dict[str, str]]:
         spec = spec.get("jobTemplate", {}).get("spec", spec)
         pod = spec.get("template", {}).get("spec", {}) if isinstance(spec, dict) else {}
         for container in pod.get("containers", []):
-            found.append({e["name"]: e.get("value", "") for e in container.get("env", [])})
+            # what the process sees once the kubelet has expanded $(VAR) and reduced $$
+            found.append(
+                {e["name"]: kubelet_expand(e.get("value", ""), {}) for e in container.get("env", [])}
+            )
     return found
 
 
