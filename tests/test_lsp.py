@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,15 @@ async def start_session(
     ``options`` as the ``initializationOptions``; the client accepts the server's watching of
     configuration files (``client/registerCapability``), as editors do."""
     registered = client.registered = []  # type: ignore[attr-defined]
+    publishes = client.publishes = Publishes()  # type: ignore[attr-defined]
+    features = client.protocol.fm.features
+    keep = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]  # pytest-lsp's: client.diagnostics
+
+    def publish(params: types.PublishDiagnosticsParams) -> None:
+        keep(params)
+        publishes.record(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
 
     @client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register_capability(params: types.RegistrationParams) -> None:
@@ -97,10 +107,39 @@ async def open_document(client: LanguageClient, name: str, text: str, version: i
     return document
 
 
+class Publishes:
+    """Every ``publishDiagnostics`` the client received, in order, and how far the tests have
+    read them. pytest-lsp's ``wait_for_notification`` sees only a notification that comes
+    after it is called: two that arrive together, while a test handles the first, would lose
+    the second, and the test would wait for ever."""
+
+    def __init__(self) -> None:
+        self.received: list[types.PublishDiagnosticsParams] = []
+        self.read = 0
+        self.arrived = asyncio.Event()
+
+    def record(self, params: types.PublishDiagnosticsParams) -> None:
+        self.received.append(params)
+        self.arrived.set()
+
+    async def next(self) -> types.PublishDiagnosticsParams:
+        """The first publish not read yet, waiting for one if there is none."""
+        while self.read == len(self.received):
+            self.arrived.clear()
+            await self.arrived.wait()
+        self.read += 1
+        return self.received[self.read - 1]
+
+
+def next_publish(client: LanguageClient) -> Awaitable[types.PublishDiagnosticsParams]:
+    publishes: Publishes = client.publishes  # type: ignore[attr-defined]
+    return publishes.next()
+
+
 async def published(client: LanguageClient, document: str, version: int) -> list[types.Diagnostic]:
     """Wait for the publish of ``version`` of ``document`` (others may come first)."""
     while True:
-        params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        params = await next_publish(client)
         if params.uri == document and params.version == version:
             return list(params.diagnostics)
 
@@ -189,7 +228,7 @@ async def test_diagnostics_follow_the_edits_in_order_and_the_last_is_published(
     for version, text in ((2, JOB.replace("4096", "-1")), (3, JOB.replace("4096", "-2")), (4, JOB)):
         change(client, document, version, text)
     while True:
-        params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        params = await next_publish(client)
         if params.uri == document:
             seen.append(params.version)
             if params.version == 4:
@@ -205,8 +244,10 @@ async def test_close_clears_the_diagnostics(client: LanguageClient) -> None:
     client.text_document_did_close(
         types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=document))
     )
-    params = await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    assert params.uri == document and list(params.diagnostics) == []
+    params = await next_publish(client)
+    while params.uri != document or params.version is not None:  # a close's has no version
+        params = await next_publish(client)
+    assert list(params.diagnostics) == []
 
 
 # --------------------------------------------------------------------------- hover
