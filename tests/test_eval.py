@@ -25,7 +25,7 @@ def compile_text(text: str, **inputs: Any) -> Result:
 def meta_value(expr: str, prelude: str = "") -> Any:
     """The value of ``expr`` as a job `config` entry (schemaless, so any type survives)."""
     job = 'job "j" {\n  group "g" {\n    task "t" {\n      config {\n'
-    text = f"{prelude}\n{job}        v = {expr}\n}}}}}}}}\n"
+    text = f"{prelude}\n{job}        v = {expr}\n      }}\n    }}\n  }}\n}}\n"
     result = compile_text(text)
     assert result.job is not None, [f"{d.code} {d.message}" for d in result.diagnostics]
     config = result.job.task_groups[0].tasks[0].config  # type: ignore[index]
@@ -220,7 +220,7 @@ def test_hcl_details(expr: str, value: Any) -> None:
 )
 def test_more_expression_errors(expr: str, message: str) -> None:
     result = compile_text(
-        f'job "j" {{\n  group "g" {{\n    task "t" {{\n      config {{ v = {expr} }}\n}}}}}}\n'
+        f'job "j" {{\n  group "g" {{\n    task "t" {{\n      config {{ v = {expr} }}\n    }}\n  }}\n}}\n'
     )
     assert [d.code for d in result.diagnostics] == ["HG117"]
     assert message in result.diagnostics[0].message

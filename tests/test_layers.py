@@ -30,8 +30,8 @@ LAYERS = {
     """,
     2: """
         hclgpu.io.documents hclgpu.syntax hclgpu.syntax.ast hclgpu.syntax.build
-        hclgpu.syntax.comments hclgpu.syntax.dump hclgpu.syntax.errors hclgpu.syntax.lexer
-        hclgpu.syntax.parser hclgpu.syntax.redefined hclgpu.syntax.tables
+        hclgpu.syntax.comments hclgpu.syntax.dump hclgpu.syntax.errors hclgpu.syntax.layout
+        hclgpu.syntax.lexer hclgpu.syntax.parser hclgpu.syntax.redefined hclgpu.syntax.tables
     """,
     3: """
         hclgpu.eval hclgpu.eval.budget hclgpu.eval.declarations hclgpu.eval.dynamic hclgpu.eval.expr

@@ -20,6 +20,7 @@ from hclgpu.syntax import ast
 from hclgpu.syntax.build import CALLBACKS, PASS_THROUGH
 from hclgpu.syntax.comments import attach_comments
 from hclgpu.syntax.errors import explain
+from hclgpu.syntax.layout import check_layout
 from hclgpu.syntax.lexer import Lexer, LexError, Token
 from hclgpu.syntax.tables import Tables, load_tables
 
@@ -206,7 +207,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
             file = ast.File(body, [], Span(0, len(text)))
             with paused_gc():
                 attach_comments(file, lexer.comments, text)
-            return file
+            return None if check_layout(body, source, sink) else file
         budget -= len(text)
         if offset <= last_offset or budget <= 0:
             break

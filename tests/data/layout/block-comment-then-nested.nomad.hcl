@@ -1,0 +1,12 @@
+job "j" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config { image = "x" }
+      resources { /* a
+ */ device "nvidia/gpu" {
+ count = 1
+ } }
+    }
+  }
+}

@@ -1,0 +1,6 @@
+job "j" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+    } }
+}

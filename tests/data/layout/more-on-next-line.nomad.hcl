@@ -1,0 +1,10 @@
+job "j" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config { image = "x"
+        command = "y"
+      }
+    }
+  }
+}

@@ -1,0 +1,3 @@
+job "j" {
+  group "g" { task "t" { driver = "docker" } }
+}

@@ -1,0 +1,8 @@
+job "j" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config { image = "x" command = "y" }
+    }
+  }
+}

@@ -1,0 +1,13 @@
+job "j" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config { # the image
+        image = "x"
+      }
+      env { // two
+        A = "1"
+      }
+    }
+  }
+}

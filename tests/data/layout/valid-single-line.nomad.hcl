@@ -1,0 +1,12 @@
+job "j" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config { image = "x" }
+      meta { a = "b" } # note
+      env {}
+      resources {
+      }
+    }
+  }
+}
