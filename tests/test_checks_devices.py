@@ -128,12 +128,14 @@ def test_is_set_in_an_affinity_is_refused() -> None:
     assert found(text) == [("HG221", '"is_set"')]
 
 
-def test_dropped_shortcut_is_reported_once() -> None:
+def test_dropped_shortcut_is_reported_once_with_the_value_it_leaves_missing() -> None:
+    """Nomad's server refuses the `=` the dropped shortcut leaves ("Operator \"=\" requires an
+    RTarget"): an error at the constraint, and the shortcut said once."""
     text = device_job(
         '        device "gpu" {\n          constraint {\n            attribute = "${device.model}"\n'
         '            set_contains_any = "A100,H100"\n          }\n        }'
     )
-    assert found(text) == [("HG226", "set_contains_any")]
+    assert found(text) == [("HG224", "constraint"), ("HG226", "set_contains_any")]
 
 
 @pytest.mark.parametrize(

@@ -111,8 +111,9 @@ def _dropped(ctx: Context, placed: Placed) -> list[str]:
 def missing_value(ctx: Context) -> None:
     for placed in ctx.all_placed():
         node, operand = placed.node, placed.node.operand
-        if _dropped(ctx, placed):
-            continue  # HG226 explains the empty value
+        # a dropped shortcut (HG226) leaves an `=` with no value, which the server refuses
+        # all the same: "Operator \"=\" requires an RTarget" (nomad/structs/structs.go,
+        # Constraint.Validate, at aa026cc99c)
         if node.l_target == "" and operand != "distinct_hosts":
             ctx.report(
                 "HG224",

@@ -331,7 +331,8 @@ Fix: remove the value.""",
 becomes `attribute = ""`, operator `=`.
 
 Why: the constraint no longer says what was written, and the server then rejects it
-for its empty value.
+for its empty value ("Operator "=" requires an RTarget"), reported beside this as
+HG224.
 
 Example:
     constraint { attribute = "${device.attr.x}"  set_contains_all = "a,b" }

@@ -1,4 +1,4 @@
-# expect: HG226@10:13
+# expect: HG224@8:11, HG226@10:13
 job "gpu" {
   group "g" {
     task "t" {

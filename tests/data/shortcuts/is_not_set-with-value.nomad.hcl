@@ -1,0 +1,15 @@
+job "j" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config {
+        image = "x"
+      }
+      constraint {
+        attribute = "${meta.a}"
+        value = "b"
+        is_not_set = "a,b"
+      }
+    }
+  }
+}

@@ -1,0 +1,14 @@
+job "j" {
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config {
+        image = "x"
+      }
+      constraint {
+        attribute = "${meta.a}"
+        set_contains_all = "a,b"
+      }
+    }
+  }
+}
