@@ -111,9 +111,13 @@ class Decoder:
             return False, None
 
     def data(self, body: ast.Body, scope: Scope) -> dict[str, Value]:
-        """A schemaless body (task `config`, scaling `policy`) as data."""
+        """A schemaless body (task `config`, scaling `policy`) as data. An argument whose value
+        is null is left out, as Nomad leaves it out: its decoder stores each top-level value
+        with ``reflect.Value.SetMapIndex``, and a null is the zero Value, which deletes the
+        key (jobspec2/parse_map.go:52-58 at aa026cc99c); nulls inside values stay."""
         try:
-            return body_as_data(body, scope, self.evaluator)
+            data = body_as_data(body, scope, self.evaluator)
+            return {key: value for key, value in data.items() if value is not None}
         except Failure as failure:
             self.failure(failure)
         except EvalError as error:

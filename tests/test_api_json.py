@@ -1,0 +1,33 @@
+"""The Nomad back end against what Nomad's own parser printed for probes written here.
+
+tests/data/api_json/NAME.oracle.json is jobspec2-oracle's output for NAME.nomad.hcl (see that
+folder's README); the comparison is the conformance suite's: same keys in the same order,
+same values and value types. config-null: a null argument of a schemaless body (task
+`config`, scaling `policy`) is left out, a null inside a value kept.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hclgpu.backends.nomad.api import render
+from hclgpu.eval.program import EvalOptions
+from hclgpu.eval.variables import VariableInputs
+from hclgpu.pipeline import compile_source
+from hclgpu.source import SourceFile
+from tests.conftest import ROOT
+from tests.test_nomad_output import _difference
+
+PROBES = sorted((ROOT / "tests" / "data" / "api_json").glob("*.nomad.hcl"))
+
+
+@pytest.mark.parametrize("probe", PROBES, ids=lambda p: p.name.removesuffix(".nomad.hcl"))
+def test_the_probe_renders_as_nomad_printed_it(probe: Path) -> None:
+    options = EvalOptions(VariableInputs(env={}), base_dir=probe.parent)
+    result = compile_source(SourceFile(probe.name, probe.read_text(encoding="utf-8")), options, checks=False)
+    assert result.job is not None, [d.message for d in result.diagnostics]
+    expected = json.loads(probe.with_name(probe.name.removesuffix(".nomad.hcl") + ".oracle.json").read_text())
+    assert _difference(expected, json.loads(render(result.job))) == ""
