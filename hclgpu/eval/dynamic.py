@@ -163,18 +163,28 @@ def body_as_data(body: ast.Body, scope: Scope, evaluator: Evaluator) -> dict[str
 
     A `dynamic` block here is not expanded: Nomad reads schemaless bodies as plain
     attributes, so it becomes a `dynamic` entry like any other block (nomad#15850).
+
+    An object literal is wrapped in a list only in native syntax: ``BlocksAsAttrs`` takes
+    only an ``hclsyntax`` body (jobspec2/hclutil/blockattrs.go:38-43 at aa026cc99c), and a
+    JSON job's object stays a map.
     """
+    native = not _json_syntax(evaluator)
     result: dict[str, Value] = {}
     grouped: dict[str, list[Value]] = {}
     for item in body.items:
         if isinstance(item, ast.Attribute):
             value = normalise(evaluator.value(item.value, scope))
-            result[item.name] = [value] if isinstance(item.value, ast.Object) else value
+            result[item.name] = [value] if native and isinstance(item.value, ast.Object) else value
         else:
             grouped.setdefault(item.type, []).append(_block_as_data(item, scope, evaluator))
     for name, blocks in grouped.items():
         result[name] = blocks
     return {key: result[key] for key in sorted(result)}
+
+
+def _json_syntax(evaluator: Evaluator) -> bool:
+    """Whether the file is in HCL's JSON syntax (as the pipeline decides: it starts with `{`)."""
+    return evaluator.source.text.lstrip(" ").startswith("{")
 
 
 def _block_as_data(block: ast.Block, scope: Scope, evaluator: Evaluator) -> Value:
