@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Diagnostic, Sink
-from hclgpu.source import SourceFile
+from hclgpu.source import SourceFile, looks_like_json
 from hclgpu.syntax import ast
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def _parse(source: SourceFile, sink: Sink) -> ast.File | None:
     from hclgpu.syntax.redefined import check_redefined
 
     try:
-        if source.text.lstrip(" ").startswith("{"):  # json_syntax.looks_like_json, without importing it
+        if looks_like_json(source.text):
             from hclgpu.ir.json_syntax import parse_json_job
 
             tree = parse_json_job(source, sink)

@@ -50,6 +50,12 @@ class Position:
         return f"{self.line}:{self.column}"
 
 
+def looks_like_json(text: str) -> bool:
+    """Whether ``text`` is in HCL's JSON syntax, as jobspec2's ``isJSON`` decides: spaces (only
+    spaces, not tabs or newlines) skipped, then ``{``."""
+    return text.lstrip(" ").startswith("{")
+
+
 class SourceFile:
     """The text of one input and the path it is reported under."""
 

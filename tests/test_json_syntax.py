@@ -19,9 +19,9 @@ from hclgpu.backends.nomad.api import render
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.eval.program import EvalOptions, prepare
 from hclgpu.ir.build import build_job
-from hclgpu.ir.json_syntax import looks_like_json, parse_json_job
+from hclgpu.ir.json_syntax import parse_json_job
 from hclgpu.pipeline import Result, compile_source
-from hclgpu.source import Position, SourceFile
+from hclgpu.source import Position, SourceFile, looks_like_json
 from hclgpu.syntax import ast
 
 

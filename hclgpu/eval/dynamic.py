@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from hclgpu.eval.budget import BLOCK_COST
 from hclgpu.eval.expr import Evaluator, Failure, Scope
 from hclgpu.eval.values import EvalError, Value, number, to_string, type_name
-from hclgpu.source import Span
+from hclgpu.source import Span, looks_like_json
 from hclgpu.syntax import ast
 
 DYNAMIC_ATTRIBUTES = ("for_each", "iterator", "labels")
@@ -168,7 +168,7 @@ def body_as_data(body: ast.Body, scope: Scope, evaluator: Evaluator) -> dict[str
     only an ``hclsyntax`` body (jobspec2/hclutil/blockattrs.go:38-43 at aa026cc99c), and a
     JSON job's object stays a map.
     """
-    native = not _json_syntax(evaluator)
+    native = not looks_like_json(evaluator.source.text)
     result: dict[str, Value] = {}
     grouped: dict[str, list[Value]] = {}
     for item in body.items:
@@ -180,11 +180,6 @@ def body_as_data(body: ast.Body, scope: Scope, evaluator: Evaluator) -> dict[str
     for name, blocks in grouped.items():
         result[name] = blocks
     return {key: result[key] for key in sorted(result)}
-
-
-def _json_syntax(evaluator: Evaluator) -> bool:
-    """Whether the file is in HCL's JSON syntax (as the pipeline decides: it starts with `{`)."""
-    return evaluator.source.text.lstrip(" ").startswith("{")
 
 
 def _block_as_data(block: ast.Block, scope: Scope, evaluator: Evaluator) -> Value:

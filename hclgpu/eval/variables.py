@@ -25,7 +25,7 @@ from hclgpu.eval.types import NUMBER, STRING, convert
 from hclgpu.eval.values import UNSET, EvalError, Value, without_surrogates
 from hclgpu.io.files import NotUtf8, Unreadable, read_text
 from hclgpu.numbers import NumberOutOfRange, parse_decimal
-from hclgpu.source import SourceFile, Span
+from hclgpu.source import SourceFile, Span, looks_like_json
 from hclgpu.syntax import ast
 
 ENV_PREFIX = "NOMAD_VAR_"
@@ -140,7 +140,7 @@ class Values:
             self.sink.emit(code, f"cannot read the variable file {path}: {reason}", self.source, None)
             return
         source = SourceFile(str(path), text)
-        if text.lstrip(" ").startswith("{"):
+        if looks_like_json(text):
             self._from_json_file(source)
             return
         from hclgpu.syntax.parser import parse

@@ -40,11 +40,6 @@ from hclgpu.syntax import ast
 from hclgpu.syntax.lexer import MAX_DEPTH
 
 
-def looks_like_json(text: str) -> bool:
-    """jobspec2's ``isJSON``: skip spaces (only spaces, not tabs or newlines), then `{`."""
-    return text.lstrip(" ").startswith("{")
-
-
 def parse_json_job(source: SourceFile, sink: Sink) -> ast.File | None:
     """Parse a job file written in HCL JSON syntax; None when it is not valid JSON.
 

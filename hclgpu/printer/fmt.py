@@ -19,7 +19,7 @@ from hclgpu.codes import Severity
 from hclgpu.diagnostics import Sink
 from hclgpu.io.durable import mark_alive, signals_held, sync_folder
 from hclgpu.printer.hcl import format_tree, same_tree
-from hclgpu.source import SourceFile
+from hclgpu.source import SourceFile, looks_like_json
 from hclgpu.syntax import ast
 from hclgpu.syntax.parser import parse
 
@@ -28,11 +28,6 @@ class UnsafeFormat(Exception):
     """The formatted text would not mean what the original does: a bug in the printer.
 
     Raised instead of returning text so that no caller can write such a result."""
-
-
-def is_json_syntax(text: str) -> bool:
-    """HCL JSON files are left alone: their layout is JSON's, not HCL's (same test as the pipeline)."""
-    return text.lstrip(" ").startswith("{")
 
 
 def format_checked(tree: ast.File, text: str, path: str = "<fmt>") -> str:
@@ -53,7 +48,7 @@ def format_checked(tree: ast.File, text: str, path: str = "<fmt>") -> str:
 def format_document(tree: ast.File, text: str, path: str = "<fmt>") -> str:
     """:func:`format_checked`, keeping Windows line ends in a file that uses them throughout;
     an HCL JSON file is returned as it is."""
-    if is_json_syntax(text):
+    if looks_like_json(text):  # HCL JSON files are left alone: their layout is JSON's
         return text
     formatted = format_checked(tree, text, path)
     if "\r\n" in text and text.count("\n") == text.count("\r\n"):
