@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
@@ -166,22 +166,25 @@ def internal_error(
 def write_one(path: str, text: str) -> int:
     """Write one file the user named (``--output-file``, ``import --output``) in one step,
     its folder otherwise untouched (see :func:`hclgpu.io.output.write_file`)."""
-    from hclgpu.io.output import WriteFailed, write_file
+    from hclgpu.io.output import write_file
 
-    try:
-        write_file(path, text)
-    except WriteFailed as error:
-        sys.stderr.write(f"hclgpu: {error}\n")
-        return EXIT_FATAL
-    return EXIT_OK
+    return _written(write_file, path, text)
 
 
 def write_out(directory: str, files: list[tuple[str, str]]) -> int:
     """Write every artifact, or none (see :mod:`hclgpu.io.output`)."""
-    from hclgpu.io.output import WriteFailed, write_files
+    from hclgpu.io.output import write_files
+
+    return _written(write_files, directory, files)
+
+
+def _written(write: Callable[..., None], *arguments: object) -> int:
+    """Run one of :mod:`hclgpu.io.output`'s writers; EXIT_FATAL, said on standard error, when
+    it wrote nothing."""
+    from hclgpu.io.output import WriteFailed
 
     try:
-        write_files(directory, files)
+        write(*arguments)
     except WriteFailed as error:
         sys.stderr.write(f"hclgpu: {error}\n")
         return EXIT_FATAL

@@ -16,10 +16,13 @@ import re
 import shutil
 import signal
 import stat
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+from hclgpu.io.files import remove_quietly
 
 
 def entries_quietly(folder: Path) -> list[os.DirEntry[str]]:
@@ -230,3 +233,37 @@ def _remove_if_abandoned(path: str) -> None:
         os.unlink(path)
     finally:
         os.close(descriptor)
+
+
+def replace_file(
+    target: Path, text: str, mode: int, suffix: str, owner: os.stat_result | None = None
+) -> None:
+    """Replace (or create) ``target`` in one step: a locked temporary beside it (``.hg-``,
+    random letters, ``suffix``) holding ``text`` with ``mode`` (and ``owner``'s owner and
+    group, where allowed), synced, renamed over it, and its folder synced. A kill leaves the
+    old file, and a temporary :func:`remove_stale_temporaries` removes later; a failure
+    removes the temporary at once."""
+    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".hg-", suffix=suffix)
+    try:
+        mark_alive(descriptor)
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            if owner is not None:
+                _keep_owner(temporary, owner)
+            os.chmod(temporary, mode)  # after chown, which may clear set-id bits
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        remove_quietly(temporary)
+        raise
+    sync_folder(target.parent, quietly=True)
+
+
+def _keep_owner(path: str, status: os.stat_result) -> None:
+    """Give ``path`` the original's owner and group where allowed: only root can give a
+    file away, so for anyone else the new file stays theirs, as an editor's would."""
+    if not hasattr(os, "chown"):
+        return
+    with contextlib.suppress(PermissionError):
+        os.chown(path, status.st_uid, status.st_gid)

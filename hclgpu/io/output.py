@@ -58,17 +58,18 @@ from hclgpu.io.durable import (
     create_file,
     entries_quietly,
     locked,
-    mark_alive,
     mode_of,
     quietly,
     remove_folders,
     remove_stale_temporaries,
     remove_tree,
+    replace_file,
     signals_held,
     sync_folder,
     sync_tree,
     umask,
 )
+from hclgpu.io.files import remove_quietly
 
 PREFIX = ".hg-"
 """The start of every temporary name: short, so that it never makes a name too long."""
@@ -132,28 +133,10 @@ def write_file(path: str | Path, text: str) -> None:
         with signals_held():
             os.makedirs(folder, exist_ok=True)
             remove_stale_temporaries(folder)
-            _replace(target, folder, text)
+            replace_file(folder / target.name, text, mode_of(target), ".part")
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         raise WriteFailed(f"cannot write {target}: {reason}") from error
-
-
-def _replace(target: Path, folder: Path, text: str) -> None:
-    mode = mode_of(target)
-    descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=PREFIX, suffix=".part")
-    try:
-        mark_alive(descriptor)
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-    sync_folder(folder, quietly=True)
 
 
 def recover(directory: str | Path) -> None:
@@ -672,4 +655,4 @@ def _recover(target: Path) -> None:
                 journal.undo()
             remove_tree(Path(entry.path))
         elif _EARLIER.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
-            quietly(os.unlink, entry.path)
+            remove_quietly(entry.path)

@@ -37,7 +37,7 @@ def reading(status: os.stat_result) -> Reading:
     return (*signature(status), time.time_ns())
 
 
-Unlisted = Callable[[str, OSError], None]
+Unreadable = Callable[[str, OSError], None]
 """Told of each folder that cannot be listed: its name as reported, and why."""
 
 
@@ -72,7 +72,7 @@ def _raise(error: OSError) -> None:
 
 
 def walk(
-    directory: str, shown: str, exclusion: Exclusion | None = None, unreadable: Unlisted | None = None
+    directory: str, shown: str, exclusion: Exclusion | None = None, unreadable: Unreadable | None = None
 ) -> list[tuple[str, str]]:
     """The job files below ``directory``, each with its name as reported: relative to
     ``shown`` by string operations alone, and normalized (``.`` holds ``a.nomad``, not
@@ -87,14 +87,12 @@ def walk(
         return os.path.join(base, inner) if inner else base
 
     def unlisted(error: OSError) -> None:
-        if unreadable is None:
-            _raise(error)
-        else:
-            unreadable(reported(os.fsdecode(error.filename or directory)) or os.curdir, error)
+        assert unreadable is not None
+        unreadable(reported(os.fsdecode(error.filename or directory)) or os.curdir, error)
 
     return [
         (os.path.join(root, name), os.path.join(reported(root), name))
-        for root, name in job_files(directory, exclusion, unlisted)
+        for root, name in job_files(directory, exclusion, unlisted if unreadable is not None else None)
     ]
 
 

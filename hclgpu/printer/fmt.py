@@ -7,17 +7,14 @@ everything here works on text so it can be tested and reused without the file sy
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import errno
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Sink
-from hclgpu.io.durable import mark_alive, signals_held, sync_folder
 from hclgpu.printer.hcl import format_tree, same_tree
 from hclgpu.source import SourceFile, looks_like_json
 from hclgpu.syntax import ast
@@ -68,9 +65,6 @@ def unified_diff(path: str, before: str, after: str) -> str:
     )
 
 
-"""The name of the temporary file beside a file being formatted."""
-
-
 class LinkOutside(OSError):
     """The file named is a symbolic link to a file outside the trees it may lead into:
     nothing is written (``target`` is where it points)."""
@@ -103,29 +97,9 @@ def write_atomically(path: str | Path, text: str, within: Sequence[str | Path] |
     the original untouched, and an interrupt waits for the rename. A symbolic link is
     followed into ``within`` only (see :func:`writable_target`): the file it points to is
     rewritten and the link stays a link; :class:`LinkOutside` otherwise."""
+    from hclgpu.io.durable import replace_file, signals_held
+
     target = writable_target(path, within)
     with signals_held():
         status = target.stat()
-        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".hg-", suffix=".fmt")
-        try:
-            mark_alive(descriptor)
-            with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
-                handle.flush()
-                _keep_owner(temporary, status)
-                os.chmod(temporary, status.st_mode & 0o7777)  # after chown, which may clear set-id bits
-                os.fsync(handle.fileno())
-                os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        sync_folder(target.parent, quietly=True)
-
-
-def _keep_owner(path: str, status: os.stat_result) -> None:
-    """Give ``path`` the original's owner and group where allowed: only root can give a
-    file away, so for anyone else the new file stays theirs, as an editor's would."""
-    if not hasattr(os, "chown"):
-        return
-    with contextlib.suppress(PermissionError):
-        os.chown(path, status.st_uid, status.st_gid)
+        replace_file(target, text, status.st_mode & 0o7777, ".fmt", owner=status)

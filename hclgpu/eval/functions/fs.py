@@ -357,6 +357,8 @@ class _Glob:
         self.budget = budget
         self.inside = inside
         self.listed: dict[str, list[str]] = {}
+        self.entered: set[str] = set()
+        """Directories already found inside the tree (each resolved once, not per match)."""
 
     def matches(self, pattern: str) -> Iterator[str]:
         """All existing paths matching ``pattern``, its braces expanded once counted."""
@@ -391,8 +393,11 @@ class _Glob:
 
     def _enter(self, directory: str) -> None:
         """Refuse a directory outside the tree before anything in it is looked at."""
-        if self.inside is not None and not self.inside(directory or "."):
+        if self.inside is None or directory in self.entered:
+            return
+        if not self.inside(directory or "."):
             raise _Outside
+        self.entered.add(directory)
 
     def _entries(self, current: str) -> list[str]:
         """A directory's entries (none if it cannot be listed), each a step of the walk."""
