@@ -69,7 +69,11 @@ WORKERS = 8
 
 
 class LiveError(Exception):
-    """The cluster could not be read; the message says why and what to do."""
+    """The cluster could not be read; the message says why and what to do, on one printable
+    line whatever part of it came from the server or the environment."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(_printable(message))
 
 
 @dataclass(frozen=True)
@@ -409,9 +413,13 @@ def _reason(reason: object) -> str:
 def _one_line(text: str, limit: int = 200) -> str:
     """``text`` as one printable line of at most ``limit`` characters: what a server sends
     must not break the one-line error or put terminal escapes into a CI log."""
-    flat = "".join(c if c.isprintable() else " " for c in text)
-    flat = " ".join(flat.split())
+    flat = " ".join(_printable(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable (a line break, an escape) a space."""
+    return "".join(c if c.isprintable() else " " for c in text)
 
 
 TLS_FILES = ("NOMAD_CACERT", "NOMAD_CLIENT_CERT", "NOMAD_CLIENT_KEY")

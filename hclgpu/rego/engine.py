@@ -58,8 +58,6 @@ class Reply:
     running: int | None = None
     detail: str | None = None
     """What the worker said when it could not evaluate (an exception's text), if it said it."""
-    limit: int | None = None
-    """The memory limit (bytes) the worker passed, when it was stopped for that."""
 
 
 @dataclass(slots=True)
@@ -186,7 +184,6 @@ class Engine:
         if answer is None or "failed" in answer:
             stop = self._stop if answer is None else None
             reply.stopped = stop if stop in ("timeout", "memory") else "crash"
-            reply.limit = MEMORY_LIMIT if stop == "memory" else None
             reply.running = expected
             reply.detail = answer.get("failed") if answer is not None else None
             self.close()

@@ -15,6 +15,7 @@ from typing import Any
 from hclgpu.checks.context import Context
 from hclgpu.diagnostics import Sink
 from hclgpu.ir import models as m
+from hclgpu.rego import engine
 from hclgpu.rego.engine import Reply, engine_for, memory_text
 from hclgpu.rego.locate import locate
 from hclgpu.rego.policies import PolicySet, severity_of
@@ -55,10 +56,10 @@ def _stopped(ctx: Context, reply: Reply, rules: tuple[tuple[str, str], ...], tim
             "HG412", f"policy rule {rule} did not finish within {timeout:g} s and was stopped",
             ctx.header_span(ctx.job), help="make the rule cheaper, or raise --policy-timeout",
         )  # fmt: skip
-    elif reply.stopped == "memory" and reply.limit is not None:
+    elif reply.stopped == "memory":
         ctx.report(
             "HG414",
-            f"policy rule {rule} used more than {memory_text(reply.limit)} of memory and was stopped",
+            f"policy rule {rule} used more than {memory_text(engine.MEMORY_LIMIT)} of memory and was stopped",
             ctx.header_span(ctx.job),
             help="make the rule build smaller values: count or test elements as they are found",
         )
