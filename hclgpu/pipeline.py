@@ -17,6 +17,7 @@ from hclgpu.syntax import ast
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from pathlib import Path
 
     from hclgpu.eval.program import EvalOptions
     from hclgpu.ir.models import Job
@@ -178,13 +179,31 @@ def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 
 
 def eval_options(
-    settings: Settings, path: str, profile: Profile | None = None, environment: bool = True
+    settings: Settings,
+    path: str,
+    profile: Profile | None = None,
+    environment: bool = True,
+    workdir: str | None = None,
 ) -> EvalOptions:
     """Evaluation inputs from the settings and (with ``environment``) the environment's
     NOMAD_VAR_* variables; ``profile`` replaces the settings' own (a command that names a
-    target)."""
+    target); ``workdir`` stands for the working directory (an editor's workspace root)."""
     chosen = profile or settings.profile
-    return evaluation(path, settings.var, settings.var_file, settings.allow_fs, chosen, environment)
+    base = file_base_dir(path, settings.file_base, workdir)
+    return evaluation(path, settings.var, settings.var_file, settings.allow_fs, chosen, environment, base)
+
+
+def file_base_dir(path: str, file_base: str, workdir: str | None = None) -> Path:
+    """The folder file functions resolve relative paths from. Nomad's CLI hands its parser
+    the job file's base name as ``Path`` (hashicorp/nomad command/helpers.go:474 and :567 at
+    aa026cc99c), and the parser's ``BaseDir`` is ``filepath.Dir(Path)``, ``.``
+    (jobspec2/parse.go:127-128): `file("x")` reads the working directory's ``x``, wherever
+    the job file is. ``job-folder`` reads from the job file's folder instead."""
+    from pathlib import Path
+
+    if file_base == "job-folder" and path and not path.startswith("<"):
+        return Path(path).parent
+    return Path(workdir) if workdir else Path()
 
 
 def evaluation(
@@ -194,9 +213,11 @@ def evaluation(
     allow_fs: bool,
     profile: Profile,
     environment: bool = True,
+    base: Path | None = None,
 ) -> EvalOptions:
-    """Evaluation inputs of the file at ``path``: file functions read from its folder,
-    ``--var`` values, var-files and (with ``environment``) NOMAD_VAR_* variables."""
+    """Evaluation inputs of the file at ``path``: file functions read from ``base`` (the
+    working directory when not given), ``--var`` values, var-files and (with
+    ``environment``) NOMAD_VAR_* variables."""
     import os
     from pathlib import Path
 
@@ -205,8 +226,7 @@ def evaluation(
 
     env = dict(os.environ) if environment else {}
     inputs = VariableInputs(args=list(variables), files=[Path(f) for f in var_files], env=env)
-    base = Path(path).parent if path and not path.startswith("<") else Path()
-    return EvalOptions(inputs, base_dir=base, allow_fs=allow_fs, profile=profile)
+    return EvalOptions(inputs, base_dir=base or Path(), allow_fs=allow_fs, profile=profile)
 
 
 def loads(text: str, path: str = "<string>") -> Result:

@@ -125,13 +125,14 @@ def test_a_file_read_by_the_job_invalidates_its_entry(tmp_path: Path) -> None:
     job = tmp_path / "f.nomad.hcl"
     job.write_text(WITH_FILE)
     (tmp_path / "motd.txt").write_text("hello\n")
-    _run([job], Cache(tmp_path / "cache"))
+    beside = Inputs(file_base="job-folder")
+    _run([job], Cache(tmp_path / "cache"), inputs=beside)
     hit = Cache(tmp_path / "cache")
-    _run([job], hit)
+    _run([job], hit, inputs=beside)
     assert hit.hits == 1
     (tmp_path / "motd.txt").write_text("changed\n")
     miss = Cache(tmp_path / "cache")
-    _run([job], miss)
+    _run([job], miss, inputs=beside)
     assert (miss.hits, miss.misses) == (0, 1)
 
 
@@ -409,11 +410,12 @@ def test_a_file_that_could_not_be_read_is_read_again(
     (clean_tree / "motd.txt").mkdir()  # file() of a directory fails
     job = clean_tree / "x.nomad.hcl"
     job.write_text(WITH_FILE)
-    status, found = _json_check([str(job)], capsys)
+    beside = ["--file-base", "job-folder", str(job)]
+    status, found = _json_check(beside, capsys)
     assert status == 1 and [d["code"] for d in found] == ["HG116"]
     (clean_tree / "motd.txt").rmdir()
     (clean_tree / "motd.txt").write_text("hello\n")
-    assert _json_check([str(job)], capsys) == (0, [])
+    assert _json_check(beside, capsys) == (0, [])
 
 
 def test_files_read_by_a_job_are_found_from_any_working_directory(
@@ -424,12 +426,33 @@ def test_files_read_by_a_job_are_found_from_any_working_directory(
     (clean_tree / "n").write_text("1\n")
     (tmp_path / "n").write_text("1\n")  # the same name beside the other working directory
     monkeypatch.chdir(clean_tree)
-    status, found = _json_check(["count.nomad.hcl"], capsys)
+    beside = ["--file-base", "job-folder"]
+    status, found = _json_check([*beside, "count.nomad.hcl"], capsys)
     assert (status, found) == (0, []), found
     (clean_tree / "n").write_text("0\n")
     monkeypatch.chdir(tmp_path)
-    _, found = _json_check([str(clean_tree / "count.nomad.hcl")], capsys)
+    _, found = _json_check([*beside, str(clean_tree / "count.nomad.hcl")], capsys)
     assert [d["code"] for d in found] == ["HG203"]  # zero devices: the file it reads changed
+
+
+def test_by_default_a_job_reads_the_working_directory_and_the_cache_keeps_them_apart(
+    clean_tree: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nomad's CLI resolves `file("n")` from the working directory, not the job's folder
+    (command/helpers.go:474, jobspec2/parse.go:127-128): the same job checked from two
+    working directories reads two files, and neither run answers from the other's entry."""
+    counted = WITH_VARIABLE.replace("var.gpus", 'parseint(trimspace(file("n")), 10)')
+    job = clean_tree / "count.nomad.hcl"
+    job.write_text(counted)
+    (clean_tree / "n").write_text("1\n")
+    (tmp_path / "n").write_text("0\n")
+    monkeypatch.chdir(clean_tree)
+    assert _json_check([str(job)], capsys) == (0, [])
+    monkeypatch.chdir(tmp_path)
+    _, found = _json_check([str(job)], capsys)
+    assert [d["code"] for d in found] == ["HG203"]  # tmp_path's n: zero devices
+    monkeypatch.chdir(clean_tree)
+    assert _json_check([str(job)], capsys) == (0, [])
 
 
 def test_a_file_changed_after_it_was_read_is_not_recorded_as_clean(

@@ -111,7 +111,7 @@ def test_a_pattern_that_climbs_out_fails_without_looking_there(
     with pytest.raises(FunctionError) as info:
         fileset(job_dir, False, directory, pattern)
     assert info.value.code == "HG107"
-    assert "reaches outside the job's directory" in info.value.message
+    assert "reaches outside" in info.value.message
     assert "--allow-fs" in info.value.message
     said = info.value.message.replace(pattern, "PATTERN")  # the pattern itself may be quoted
     assert "secret-outside" not in said and "private-key" not in said
@@ -167,7 +167,8 @@ def test_file_in_a_loop_stops_at_the_byte_budget(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(budget_module, "MAX_FILE_BYTES", 100 * 4096)
     text = 'locals {\n  a = [for i in range(1000) : file("big.txt")]\n}\njob "j" {}\n'
     (tmp_path / "loop.nomad.hcl").write_text(text, encoding="utf-8")
-    result = hclgpu.load(str(tmp_path / "loop.nomad.hcl"))
+    monkeypatch.chdir(tmp_path)  # file() reads from the working directory, as Nomad's CLI does
+    result = hclgpu.load("loop.nomad.hcl")
     found = [d for d in result.diagnostics if d.code == "HG117"]
     assert len(found) == 1 and "read more than" in found[0].message, result.diagnostics
 

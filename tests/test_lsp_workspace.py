@@ -102,3 +102,33 @@ def test_other_commands_never_import_the_server() -> None:
         [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert completed.stdout.strip().splitlines()[-1] == "[]", completed.stderr
+
+
+READS_A_TEMPLATE = """job "web" {
+  group "web" {
+    task "server" {
+      driver = "docker"
+      config {
+        image = "nginx:1.27"
+      }
+      template {
+        data        = file("templates/motd.txt")
+        destination = "local/motd.txt"
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_file_functions_read_from_the_workspace_root(client: LanguageClient) -> None:
+    """The editor's working directory is the workspace root: `file("templates/motd.txt")` in
+    jobs/web.nomad.hcl reads the root's templates/, as `nomad job run jobs/web.nomad.hcl`
+    run there does; the job's own folder has no templates/."""
+    assert not (WORKSPACE / "jobs").exists() and (WORKSPACE / "templates" / "motd.txt").is_file()
+    _, diagnostics = await opened(client, "jobs/web.nomad.hcl", READS_A_TEMPLATE)
+    assert [d.code for d in diagnostics] == ["HG111"]  # the workspace's gpus.vars.hcl: no such variable
+    missing = READS_A_TEMPLATE.replace("templates/", "jobs/")
+    _, diagnostics = await opened(client, "jobs/missing.nomad.hcl", missing)
+    assert sorted((d.code, d.range.start.line) for d in diagnostics) == [("HG111", 0), ("HG116", 8)]

@@ -263,13 +263,16 @@ def _worker_terminated(signum: int, frame: object) -> None:
 def compile_entries(path: str, text: str, inputs: Inputs) -> tuple[list[dict[str, Any]], list[Touched]]:
     """One file's diagnostics as plain data, and the files its file functions touched."""
     from hclgpu.eval.functions.fs import TOUCHED
-    from hclgpu.pipeline import compile_source, evaluation
+    from hclgpu.pipeline import compile_source, evaluation, file_base_dir
 
     source = SourceFile(path, text)
     touched: list[Touched] = []
     token = TOUCHED.set(touched)
     try:
-        options = evaluation(path, inputs.variables, inputs.var_files, inputs.allow_fs, inputs.profile)
+        base = file_base_dir(path, inputs.file_base)
+        options = evaluation(
+            path, inputs.variables, inputs.var_files, inputs.allow_fs, inputs.profile, base=base
+        )
         result = compile_source(source, options, policies=inputs.policies, skip_non_jobs=inputs.walked)
         found = result.diagnostics
         if any(d.code in _UNCACHEABLE for d in found):

@@ -60,20 +60,25 @@ class Inputs:
     """The team's Rego policies (``--policy``), run on every job."""
     walked: bool = False
     """Found by walking a folder: a file that is not a job file is only noted (HG023)."""
+    file_base: str = "working-directory"
+    """Where file functions resolve relative paths (the `file-base` setting)."""
 
     def fingerprint(self) -> str:
         """What the record of clean files is keyed by (a clean file is a job file, whose
         findings do not depend on :attr:`walked`); the cache's key adds :attr:`walked`."""
         return clean_index.fingerprint(
             self.variables, self.var_files, self.allow_fs, self.env, self.profile.key(),
-            self.policies.fingerprint if self.policies is not None else "",
+            self.policies.fingerprint if self.policies is not None else "", self.file_base,
         )  # fmt: skip
 
 
 def inputs_from(settings: Settings, policies: PolicySet | None = None, walked: bool = False) -> Inputs:
     """The inputs of checking a file with ``settings`` (and the environment's NOMAD_VAR_*)."""
     env = clean_index.nomad_var_env()
-    return Inputs(settings.var, settings.var_file, settings.allow_fs, env, settings.profile, policies, walked)
+    return Inputs(
+        settings.var, settings.var_file, settings.allow_fs, env, settings.profile, policies, walked,
+        settings.file_base,
+    )  # fmt: skip
 
 
 @dataclass(slots=True)

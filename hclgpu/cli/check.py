@@ -222,7 +222,7 @@ def _all_clean(args: argparse.Namespace, resolver: Resolver, policies: _Policies
             chosen = policies(settings)
             known[id(settings)] = clean_index.fingerprint(
                 settings.var, settings.var_file, settings.allow_fs, env, settings.profile.key(),
-                chosen.fingerprint if chosen is not None else "",
+                chosen.fingerprint if chosen is not None else "", settings.file_base,
             )  # fmt: skip
         return known[id(settings)]
 

@@ -41,16 +41,18 @@ def fingerprint(
     env: tuple[tuple[str, str], ...],
     profile: tuple[object, ...] = (),
     policies: str = "",
+    file_base: str = "working-directory",
 ) -> str:
     """A digest of everything checking a job file reads besides the file: the variables
-    (var-files by content), the cluster ``profile``'s facts and ``policies`` (the policy
+    (var-files by content), where file functions resolve paths from, the cluster
+    ``profile``'s facts and ``policies`` (the policy
     set's own fingerprint, of every policy file's text). Whether a folder's walk found the
     file is not part of it: that changes only what a file that is not a job file gives, and
     such a file is never recorded as clean."""
     import hashlib
 
     home = os.environ.get("HOME", "") if allow_fs else ""  # pathexpand("~") reads it
-    parts = (variables, allow_fs, env, home, profile, policies)
+    parts = (variables, allow_fs, file_base, env, home, profile, policies)
     digest = hashlib.sha256(repr(parts).encode())
     for name in var_files:
         try:

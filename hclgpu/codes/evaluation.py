@@ -102,9 +102,11 @@ Fix: write the value in the type the field takes.""",
         "HG107",
         "file-outside-job-directory",
         E,
-        "A file function reads outside the job file's directory",
+        "A file function reads outside the folder it reads from",
         """What: `file()`, `fileset()` and the other file functions may read only inside
-the directory tree of the job file unless `--allow-fs` is given. A `fileset()`
+the folder they resolve relative paths from unless `--allow-fs` is given: the working
+directory, as Nomad's CLI resolves them (an editor's workspace root), or the job file's
+folder under `file-base = "job-folder"`. A `fileset()`
 pattern that climbs out (`../**/*`, or through a linked directory) fails before
 anything outside is listed.
 
@@ -114,8 +116,8 @@ a private key into rendered output, nor list the runner's directories.
 Example:
     env { KEY = file("../../secrets/key.pem") }
 
-Fix: keep the files the job needs beside it, or pass `--allow-fs` when the job
-is trusted.""",
+Fix: keep the files the job needs inside that folder, or pass `--allow-fs` when the
+job is trusted.""",
     ),
     Code(
         "HG108",

@@ -43,16 +43,20 @@ class Analysis:
         return self.result.source.text
 
 
-def analyse(uri: str, path: str, text: str, version: int | None, given: dict[str, object]) -> Analysis:
-    """Compile the text as a file at ``path`` (relative paths, file functions and configuration
-    resolve from its directory), with the editor's ``given`` settings over its configuration."""
+def analyse(
+    uri: str, path: str, text: str, version: int | None, given: dict[str, object], root: str | None = None
+) -> Analysis:
+    """Compile the text as a file at ``path`` (its configuration is found from its folder),
+    with the editor's ``given`` settings over its configuration. File functions resolve
+    relative paths from the workspace ``root``, the editor's working directory (the server's
+    own when the editor names none), unless `file-base` says the job file's folder."""
     from hclgpu.pipeline import compile_source, eval_options
 
     source = SourceFile(path or uri, text)
     settings, problems = _settings(path, given, source)
     try:
         policies, unusable = _policies(settings, source)
-        options = eval_options(settings, path)
+        options = eval_options(settings, path, workdir=root)
         result = compile_source(source, options, policies=policies, skip_non_jobs=True)
     except Exception as error:  # a bug in hclgpu: report it in the editor, keep serving
         result = Result(source, None)

@@ -98,7 +98,7 @@ async def _analyse_later(ls: LanguageServer, state: State, uri: str, delay: floa
     text, version, generation = document.source, document.version, state.generation
     loop = asyncio.get_running_loop()
     path = to_fs_path(uri) or uri
-    analysis = await loop.run_in_executor(None, analyse, uri, path, text, version, given(state))
+    analysis = await loop.run_in_executor(None, analyse, uri, path, text, version, given(state), state.root)
     analysis.generation = generation
     now = opened(ls, uri)
     if now is None or now.version != version:
@@ -130,7 +130,7 @@ def current(ls: LanguageServer, state: State, uri: str) -> Analysis | None:
         return found
     path = to_fs_path(uri) or uri
     generation = state.generation
-    found = analyse(uri, path, document.source, document.version, given(state))
+    found = analyse(uri, path, document.source, document.version, given(state), state.root)
     found.generation = generation
     state.analyses[uri] = found
     return found

@@ -204,8 +204,15 @@ class Settings:
         section="inputs", commands=CHECKING, config=False, flags=("--var-file", "-var-file"), lsp="varFiles",
     )  # fmt: skip
     allow_fs: Option[bool] = Option(
-        k.Bool(), False, "let file functions read outside the job file's directory",
+        k.Bool(), False, "let file functions read outside the folder they resolve paths from",
         section="inputs", commands=CHECKING, config=False,
+    )  # fmt: skip
+    file_base: Option[str] = Option(
+        k.Choice("working-directory", "job-folder"), "working-directory",
+        "where file functions resolve relative paths: the working directory, as Nomad's CLI does"
+        " (the editor's: the workspace root), or the job file's folder, for teams that run Nomad"
+        " from it",
+        section="inputs", commands=CHECKING,
     )  # fmt: skip
 
     __slots__ = ("_values", "config", "origins")

@@ -1,13 +1,15 @@
-"""File system functions (go-cty-funcs ``filesystem``), confined to the job's directory.
+"""File system functions (go-cty-funcs ``filesystem``), confined to the folder they read from.
 
-Relative paths are taken from ``base_dir``, as Nomad takes them from the job file's
-directory. Nomad's CLI lets these functions read anywhere; hclgpu, which also runs in
-CI and editors on files it did not write, confines them unless ``--allow-fs`` is given:
-every path is resolved (``..`` and symlinks included) and must stay inside
-``base_dir``'s tree, otherwise the call fails with a message naming the flag.
+Relative paths are taken from ``base_dir``: the working directory, as Nomad's CLI takes
+them, or the job file's folder (the `file-base` setting; see
+:func:`hclgpu.pipeline.file_base_dir`). Nomad's CLI lets these functions read anywhere;
+hclgpu, which also runs in CI and editors on files it did not write, confines them
+unless ``--allow-fs`` is given: every path is resolved (``..`` and symlinks included) and
+must stay inside ``base_dir``'s tree, otherwise the call fails with a message naming the
+flag.
 
 Without ``--allow-fs``, ``~`` is never expanded (by ``pathexpand``, ``file``,
-``filebase64`` or ``fileexists``): the home directory lies outside the job's tree and
+``filebase64`` or ``fileexists``): the home directory lies outside the base folder and
 even its path is not revealed. ``basename`` and ``dirname`` only handle strings and are
 never restricted. With ``--allow-fs`` everything behaves exactly as in Nomad, within the
 file's budget: every pattern, directory entry, file looked at and byte read is counted
@@ -89,7 +91,14 @@ def _touch(path: str, data: bytes | None) -> None:
 
 
 class _Files:
-    """The file functions bound to one base directory and one confinement setting."""
+    """The file functions bound to one base directory and one confinement setting.
+
+    go-cty-funcs returns each of its errors as a plain Go error, never a ``function.ArgError``
+    (hashicorp/go-cty-funcs filesystem/filesystem.go at b1e701b), so HCL reports it at the
+    call's name and parenthesis, "Error in function call" (hashicorp/hcl hclsyntax/expression.go
+    :613-626 at v2.20.2-nomad-1): those :class:`CallError` s name no argument. hclgpu's own
+    refusals (HG107) point at the path argument.
+    """
 
     def __init__(self, base_dir: Path, allow_fs: bool) -> None:
         self.base = str(base_dir)
@@ -104,15 +113,15 @@ class _Files:
             return path
         if not self.allow_fs:
             raise CallError(
-                f"{go_quote(path)} names the home directory, which is outside the job's directory; "
-                "pass --allow-fs to let file functions use it",
+                f"{go_quote(path)} names the home directory, which is outside the folder file functions "
+                "read from; pass --allow-fs to let file functions use it",
                 arg=0,
                 code="HG107",
             )
         try:
             return _expand_home(path)
         except ValueError as exc:
-            raise CallError(f"failed to expand ~: {exc}", arg=0) from None
+            raise CallError(f"failed to expand ~: {exc}") from None
 
     def _join(self, path: str) -> str:
         """``path`` relative to the base directory, cleaned as Go does."""
@@ -126,8 +135,8 @@ class _Files:
         if real == self.real_base or real.startswith(self.real_base.rstrip("/") + "/"):
             return
         raise CallError(
-            f"{go_quote(original)} resolves to {real}, which is outside the job's directory "
-            f"{self.real_base}; pass --allow-fs to let file functions read it",
+            f"{go_quote(original)} resolves to {real}, which is outside {self.real_base}, "
+            "the folder file functions read from; pass --allow-fs to let file functions read it",
             arg=0,
             code="HG107",
         )
@@ -150,13 +159,13 @@ class _Files:
             return data
         except FileNotFoundError:
             _touch(path, None)
-            raise CallError(f"no file exists at {path}", arg=0) from None
+            raise CallError(f"no file exists at {path}") from None
         except Unreadable as error:
             _touch(path, None)
-            raise CallError(f"failed to read {path}: {error}", arg=0) from None
+            raise CallError(f"failed to read {path}: {error}") from None
         except OSError:
             _touch(path, None)  # unreadable now, perhaps not later: never cached
-            raise CallError(f"failed to read {path}", arg=0) from None
+            raise CallError(f"failed to read {path}") from None
 
     def file(self, original: str) -> str:
         """A file's contents, which must be UTF-8."""
@@ -167,8 +176,7 @@ class _Files:
             raise CallError(
                 f"contents of {original} are not valid UTF-8; use the filebase64 function to obtain the "
                 "Base64 encoded contents or the other file functions (e.g. filemd5, filesha256) to obtain "
-                "file hashing results instead",
-                arg=0,
+                "file hashing results instead"
             ) from None
 
     def filebase64(self, original: str) -> str:
@@ -189,17 +197,17 @@ class _Files:
         except FileNotFoundError:
             return False
         except OSError:
-            raise CallError(f"failed to stat {path}", arg=0) from None
+            raise CallError(f"failed to stat {path}") from None
         if stat.S_ISREG(info.st_mode):
             return True
-        raise CallError(f"{path} is not a regular file, but {go_quote(stat.filemode(info.st_mode))}", arg=0)
+        raise CallError(f"{path} is not a regular file, but {go_quote(stat.filemode(info.st_mode))}")
 
     def fileset(self, directory: str, pattern: str) -> list[str]:
         """Regular files under ``directory`` matching a doublestar ``pattern``, sorted.
 
         Every step counts against the file's budget (:mod:`hclgpu.eval.budget`), the patterns
         its braces stand for before one is expanded. Without ``--allow-fs`` the walk never
-        lists, or even looks for a file in, a directory outside the job's tree: a pattern
+        lists, or even looks for a file in, a directory outside the base folder: a pattern
         such as ``../../**/*`` fails before it reads a name there."""
         path = self._join(directory)
         _touch(path, None)
@@ -210,11 +218,11 @@ class _Files:
         try:
             matches = sorted(set(glob.matches(joined)))
         except ValueError as exc:
-            raise CallError(f"failed to glob pattern ({joined}): {exc}", arg=1) from None
+            raise CallError(f"failed to glob pattern ({joined}): {exc}") from None
         except _Outside:
             raise CallError(
-                f"the pattern {go_quote(pattern)} reaches outside the job's directory "
-                f"{self.real_base}; pass --allow-fs to let file functions read there",
+                f"the pattern {go_quote(pattern)} reaches outside {self.real_base}, "
+                "the folder file functions read from; pass --allow-fs to let file functions read there",
                 arg=1,
                 code="HG107",
             ) from None
@@ -224,7 +232,7 @@ class _Files:
             try:
                 info = os.stat(match)
             except OSError as exc:
-                raise CallError(f"failed to stat ({match}): {exc.strerror}", arg=1) from None
+                raise CallError(f"failed to stat ({match}): {exc.strerror}") from None
             if info.st_mode & 61440 != 32768:
                 continue
             self._confine(posixpath.relpath(match, path), match)
@@ -232,12 +240,12 @@ class _Files:
         return sorted(result)
 
     def _inside(self, path: str) -> bool:
-        """Whether ``path`` resolves inside the job's tree."""
+        """Whether ``path`` resolves inside the base folder."""
         real = os.path.realpath(path or ".")
         return real == self.real_base or real.startswith(self.real_base.rstrip("/") + "/")
 
     def abspath(self, original: str) -> str:
-        """The absolute form of a path (relative paths start at the job's directory)."""
+        """The absolute form of a path (relative paths start at the base folder)."""
         path = go_clean(posixpath.join(os.path.abspath(self.base), original))
         self._confine(original, path)
         return path
@@ -346,7 +354,7 @@ def _component_regex(component: str) -> re.Pattern[str]:
 
 
 class _Outside(Exception):
-    """The walk was about to look into a directory outside the job's tree."""
+    """The walk was about to look into a directory outside the base folder."""
 
 
 class _Glob:
