@@ -65,7 +65,7 @@ def codes(text: str, **inputs: Any) -> list[tuple[str, int, int]]:
 )
 def test_operators_and_conditionals(expr: str, value: Any) -> None:
     got = meta_value(expr)
-    assert got == value and type(got) is type(value)
+    assert got == value and isinstance(got, type(value))  # a fraction is a BigFloat, a float
 
 
 @pytest.mark.parametrize(
@@ -205,7 +205,7 @@ def test_can_try_and_convert() -> None:
 )
 def test_hcl_details(expr: str, value: Any) -> None:
     got = meta_value(expr)
-    assert got == value and type(got) is type(value)
+    assert got == value and isinstance(got, type(value))  # a fraction is a BigFloat, a float
 
 
 @pytest.mark.parametrize(
@@ -214,8 +214,6 @@ def test_hcl_details(expr: str, value: Any) -> None:
         ("true ? 1 : false", "inconsistent conditional result types: number and bool"),
         ("true ? [1] : {a = 1}", "inconsistent conditional result types: list and object"),
         ("{a.b = 1}", "ambiguous attribute key"),
-        ("0 * (1e308 * 10)", "cannot be computed"),
-        ("(1e308 * 10) % 2", "cannot be computed"),
         ("[1, 2][0.5]", "is not a whole number"),
     ],
 )

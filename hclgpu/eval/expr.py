@@ -32,6 +32,7 @@ from hclgpu.eval.values import (
     to_string,
     type_name,
 )
+from hclgpu.numbers import BigFloat, arithmetic
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 
@@ -251,7 +252,9 @@ class Evaluator:
             except EvalError as error:
                 raise Failure("HG117", f"invalid index: {error.message}", span) from None
             if isinstance(position, float):
-                raise Failure("HG117", f"the index {position} is not a whole number", span)
+                if not position.is_integer():
+                    raise Failure("HG117", f"the index {position} is not a whole number", span)
+                position = int(position)  # -0
             if not 0 <= position < len(value):
                 raise Failure(
                     "HG117", f"the index {position} is out of range for a list of {len(value)} elements", span
@@ -378,7 +381,10 @@ class Evaluator:
         try:
             if expr.op == "!":
                 return not to_bool(value)
-            return number(-to_number(value))
+            operand = to_number(value)
+            if operand == 0:  # cty negates a big.Float, which has a signed zero: `-0` is "-0"
+                return 0 if math.copysign(1.0, operand) < 0 else -0.0
+            return -operand if isinstance(operand, BigFloat) else number(-operand)
         except (EvalError, OverflowError) as error:
             error = error if isinstance(error, EvalError) else EvalError(str(error))
             message = f"invalid operand for `{expr.op}`: {error.message}"
@@ -625,6 +631,12 @@ def _argument_span(call: ast.FunctionCall, index: int | None) -> Span:
 
 
 def _arithmetic(op: str, a: int | float, b: int | float, expr: ast.BinaryOp) -> Value:
+    if op in ("+", "-", "*", "/", "%"):
+        if op in ("/", "%") and b == 0:
+            raise Failure("HG117", "division by zero", expr.right.span)
+        exact = arithmetic(op, a, b)  # cty's 512-bit big.Float, where float64 differs
+        if exact is not None:
+            return exact
     if op == "+":
         return number(a + b)
     if op == "-":

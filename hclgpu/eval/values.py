@@ -30,7 +30,7 @@ import math
 import re
 from typing import Any, TypeAlias
 
-from hclgpu.numbers import NumberOutOfRange, fits, parse_decimal
+from hclgpu.numbers import BigFloat, NumberOutOfRange, fits, parse_decimal
 
 Value: TypeAlias = Any
 """A cty value as Python data (see the module docstring)."""
@@ -76,11 +76,13 @@ def number(value: int | float) -> int | float:
     An integer result past hclgpu's bound is an error here, where it is computed, rather
     than a failure wherever it is later printed.
     """
+    if isinstance(value, BigFloat):
+        return value  # never a whole number that fits 64 bits (arithmetic() gives those as ints)
     if isinstance(value, float):
         if math.isnan(value):
             raise EvalError("the result is not a number (NaN)")
-        if value.is_integer() and abs(value) < 2**63:
-            return int(value)
+        if value.is_integer() and abs(value) < 2**63 and (value or math.copysign(1.0, value) > 0):
+            return int(value)  # but -0 stays a float: big.Float keeps its sign, `-0` prints "-0"
     elif not fits(value):
         raise EvalError(str(NumberOutOfRange()))
     return value
@@ -140,7 +142,7 @@ def format_number(value: int | float) -> str:
     """A number as cty writes it in a string: no exponent, no trailing zeros (1e-07 is 0.0000001)."""
     if isinstance(value, int):
         return str(value)
-    if math.isinf(value):
+    if math.isinf(value) and not isinstance(value, BigFloat):
         return "+Inf" if value > 0 else "-Inf"
     from hclgpu.eval.functions.bigfloat import number_text
 
@@ -195,6 +197,8 @@ def to_int(value: Value) -> int:
     """A whole number, as functions such as substr() and range() need."""
     n = to_number(value)
     if isinstance(n, float):
+        if n == 0:
+            return 0  # -0
         raise EvalError(f"value must be a whole number, got {format_number(n)}")
     return n
 

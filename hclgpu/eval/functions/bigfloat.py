@@ -8,13 +8,17 @@ thresholds. This module reproduces Go's algorithm on a decimal digit string.
 
 A Python float stands for the shortest decimal that round-trips (its ``repr``), which is
 what the job file's author wrote; cty keeps that literal at 512-bit precision, so using
-the repr digits matches cty's output far better than the float's exact binary value.
+the repr digits matches cty's output far better than the float's exact binary value. A
+fractional literal, or a result of arithmetic on one, is a :class:`~hclgpu.numbers.BigFloat`,
+which carries cty's 512-bit value and prints its digits.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+
+from hclgpu.numbers import BigFloat
 
 __all__ = ["GoDecimal", "format_float", "format_int", "number_text", "text"]
 
@@ -68,6 +72,8 @@ def decimal_of(value: int | float) -> GoDecimal:
     """The decimal digits of ``|value|``: exact for ints, the shortest repr for floats."""
     if isinstance(value, int):
         digits, exp = str(abs(value)), len(str(abs(value)))
+    elif isinstance(value, BigFloat):
+        return GoDecimal(*value.digits())
     else:
         mantissa, _, exponent = repr(abs(value)).partition("e")
         whole, _, fraction = mantissa.partition(".")
@@ -128,10 +134,10 @@ def _digits(d: GoDecimal, fmt: str, prec: int) -> str:
 
 def text(value: int | float, fmt: str, prec: int = -1) -> str:
     """``big.Float.Text(fmt, prec)``: ``prec`` < 0 asks for the shortest exact digits."""
-    if isinstance(value, float) and math.isinf(value):
+    if isinstance(value, float) and math.isinf(value) and not isinstance(value, BigFloat):
         return "+Inf" if value > 0 else "-Inf"
     body = _digits(decimal_of(value), fmt, prec)
-    return "-" + body if value < 0 else body
+    return "-" + body if math.copysign(1.0, value) < 0 else body  # big.Float keeps -0's sign
 
 
 def number_text(value: int | float) -> str:
