@@ -42,6 +42,10 @@ class SyntaxProblem:
     rest_of_body: bool = False
     """Recover by skipping the rest of the enclosing block, as hclsyntax does after this
     error: one error for a block of HCL1-style quoted names, not one per line."""
+    label: bool = False
+    """Recover by skipping only the label: the block's body is read on, as hclsyntax reads
+    it (its scanner reports every invalid character of the file, a `$` in a templated body
+    included)."""
 
 
 def describe_token(token: Token) -> str:
@@ -156,4 +160,5 @@ def _template_label(span: Span) -> SyntaxProblem:
         "block labels must be plain strings without `${ }` or `%{ }`",
         span,
         "templates are not evaluated in labels",
+        label=True,
     )

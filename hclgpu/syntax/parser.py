@@ -139,6 +139,16 @@ def _statement_region(text: str, offset: int, code: str) -> tuple[int, int]:
     return start, end
 
 
+def _label_region(text: str, offset: int) -> tuple[int, int] | None:
+    """The quoted label that starts at ``offset``: up to the last quote before the `{` that
+    opens the block on the same line (None when there is no such brace)."""
+    line_end = text.find("\n", offset)
+    line_end = len(text) if line_end < 0 else line_end
+    brace = text.rfind("{", offset, line_end)
+    close = text.rfind('"', offset + 1, brace) if brace > offset else -1
+    return (offset, close + 1) if close > offset else None
+
+
 def _rest_of_body(text: str, offset: int) -> tuple[int, int]:
     """From the line holding ``offset`` to the brace that closes the enclosing block (or
     the end of the file)."""
@@ -198,6 +208,11 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
                 break
             offset, code = failure.token.start, "HG001"
             rest_of_body = problem.rest_of_body
+            label = _label_region(text, offset) if problem.label else None
+            if label is not None:
+                last_offset = offset
+                text = _blank(text, *label)
+                continue
         else:
             if failed:
                 return None
