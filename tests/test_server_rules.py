@@ -26,6 +26,7 @@ from hclgpu.settings.releases import NEWEST, Release, all_releases, parse_releas
 from hclgpu.source import SourceFile
 from tests.server_cases import EXTRA_ALSO, EXTRA_CASES
 from tests.server_cases.common import CHECK, DELAY, IMAGE, job, service
+from tests.server_cases.tasks import ENTERPRISE_ONLY
 
 CASES: dict[str, tuple[str, str]] = {
     **EXTRA_CASES,
@@ -489,28 +490,51 @@ CASES: dict[str, tuple[str, str]] = {
         job(task='vault {\nchange_mode = "noop"\n}'),
     ),
     "identity-name": (
-        job(task='identity {\nname = "my identity"\naud = ["x"]\n}'),
-        job(task='identity {\nname = "my-identity"\naud = ["x"]\n}'),
+        job(task='identity {\nname = "my identity"\naud = ["x"]\nttl = "1h"\n}'),
+        job(task='identity {\nname = "my-identity"\naud = ["x"]\nttl = "1h"\n}'),
     ),
     "identity-empty-audience": (
-        job(task='identity {\nname = "x"\naud = [""]\n}'),
-        job(task='identity {\nname = "x"\naud = ["y"]\n}'),
+        job(task='identity {\nname = "x"\naud = [""]\nttl = "1h"\n}'),
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\n}'),
     ),
     "identity-signal-without-mode": (
-        job(task='identity {\nname = "x"\naud = ["y"]\nchange_signal = "SIGHUP"\n}'),
-        job(task='identity {\nname = "x"\naud = ["y"]\nchange_signal = "SIGHUP"\nchange_mode = "signal"\n}'),
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\nchange_signal = "SIGHUP"\n}'),
+        job(
+            task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\nchange_signal = "SIGHUP"\nchange_mode = "signal"\n}'
+        ),
     ),
     "identity-signal-without-signal": (
-        job(task='identity {\nname = "x"\naud = ["y"]\nchange_mode = "signal"\n}'),
-        job(task='identity {\nname = "x"\naud = ["y"]\nchange_mode = "restart"\n}'),
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\nchange_mode = "signal"\n}'),
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\nchange_mode = "restart"\n}'),
     ),
     "identity-change-mode": (
-        job(task='identity {\nname = "x"\naud = ["y"]\nchange_mode = "reload"\n}'),
-        job(task='identity {\nname = "x"\naud = ["y"]\nchange_mode = "restart"\n}'),
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\nchange_mode = "reload"\n}'),
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\nchange_mode = "restart"\n}'),
     ),
     "identity-negative-ttl": (
         job(task='identity {\nname = "x"\naud = ["y"]\nttl = "-1h"\n}'),
         job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\n}'),
+    ),
+    # WorkloadIdentity.Warnings and Template.Warnings (warnings.py)
+    "identity-without-audience": (
+        job(task='identity {\nname = "x"\naud = []\nttl = "1h"\n}'),
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\n}'),
+    ),
+    "identity-multiple-audiences": (
+        job(task='identity {\nname = "x"\naud = ["y", "z"]\nttl = "1h"\n}'),
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\n}'),
+    ),
+    "identity-without-expiration": (
+        job(task='identity {\nname = "x"\naud = ["y"]\n}'),
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\n}'),
+    ),
+    "identity-env-without-restart": (
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\nenv = true\n}'),
+        job(task='identity {\nname = "x"\naud = ["y"]\nttl = "1h"\nenv = true\nchange_mode = "restart"\n}'),
+    ),
+    "template-vault-grace": (
+        job(task='template {\ndata = "x"\ndestination = "local/x"\nvault_grace = "5s"\n}'),
+        job(task='template {\ndata = "x"\ndestination = "local/x"\n}'),
     ),
     # services (services.py)
     "service-address-without-auto": (
@@ -662,12 +686,23 @@ def test_a_minimal_job_trips_only_its_check_and_its_twin_passes(ident: str) -> N
     bad, good = CASES[ident]
     release = _release(CONDITIONS[ident])
     severity = str(CODES[CONDITIONS[ident].code].severity)
-    found = [(code, message) for code, message, level in _findings(bad, release) if level == severity]
+    facts = {"enterprise": True} if ident in ENTERPRISE_ONLY else {}
+    found = [
+        (code, message) for code, message, level in _findings(bad, release, **facts) if level == severity
+    ]
     expected = [CONDITIONS[other] for other in sorted({ident, *ALSO.get(ident, set())})]
     assert len(found) == len(expected), found
     for other in expected:
         assert any(code == other.code and _pattern(other).match(message) for code, message in found), other.id
-    assert _findings(good, release) == []
+    assert _findings(good, release, **facts) == []
+
+
+@pytest.mark.parametrize("ident", ENTERPRISE_ONLY)
+def test_community_edition_refuses_the_schedule_without_its_enterprise_checks(ident: str) -> None:
+    """Community Edition never calls TaskSchedule.Validate: the schedule itself is refused."""
+    load_rules()
+    found = [code for code, _, level in _findings(CASES[ident][0]) if level == "error"]
+    assert found == ["HG289"]
 
 
 def test_a_check_gone_from_a_release_is_left_out_for_newer_ones() -> None:

@@ -459,10 +459,11 @@ def test_explain_lists_the_checks_of_a_code_and_takes_a_check_name(
     assert capsys.readouterr().out == by_code
     checks = by_code.split("Checks (", 1)[1].splitlines()[1:]
     assert [line.strip() for line in checks] == [
-        "auto-promote-not-everywhere", "group-services-without-shutdown-delay", "job-source-too-large",
-        "memory-oversubscription-disabled", "service-task-without-shutdown-delay",
-        "task-services-without-shutdown-delay", "vault-identity-without-vault",
-        "vault-policies-with-identity",
+        "auto-promote-not-everywhere", "group-services-without-shutdown-delay",
+        "identity-env-without-restart", "identity-multiple-audiences", "identity-without-audience",
+        "identity-without-expiration", "job-source-too-large", "memory-oversubscription-disabled",
+        "service-task-without-shutdown-delay", "task-services-without-shutdown-delay",
+        "template-vault-grace", "vault-identity-without-vault", "vault-policies-with-identity",
     ]  # fmt: skip
 
 

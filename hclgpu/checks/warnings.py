@@ -14,7 +14,10 @@ configuration decides, the profile says: `memory_max` is reported as ignored onl
 states `memory-oversubscription = false`, and a source is too large for its
 `job-max-source-size` (Nomad's default, 1 MB, unless it states another).
 
-`Job.Warnings`' deprecation of `periodic { cron }` is HG258's (hclgpu.checks.deprecations).
+`Task.Warnings` adds the named workload identities' (`WorkloadIdentity.Warnings`) and a
+template's `vault_grace`. `Job.Warnings`' deprecations (`periodic { cron }`, `iops`, the old
+disconnect settings) are HG258's, the task network's HG249 (hclgpu.checks.deprecations,
+hclgpu.checks.networks).
 """
 
 from __future__ import annotations
@@ -112,6 +115,50 @@ AUTO_PROMOTE = Condition(
     "auto_promote must be true for all groups to enable automatic promotion",
 )
 
+IDENTITY = "nomad/structs/workload_id.go"
+IDENTITY_NO_AUDIENCE = Condition(
+    "identity-without-audience",
+    "HG264",
+    "WorkloadIdentity.Warnings",
+    f"{IDENTITY}:508",
+    "a task's named `identity` (not the default one) has no `aud`",
+    "Identity[{name}] identities without an audience are insecure",
+)
+IDENTITY_AUDIENCES = Condition(
+    "identity-multiple-audiences",
+    "HG264",
+    "WorkloadIdentity.Warnings",
+    f"{IDENTITY}:510",
+    "a task's named `identity` lists more than one audience in `aud`",
+    "Identity[{name}] while multiple audiences is allowed, it is more secure to use 1 audience per identity",
+)
+IDENTITY_NO_TTL = Condition(
+    "identity-without-expiration",
+    "HG264",
+    "WorkloadIdentity.Warnings",
+    f"{IDENTITY}:515",
+    "a task's named `identity` has no `ttl` (or 0)",
+    "Identity[{name}] identities without an expiration are insecure",
+)
+IDENTITY_ENV = Condition(
+    "identity-env-without-restart",
+    "HG264",
+    "WorkloadIdentity.Warnings",
+    f"{IDENTITY}:521",
+    'a task\'s named `identity` sets `env = true` with a `change_mode` other than "restart"',
+    'Identity[{name}] using env=true without change_mode="restart" may result in task not'
+    " getting updated identity",
+)
+VAULT_GRACE = Condition(
+    "template-vault-grace",
+    "HG264",
+    "Template.Warnings",
+    f"{S}:9000",
+    "a `template` sets `vault_grace`, which Nomad ignores",
+    "Template[{index}] VaultGrace has been deprecated as of Nomad 0.11 and ignored since Vault"
+    " 0.5. Please remove VaultGrace / vault_grace from template block.",
+)
+
 SHUTDOWN_HELP = 'add `shutdown_delay = "5s"`, so that the service is deregistered before the task stops'
 
 
@@ -125,6 +172,8 @@ def server_warnings(ctx: Context) -> None:
         _memory_max(ctx, group)
         for task in group.tasks or []:
             _vault_identities(ctx, task)
+            _identities(ctx, task)
+            _templates(ctx, task)
     _auto_promote(ctx, admitted)
     _source_size(ctx)
 
@@ -203,6 +252,43 @@ def _sidecar_resources(group: m.TaskGroup, task: m.Task) -> Node | None:
         ):
             return connect.sidecar_task.resources or connect.sidecar_task
     return None
+
+
+def _identities(ctx: Context, task: m.Task) -> None:
+    """`Task.Warnings` on each named identity (jobspec2 moves the default one to
+    `Task.Identity`, which it does not look at): structs.go:8625."""
+    where = f"task `{task.name}`"
+    for identity in task.identities or []:
+        if identity.name in ("", "default"):
+            continue
+        name, audiences = identity.name, identity.audience or []
+        if not audiences:
+            reject(ctx, IDENTITY_NO_AUDIENCE, ctx.header_span(identity), where=where, name=name, help=_AUD)
+        elif len(audiences) > 1:
+            reject(ctx, IDENTITY_AUDIENCES, at(ctx, [identity], "aud"), where=where, name=name, help=_AUD)
+        if identity.ttl == 0:
+            help = 'set `ttl` (e.g. `ttl = "1h"`): a token that never expires stays valid if it leaks'
+            reject(ctx, IDENTITY_NO_TTL, ctx.header_span(identity), where=where, name=name, help=help)
+        if identity.env and identity.change_mode != "restart":
+            help = 'set `change_mode = "restart"`, so that the task reads the renewed token'
+            reject(ctx, IDENTITY_ENV, at(ctx, [identity], "env"), where=where, name=name, help=help)
+
+
+_AUD = 'give the identity exactly one audience: `aud = ["..."]`'
+
+
+def _templates(ctx: Context, task: m.Task) -> None:
+    for index, template in enumerate(task.templates or []):
+        if template.vault_grace:
+            help = "remove `vault_grace`: Nomad ignores it since Vault 0.5"
+            reject(
+                ctx,
+                VAULT_GRACE,
+                at(ctx, [template], "vault_grace"),
+                where=f"task `{task.name}`",
+                index=index,
+                help=help,
+            )
 
 
 def _vault_identities(ctx: Context, task: m.Task) -> None:

@@ -1,4 +1,4 @@
-# expect: HG286@12:23
+# expect: HG286@13:23
 job "web" {
   group "web" {
     task "server" {
@@ -9,6 +9,7 @@ job "web" {
       identity {
         name        = "vault"
         aud         = ["vault.io"]
+        ttl         = "1h"
         change_mode = "signal"
       }
     }

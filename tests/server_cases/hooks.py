@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.server_cases.common import DELAY, IMAGE, job, service
 
 NOMAD_SERVICE = 'provider = "nomad"\nidentity {\n%s\naud = ["nomad.io"]\n}'
-VAULT_IDENTITY = 'identity {\nname = "vault_default"\naud = ["vault.io"]\n}'
+VAULT_IDENTITY = 'identity {\nname = "vault_default"\naud = ["vault.io"]\nttl = "1h"\n}'
 SCHEDULE = 'schedule {\ncron {\nstart = "0 30 9 * * *"\nend = "0 17"\n}\n}'
 CANARY_GROUP = f'group "api" {{\nupdate {{\ncanary = 1\n}}\ntask "api" {{\ndriver = "docker"\n{IMAGE}\n}}\n}}'
 BIG_COMMENT = "# " + "x" * 1_000_000 + "\n"

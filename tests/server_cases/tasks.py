@@ -104,15 +104,18 @@ CASES: dict[str, tuple[str, str]] = {
     ),
     "identity-default-twice": (
         job(task="identity {}\nidentity {}\nidentity {}"),
-        job(task='identity {}\nidentity {}\nidentity {\nname = "api"\naud = ["api"]\n}'),
+        job(task='identity {}\nidentity {}\nidentity {\nname = "api"\naud = ["api"]\nttl = "1h"\n}'),
     ),
     "identity-default-ttl": (
         job(task='identity {\nttl = "1h"\n}'),
         job(task='identity {\nname = "api"\naud = ["api"]\nttl = "1h"\n}'),
     ),
     "identity-filepath-without-file": (
-        job(task='identity {\nname = "api"\naud = ["api"]\nfilepath = "secrets/api.jwt"\n}'),
-        job(task='identity {\nname = "api"\naud = ["api"]\nfile = true\nfilepath = "secrets/api.jwt"\n}'),
+        job(task='identity {\nname = "api"\naud = ["api"]\nttl = "1h"\nfilepath = "secrets/api.jwt"\n}'),
+        job(
+            task='identity {\nname = "api"\naud = ["api"]\nttl = "1h"\nfile = true\n'
+            'filepath = "secrets/api.jwt"\n}'
+        ),
     ),
     # the task's secrets and Secret.Validate
     "secret-defined-twice": (
@@ -140,13 +143,13 @@ CASES: dict[str, tuple[str, str]] = {
 ALSO: dict[str, set[str]] = {
     "task-missing-name": {"task-without-name"},  # TaskGroup.Validate reports it too
     "secret-without-name": {"secret-name"},  # "" does not match the name pattern either
-    **{
-        ident: {"task-schedule-requires-enterprise"}  # Community Edition refuses any schedule
-        for ident in (
-            "schedule-cron-start-fields",
-            "schedule-cron-end-fields",
-            "schedule-cron-start-steps-or-lists",
-            "schedule-cron-end-steps-or-lists",
-        )
-    },
 }
+
+ENTERPRISE_ONLY = (
+    "schedule-cron-start-fields",
+    "schedule-cron-end-fields",
+    "schedule-cron-start-steps-or-lists",
+    "schedule-cron-end-steps-or-lists",
+)
+"""Checks only Nomad Enterprise runs (Community Edition refuses any schedule instead): their
+cases run for a cluster the profile states is Enterprise."""
