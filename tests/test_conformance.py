@@ -36,10 +36,18 @@ def test_hcl2_corpus_has_37_inputs() -> None:
     assert len(_hcl2_inputs()) == 37
 
 
+REFUSED_BY_HCL = {
+    "v7/terraform-config/backend.tf": ["HG009"],
+}
+"""python-hcl2 reads these; HCL itself (hashicorp/hcl, the parser of Nomad and Terraform)
+refuses them: backend.tf opens a block on the next line ("Invalid block definition",
+jobspec2-oracle at 2,15-3,1)."""
+
+
 @pytest.mark.parametrize("relative", _hcl2_inputs())
 def test_hcl2_input_parses(relative: str) -> None:
     path = shared_dir("conformance", "hcl2") / relative
-    assert _syntax_errors(path) == []
+    assert [error.split()[0] for error in _syntax_errors(path)] == REFUSED_BY_HCL.get(relative, [])
 
 
 def test_nomad_corpus_has_126_job_files() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hclgpu.codes.base import INFO, Code, E, W
+from hclgpu.codes.base import INFO, Code, E
 
 CODES = (
     Code(
@@ -139,7 +139,7 @@ Fix: add `*/` where the comment should end.""",
     Code(
         "HG009",
         "brace-on-next-line",
-        W,
+        E,
         "A block's `{` starts a new line",
         """What: the opening `{` of a block is on the line after the block's name and
 labels.

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hclgpu.codes import Severity
 from hclgpu.diagnostics import Related, Sink
 from hclgpu.eval.declarations import Declarations
 from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean
@@ -132,14 +133,19 @@ class Locals:
                         item.type_span,
                     )
                 elif item.name in self.exprs:
+                    # jobspec2 decodes each `locals` block into one map, a later definition
+                    # over an earlier one: Nomad accepts the job with the last value
                     first = self.exprs[item.name]
                     self.sink.emit(
                         "HG120",
-                        f"local value `{item.name}` is defined more than once",
+                        f"local value `{item.name}` is defined more than once; "
+                        "Nomad uses this last definition",
                         self.source,
                         item.name_span,
                         related=[Related(first.name_span, "first defined here")],
+                        severity=Severity.WARNING,
                     )
+                    self.exprs[item.name] = item
                 else:
                     self.exprs[item.name] = item
 

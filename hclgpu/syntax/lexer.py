@@ -447,11 +447,14 @@ class Lexer:
         )
 
     def _brace_on_next_line(self, pos: int) -> None:
+        # from the end of the header to the `{`, where hclsyntax reports "Invalid block
+        # definition" (its range is the newline that ends the header)
+        header_end = len(self.text[:pos].rstrip())
         self.notes.append(
             LexError(
                 "HG009",
                 "the `{` of a block must be on the same line as the block's name and labels",
-                Span(pos, pos + 1),
+                Span(header_end, pos + 1),
                 help="Nomad rejects a block whose `{` starts a new line; join the two lines",
             )
         )

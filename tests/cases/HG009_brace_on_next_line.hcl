@@ -1,4 +1,4 @@
-# expect: HG009@3:1
+# expect: HG009@2:12
 job "train"
 {
   datacenters = ["dc1"]

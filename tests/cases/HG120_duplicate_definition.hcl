@@ -7,5 +7,12 @@ locals {
 }
 
 job "gpu" {
-  group "g" {}
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config {
+        image = "nvidia/cuda:12.4.0-base-ubuntu22.04"
+      }
+    }
+  }
 }
