@@ -28,7 +28,8 @@ def loads(text: str, path: str = "<string>", **settings: Any) -> Result:
 def load(
     path: str, variables: dict[str, str] | None = None, allow_fs: bool = False, **settings: Any
 ) -> Result:
-    """Compile the job file at ``path`` (UTF-8); file functions read relative to its directory.
+    """Compile the job file at ``path`` (UTF-8); file functions read relative to the working
+    directory, as `nomad job run` does (``file_base="job-folder"``: to the file's folder).
 
     The nearest configuration above the file applies, as for `hclgpu check`, and ``settings``
     (any setting by its Python name, as in :func:`loads`) over it, as command-line flags are;

@@ -23,13 +23,21 @@ def test_loads_returns_the_job_and_no_diagnostics() -> None:
     assert result.job.task_groups is not None and result.job.task_groups[0].count == 1
 
 
-def test_load_reads_variables_and_files_relative_to_the_job(tmp_path: Path) -> None:
-    (tmp_path / "motd.txt").write_text("hello")
-    path = tmp_path / "job.hcl"
+def test_load_reads_variables_and_files_as_nomad_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files from the working directory, as `nomad job run`; from the job's folder on request."""
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "motd.txt").write_text("from the working directory")
+    (tmp_path / "jobs" / "motd.txt").write_text("beside the job")
+    path = tmp_path / "jobs" / "job.hcl"
     path.write_text(JOB.replace('group "g" {', 'meta { motd = file("motd.txt") }\n  group "g" {'))
+    monkeypatch.chdir(tmp_path)
     result = hclgpu.load(str(path), variables={"n": "3"})
-    assert result.job is not None and result.job.meta == {"motd": "hello"}
+    assert result.job is not None and result.job.meta == {"motd": "from the working directory"}
     assert result.job.task_groups is not None and result.job.task_groups[0].count == 3
+    beside = hclgpu.load(str(path), variables={"n": "3"}, file_base="job-folder")
+    assert beside.job is not None and beside.job.meta == {"motd": "beside the job"}
 
 
 def test_render_plain_and_canonical() -> None:

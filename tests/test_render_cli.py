@@ -136,7 +136,7 @@ def test_dump_ir_prints_the_typed_job(job_file: Path, capsys: pytest.CaptureFixt
 
 
 def test_file_functions_are_confined_to_the_job_directory(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("s3cret")
@@ -145,6 +145,7 @@ def test_file_functions_are_confined_to_the_job_directory(
     (jobs / "local.txt").write_text("fine")
     path = jobs / "job.hcl"
     path.write_text('job "j" {\n  meta {\n    a = file("local.txt")\n    b = file("../secret.txt")\n  }\n}\n')
+    monkeypatch.chdir(jobs)  # file() reads from the working directory, as `nomad job run` does
     status, out, err = run(capsys, "render", str(path), "--target", "nomad")
     assert status == 1 and out == "" and "s3cret" not in err
     assert "job.hcl:4:14: error[HG107]" in err

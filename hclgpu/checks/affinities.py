@@ -39,9 +39,9 @@ def zero_affinity_weight(ctx: Context) -> None:
         if affinity.weight == 0:
             ctx.report(
                 "HG230",
-                "an affinity weight of 0 is refused by Nomad",
+                "Affinity weight cannot be zero",  # Affinity.Validate, structs.go:10200 at aa026cc99c
                 ctx.value_span(affinity, "weight"),
-                help="use a weight between -100 and 100 other than 0",
+                help="Nomad refuses a weight of 0; use a weight between -100 and 100 other than 0",
             )
 
 
@@ -51,9 +51,9 @@ def affinity_weight_out_of_range(ctx: Context) -> None:
         if affinity.weight is not None and not -100 <= affinity.weight <= 100:
             ctx.report(
                 "HG231",
-                f"the affinity weight Nomad stores is {affinity.weight}, outside -100..100",
+                "Affinity weight must be within the range [-100,100]",  # structs.go:10204
                 ctx.value_span(affinity, "weight"),
-                help="use a weight between -100 and 100",
+                help=f"the weight Nomad stores is {affinity.weight}; use a weight between -100 and 100",
                 fix=ctx.written(affinity, "weight", str(max(-100, min(100, affinity.weight)))),
             )
 

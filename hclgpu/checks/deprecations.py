@@ -125,12 +125,18 @@ def requires_batch_scheduler(ctx: Context) -> None:
     for name, node in blocks:
         ctx.report(
             "HG256",
-            f"`{name}` needs a `batch` or `sysbatch` job, but this job is `{kind}`"
-            + ("" if job.type else " (the default)"),
+            # Job.Validate, nomad/structs/structs.go:4858 and :4870 at aa026cc99c
+            f'{_SCHEDULER[name]} can only be used with "batch" or "sysbatch" scheduler',
             ctx.header_span(node),
-            help='set `type = "batch"` (or "sysbatch") on the job',
+            help=f"`{name}` needs a `batch` or `sysbatch` job, but this job is `{kind}`"
+            + ("" if job.type else " (the default)")
+            + '; set `type = "batch"` (or "sysbatch") on the job',
             related=set_here(ctx, job, "type"),
         )
+
+
+_SCHEDULER = {"periodic": "Periodic", "parameterized": "Parameterized job"}
+"""What Job.Validate calls the block a service job may not have."""
 
 
 @rule("HG257")
@@ -142,9 +148,11 @@ def system_count_above_one(ctx: Context) -> None:
         if group.count is not None and group.count > 1:
             ctx.report(
                 "HG257",
-                f"group `{group.name}` of a `system` job has `count = {group.count}`; the limit is 1",
+                # Job.Validate, nomad/structs/structs.go:4841 at aa026cc99c
+                f"Job task group {group.name} has count {group.count}. "
+                "Count cannot exceed 1 with system scheduler",
                 ctx.value_span(group, "count"),
-                help="remove `count`: a system job runs the group once on every eligible node",
+                help="a system job runs the group once on every eligible node: remove `count`",
                 related=set_here(ctx, ctx.job, "type"),
             )
 
@@ -154,23 +162,40 @@ def deprecated_field(ctx: Context) -> None:
     """Attributes Nomad warns about on `nomad job run`, with their replacements."""
     periodic = ctx.job.periodic
     if periodic is not None and periodic.spec:
-        _deprecated(ctx, periodic, "cron", "use `crons = [...]`, which takes a list of expressions")
+        words = "cron is deprecated and may be removed in a future release. Use crons instead"
+        _deprecated(ctx, periodic, "cron", words, "use `crons = [...]`, which takes a list of expressions")
     for group in ctx.groups():
-        for field, replacement in _GROUP_FIELDS:
+        for field, words, replacement in _GROUP_FIELDS:
             value = getattr(group, field)
             if value is not None and value is not False:  # any duration, 0s included; the flag if true
-                _deprecated(ctx, group, field, f"use {replacement}")
+                _deprecated(ctx, group, field, f"group `{group.name}`: {words}", f"use {replacement}")
         for task in group.tasks or []:
             if task.resources is not None and task.resources.iops:
-                _deprecated(ctx, task.resources, "iops", "remove it: Nomad ignores it since 0.9")
+                words = "IOPS has been deprecated as of Nomad 0.9.0. Please remove IOPS from resource block."
+                _deprecated(
+                    ctx, task.resources, "iops", f"task `{task.name}`: {words}", "Nomad ignores it since 0.9"
+                )
 
 
-_GROUP_FIELDS = (
-    ("max_client_disconnect", "`disconnect { lost_after = ... }`"),
-    ("stop_after_client_disconnect", "`disconnect { stop_on_client_after = ... }`"),
-    ("prevent_reschedule_on_lost", "`disconnect { replace = false }`"),
+_GROUP_FIELDS = (  # TaskGroup.Warnings, nomad/structs/structs.go:7640-7648 at aa026cc99c
+    (
+        "max_client_disconnect",
+        "MaxClientDisconnect is deprecated and ignored in favor of Disconnect.LostAfter",
+        "`disconnect { lost_after = ... }`",
+    ),
+    (
+        "stop_after_client_disconnect",
+        "StopAfterClientDisconnect is deprecated and ignored favor of Disconnect.StopOnClientAfter",
+        "`disconnect { stop_on_client_after = ... }`",
+    ),
+    (
+        "prevent_reschedule_on_lost",
+        "PreventRescheduleOnLost is deprecated and ignored in favor of Disconnect.Replace",
+        "`disconnect { replace = false }`",
+    ),
 )
 
 
-def _deprecated(ctx: Context, node: Node, field: str, help: str) -> None:
-    ctx.report("HG258", f"`{field}` is deprecated", ctx.name_span(node, field), help=help)
+def _deprecated(ctx: Context, node: Node, field: str, words: str, help: str) -> None:
+    """Nomad's warning (Job.Warnings, TaskGroup.Warnings, Task.Warnings) at ``field``."""
+    ctx.report("HG258", words, ctx.name_span(node, field), help=f"`{field}` is deprecated: {help}")

@@ -13,10 +13,10 @@ def empty_device_name(ctx: Context) -> None:
     for _, _, device in ctx.devices():
         if device.name.replace("/", "").strip() == "":
             ctx.report(
-                "HG201",
-                "the device name is empty",
+                "HG201",  # RequestedDevice.Validate, nomad/structs/structs.go:3132 at aa026cc99c
+                "device name must be given as one of the following: type, vendor/type, or vendor/type/name",
                 ctx.label_span(device),
-                help='name it `"gpu"`, `"nvidia/gpu"` or `"nvidia/gpu/<model>"`',
+                help='the device name is empty; name it `"gpu"`, `"nvidia/gpu"` or `"nvidia/gpu/<model>"`',
             )
 
 

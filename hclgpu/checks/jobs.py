@@ -150,25 +150,25 @@ TIME_ZONE = Condition(
     "PeriodicConfig.Validate",
     f"{S}:5927",
     "`time_zone` is not a zone Go's time.LoadLocation knows",
-    "Invalid time zone {zone!r}",
+    "Invalid time zone {zone!r}: {problem}",
 )
 CRON_ATTRIBUTE_SPEC = Condition(
     "periodic-cron-attribute-spec",
     "HG274",
     "PeriodicConfig.Validate",
     f"{S}:5936",
-    "the deprecated `cron` expression has other than 5, 6 or 7 fields (or an unknown @-shortcut),"
+    "the deprecated `cron` expression has fewer than 5 fields (an unknown @-shortcut is one),"
     " or characters cronexpr never accepts",
-    "Invalid cron spec {spec!r}",
+    "Invalid cron spec {spec!r}: {problem}",
 )
 CRON_SPEC = Condition(
     "periodic-cron-spec",
     "HG274",
     "PeriodicConfig.Validate",
     f"{S}:5942",
-    "an expression of `crons` has other than 5, 6 or 7 fields (or an unknown @-shortcut), or"
+    "an expression of `crons` has fewer than 5 fields (an unknown @-shortcut is one), or"
     " characters cronexpr never accepts (one error each)",
-    "Invalid cron spec {spec!r}",
+    "Invalid cron spec {spec!r}: {problem}",
 )
 PAYLOAD = Condition(
     "parameterized-payload",
@@ -402,14 +402,18 @@ def periodic(ctx: Context) -> None:
             TIME_ZONE,
             at(ctx, [periodic], "time_zone"),
             zone=periodic.time_zone,
+            problem=f"unknown time zone {periodic.time_zone}",
             help='use an IANA time zone such as "Europe/Berlin" or "UTC"',
         )
     fix = 'write five fields (minute hour day month weekday), e.g. "*/15 * * * *"'
-    if periodic.spec and not cron_parses(periodic.spec):
-        reject(ctx, CRON_ATTRIBUTE_SPEC, at(ctx, [periodic], "cron"), spec=periodic.spec, help=fix)
+    problem = cron_problem(periodic.spec) if periodic.spec else None
+    if problem:
+        where = at(ctx, [periodic], "cron")
+        reject(ctx, CRON_ATTRIBUTE_SPEC, where, spec=periodic.spec, problem=problem, help=fix)
     for spec in specs:
-        if not cron_parses(spec):
-            reject(ctx, CRON_SPEC, at(ctx, [periodic], "crons"), spec=spec, help=fix)
+        problem = cron_problem(spec)
+        if problem:
+            reject(ctx, CRON_SPEC, at(ctx, [periodic], "crons"), spec=spec, problem=problem, help=fix)
 
 
 def _known_zone(name: str) -> bool:
@@ -425,18 +429,37 @@ def _known_zone(name: str) -> bool:
     return True
 
 
-CRON_SHORTCUTS = ("@yearly", "@annually", "@monthly", "@weekly", "@daily", "@hourly")
 CRON_FIELD = re.compile(r"[0-9A-Za-z*?/,\-#]+")
 
 
-def cron_parses(spec: str) -> bool:
-    """What every expression hashicorp/cronexpr parses has: 5, 6 or 7 fields of its characters,
-    or one of its @-shortcuts. Deliberately lenient: a false alarm costs more than a miss."""
-    text = spec.strip()
-    if text.startswith("@"):
-        return text in CRON_SHORTCUTS
-    fields = text.split()
-    return 5 <= len(fields) <= 7 and all(CRON_FIELD.fullmatch(field) for field in fields)
+_CRON_NORMALIZER = {
+    "@yearly": "0 0 0 1 1 * *",
+    "@annually": "0 0 0 1 1 * *",
+    "@monthly": "0 0 0 1 * * *",
+    "@weekly": "0 0 0 * * 0 *",
+    "@daily": "0 0 0 * * * *",
+    "@hourly": "0 0 * * * * *",
+}
+_CRON_SHORTCUT = re.compile("|".join(map(re.escape, _CRON_NORMALIZER)))
+_CRON_FIELDS = ("minute", "hour", "day-of-month", "month", "day-of-week", "year")
+
+
+def cron_problem(spec: str) -> str | None:
+    """hashicorp/cronexpr's error for ``spec`` (cronexpr.go:71-90, cronexpr_parse.go:280 at
+    b51b750), where it can be told without its field grammar: fewer than 5 fields, or a
+    field of characters it never accepts. It reads the @-shortcuts first, wherever they
+    are, and ignores fields past the 7th. Deliberately lenient beyond that: a false alarm
+    costs more than a miss."""
+    fields = _CRON_SHORTCUT.sub(lambda m: _CRON_NORMALIZER[m.group()], spec).split()
+    if len(fields) < 5:
+        return "missing field(s)"
+    fields = fields[:7]
+    names = ("second", *_CRON_FIELDS) if len(fields) == 7 else _CRON_FIELDS
+    for name, field in zip(names, fields, strict=False):
+        for directive in field.split(","):
+            if directive and not CRON_FIELD.fullmatch(directive):
+                return f"syntax error in {name} field: '{directive}'"
+    return None
 
 
 @rule("HG275")

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
+from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.ir.service_names import RUNTIME_VARIABLE  # what Nomad replaces before checking a name
@@ -65,10 +66,12 @@ def invalid_service_name(ctx: Context) -> None:
             continue
         what = f"service name `{service.name}`" if service.name else f"the default service name `{name}`"
         ctx.report(
-            "HG265",
-            f"{what} is not a valid service name: {_service_name_problem(name)}",
+            "HG265",  # Service.ValidateName, nomad/structs/services.go:954 at aa026cc99c
+            "Service name must be valid per RFC 1123 and can contain only alphanumeric characters or "
+            f"dashes and must be no longer than 63 characters: {go_quote(name)}",
             ctx.value_span(service, "name"),
-            help=f'set `name = "{_service_name_like(name)}"`',
+            help=f"{what} is not a valid service name: {_service_name_problem(name)}; "
+            f'set `name = "{_service_name_like(name)}"`',
         )
 
 
@@ -92,17 +95,28 @@ def invalid_nomad_name(ctx: Context) -> None:
     for _, kind, name, span in _names(ctx):
         problem = _nomad_name_problem(kind, name)
         if problem:
-            ctx.report("HG266", f"{kind} `{name}` {problem}", span, help=_rename_help(kind, name))
+            words, why = problem
+            ctx.report("HG266", words, span, help=f"the {kind} `{name}` {why}; {_rename_help(kind, name)}")
 
 
-def _nomad_name_problem(kind: str, name: str) -> str | None:
-    if "\0" in name:
-        return "contains a NUL character"
-    if kind == "job ID" and " " in name:
-        return "contains a space"
+def _nomad_name_problem(kind: str, name: str) -> tuple[str, str] | None:
+    """Nomad's words (Job.Validate and Task.Validate, nomad/structs/structs.go:4746-4753 and
+    :8216-8218, TaskGroup.Validate :7117 at aa026cc99c) and hclgpu's reason, for a name Nomad refuses."""
     if kind == "task" and ("/" in name or "\\" in name):
-        return "contains a slash (it becomes a directory name)"
+        return "Task name cannot include slashes", "contains a slash (it becomes a directory name)"
+    if "\0" in name and kind in _NUL_WORDS:
+        return _NUL_WORDS[kind], "contains a NUL character"
+    if kind == "job ID" and " " in name:
+        return "Job ID contains a space", "contains a space"
     return None
+
+
+_NUL_WORDS = {
+    "job ID": "Job ID contains a null character",
+    "job name": "Job Name contains a null character",
+    "group": "Task group name contains null character",
+    "task": "Task name cannot include null characters",
+}
 
 
 @rule("HG267", target="kubernetes")

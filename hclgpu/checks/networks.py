@@ -18,6 +18,7 @@ from hclgpu.checks.context import Context
 from hclgpu.codes import Severity
 from hclgpu.diagnostics import Related
 from hclgpu.eval.expr import did_you_mean
+from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.source import Span
 from hclgpu.syntax import ast
@@ -83,10 +84,11 @@ def _check_label(ctx: Context, group: m.TaskGroup, placed: PlacedPort, seen: dic
     if first is None:
         return
     ctx.report(
-        "HG245",
-        f"port label `{placed.port.label}` is already declared by {_where(first)} of group `{group.name}`",
+        "HG245",  # TaskGroup.validateNetworks, nomad/structs/structs.go:7324, :7412 at aa026cc99c
+        f"Port label {placed.port.label} already in use by taskgroup network",
         ctx.label_span(placed.port),
-        help="give every port of the group a label of its own",
+        help=f"port label `{placed.port.label}` is already declared by {_where(first)} of group "
+        f"`{group.name}`; give every port of the group a label of its own",
         related=_related(ctx.label_span(first.port), "first declared here"),
     )
 
@@ -105,12 +107,13 @@ def static_port_collision(ctx: Context) -> None:
             if first is placed or (port.ignore_collision and placed.task is None):
                 continue
             on = f" on host network `{port.host_network}`" if port.host_network else ""
+            owner = f"{first.task.name}:" if first.task is not None else "taskgroup network:"
             ctx.report(
-                "HG246",
-                f"static port {port.value}{on} is already reserved by port `{first.port.label}` "
-                f"of {_where(first)}",
+                "HG246",  # TaskGroup.validateNetworks, structs.go:7341, :7425
+                f"Static port {port.value} already reserved by {owner}{first.port.label}",
                 ctx.value_span(port, "static"),
-                help="use another static port, drop `static` to get a dynamic one, "
+                help=f"static port {port.value}{on} is already reserved by port `{first.port.label}` "
+                f"of {_where(first)}; use another static port, drop `static` to get a dynamic one, "
                 "or set `ignore_collision = true` if the program can share it",
                 related=_related(ctx.value_span(first.port, "static"), "first reserved here"),
             )
@@ -124,16 +127,21 @@ def port_out_of_range(ctx: Context) -> None:
             port = placed.port
             if port.value > MAX_PORT:
                 ctx.report(
-                    "HG247",
-                    f"static port {port.value} of `{port.label}` is above {MAX_PORT}",
+                    "HG247",  # TaskGroup.validateNetworks, structs.go:7345, :7428
+                    f"Port {port.label} ({port.value}) cannot be greater than {MAX_PORT}",
                     ctx.value_span(port, "static"),
                     help=f"use a port between 1 and {MAX_PORT}",
                 )
             # Nomad checks `to` on group networks only.
             if placed.task is None and not SAME_AS_HOST <= port.to <= MAX_PORT:
                 ctx.report(
-                    "HG247",
-                    f"port `{port.label}` maps to {port.to}, outside {SAME_AS_HOST}..{MAX_PORT}",
+                    "HG247",  # structs.go:7353-7358
+                    f"Port {go_quote(port.label)} cannot be mapped to "
+                    + (
+                        f"negative value {port.to}"
+                        if port.to < 0
+                        else f"a port ({port.to}) greater than {MAX_PORT}"
+                    ),
                     ctx.value_span(port, "to"),
                     help=f"use a container port between 1 and {MAX_PORT} (-1: the same as the host port)",
                 )
@@ -153,12 +161,60 @@ def undeclared_port(ctx: Context) -> None:
         for task in group.tasks or []:
             own = [p.port.label for p in task_ports(task)]
             scope = f"group `{group.name}` or task `{task.name}`"
-            for service in task.services or []:
-                # Nomad's server looks a task service's ports up in the group's first network
-                # and the task's own (validateServices, nomad/structs/structs.go:8550)
-                _check_service(ctx, service, [*first, *own], scope, in_task=True)
+            # Nomad's server looks a task service's ports up in the group's first network
+            # and the task's own (validateServices, nomad/structs/structs.go:8440 at aa026cc99c)
+            _task_service_ports(ctx, group, task, [*first, *own], scope)
             if task.driver == "docker":
                 _check_docker_ports(ctx, group, task, declared, own)
+
+
+def _task_service_ports(
+    ctx: Context, group: m.TaskGroup, task: m.Task, declared: list[str], scope: str
+) -> None:
+    """A task's services and checks, as `validateServices` checks them: one error per port
+    label no network declares, naming every service that uses it (sorted), and one per
+    check that names a port number without `address_mode = "driver"`. A check without a
+    port of its own uses its service's, and is reported as its service."""
+    from hclgpu.checks.naming import service_name
+
+    users: dict[str, list[tuple[str, m.Service | m.ServiceCheck]]] = {}
+    for service in task.services or []:
+        name = service_name(ctx.job, group, task, service)
+        label = service.port_label
+        if label and not (service.address_mode == "driver" and _NUMBER.fullmatch(label)):
+            users.setdefault(label, []).append((name, service))
+        for check in service.checks or []:
+            # a check without a port of its own uses the service's: reported with the
+            # service (a number it inherits is HG284's task-check-inherited-numeric-port)
+            label = check.port_label
+            if check.type not in PORT_CHECK_TYPES or not label:
+                continue
+            if _NUMBER.fullmatch(label):
+                if check.address_mode != "driver":
+                    _numeric_check_port(ctx, check, name, label)
+                continue
+            users.setdefault(label, []).append((name, check))
+    for label in sorted(users):
+        if "${" in label or label in declared:  # runtime values cannot be checked
+            continue
+        names = ", ".join(sorted({name for name, _ in users[label]}))
+        ctx.report(
+            "HG248",
+            f"port label {go_quote(label)} referenced by services {names} does not exist",
+            ctx.value_span(users[label][0][1], "port"),
+            help=f"no `network` block of {scope} declares `{label}`; {_label_help(label, declared)}",
+        )
+
+
+def _numeric_check_port(ctx: Context, check: m.ServiceCheck, name: str, label: str) -> None:
+    check_name = check.name or f"service: {go_quote(name)} check"
+    ctx.report(
+        "HG248",
+        f"check {go_quote(check_name)} cannot use a numeric port {int(label)} without setting "
+        'address_mode="driver"',
+        ctx.value_span(check, "port"),
+        help='a port number needs `address_mode = "driver"`; otherwise name a declared port',
+    )
 
 
 def _check_service(
@@ -254,12 +310,14 @@ def _label_help(label: str, declared: list[str]) -> str:
 def task_network_deprecated(ctx: Context) -> None:
     """Task-level networks predate Nomad 0.12; bridge mode, Connect and docker `ports` ignore them."""
     for group, task in ctx.tasks():
-        for network in (task.resources.networks if task.resources else None) or []:
+        networks = (task.resources.networks if task.resources else None) or []
+        if networks:  # one warning per task: Task.Warnings, nomad/structs/structs.go:8607 at aa026cc99c
             ctx.report(
                 "HG249",
-                f"task `{task.name}` declares a `network` inside `resources`, deprecated since Nomad 0.12",
-                ctx.header_span(network),
-                help=f"move the `network` block to group `{group.name}`",
+                f"task `{task.name}`: task network resources have been deprecated as of Nomad 0.12.0. "
+                "Please configure networking via group network block.",
+                ctx.header_span(networks[0]),
+                help=f"the task declares a `network` inside `resources`; move it to group `{group.name}`",
             )
 
 
@@ -267,14 +325,15 @@ def task_network_deprecated(ctx: Context) -> None:
 def mbits_deprecated(ctx: Context) -> None:
     """Bandwidth is no longer scheduled: `mbits` reserves nothing."""
     for group in ctx.groups():
-        for network in group.networks or []:
-            if network.mbits is not None and network.mbits > 0:
-                ctx.report(
-                    "HG250",
-                    f"`mbits` is deprecated since Nomad 0.12 and ignored (group `{group.name}`)",
-                    ctx.name_span(network, "mbits"),
-                    help="remove `mbits`",
-                )
+        network = group.networks[0] if group.networks else None  # TaskGroup.Warnings, structs.go:7653
+        if network is not None and network.mbits is not None and network.mbits > 0:
+            ctx.report(
+                "HG250",
+                f"group `{group.name}`: mbits has been deprecated as of Nomad 0.12.0. "
+                "Please remove mbits from the network block",
+                ctx.name_span(network, "mbits"),
+                help="Nomad no longer schedules bandwidth: `mbits` reserves nothing; remove it",
+            )
 
 
 # ---- helpers -------------------------------------------------------------------------

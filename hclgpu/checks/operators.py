@@ -1,7 +1,9 @@
 """Operators and the values they need, as Nomad's server validates them (HG220-HG226).
 
-`Constraint.Validate` and `Affinity.Validate` run when a job is registered, not when it
-is parsed, so `nomad job run -output` never shows these problems.
+`Constraint.Validate` and `Affinity.Validate` (nomad/structs/structs.go:10021 and :10161 at
+aa026cc99c) run when a job is registered, not when it is parsed, so `nomad job run -output`
+never shows these problems. Each finding carries Nomad's message; hclgpu's explanation is
+its help.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
 from hclgpu.eval.expr import did_you_mean, suggested
+from hclgpu.eval.functions.base import go_quote
 
 COMPARISONS = ("=", "==", "is", "!=", "not", "<", "<=", ">", ">=")
 SETS = ("set_contains", "set_contains_all", "set_contains_any")
@@ -28,6 +31,10 @@ NOT_IN_AFFINITY = ("is_set", "is_not_set", "distinct_hosts", "distinct_property"
 DROPPED_SHORTCUTS = ("set_contains_all", "set_contains_any", "is_set", "is_not_set")
 
 
+_UNKNOWN = {"affinity": "operator", "constraint": "type"}
+"""Nomad's word for an unknown operator: "Unknown constraint type", "Unknown affinity operator"."""
+
+
 def _kind(placed: Placed) -> str:
     return "affinity" if placed.node.__class__.__name__ == "Affinity" else "constraint"
 
@@ -40,9 +47,11 @@ def unknown_operator(ctx: Context) -> None:
             close = suggested(did_you_mean(operand, list(OPERATORS)))
             ctx.report(
                 "HG220",
-                f"`{operand}` is not an operator Nomad knows",
+                f"Unknown {_kind(placed)} {_UNKNOWN[_kind(placed)]} {go_quote(operand)}",
                 ctx.value_span(placed.node, "operator"),
-                help=f"did you mean `{close}`?" if close else f"operators are {', '.join(OPERATORS)}",
+                help=f"`{operand}` is not an operator Nomad knows; did you mean `{close}`?"
+                if close
+                else f"`{operand}` is not an operator Nomad knows; operators are {', '.join(OPERATORS)}",
                 fix=ctx.written(placed.node, "operator", f'"{close}"') if close else (),
             )
 
@@ -52,16 +61,19 @@ def operator_not_allowed_here(ctx: Context) -> None:
     for placed in ctx.all_placed():
         operand, kind = placed.node.operand, _kind(placed)
         if kind == "affinity" and operand in NOT_IN_AFFINITY:
-            where = "an affinity"
+            where, message = "an affinity", f"Unknown affinity operator {go_quote(operand)}"
         elif placed.scope == "device" and operand in NOT_IN_DEVICE:
-            where = "a device constraint"
+            # RequestedDevice.Validate (structs.go:3139 at aa026cc99c) refuses them before
+            # Constraint.Validate sees them
+            where, message = "a device constraint", f"using unsupported operand {go_quote(operand)}"
         else:
             continue
         ctx.report(
             "HG221",
-            f"`{operand}` is not allowed in {where}",
+            message,
             ctx.value_span(placed.node, "operator", operand),
-            help="`distinct_*` belong to job or group constraints; affinities take comparisons",
+            help=f"`{operand}` is not allowed in {where}: `distinct_*` belong to job or group "
+            "constraints; affinities take comparisons",
         )
 
 
@@ -76,9 +88,10 @@ def invalid_regexp(ctx: Context) -> None:
         if problem:
             ctx.report(
                 "HG222",
-                f"the regular expression does not compile with Go's RE2: {problem}",
+                f"Regular expression failed to compile: error parsing regexp: {problem}",
                 ctx.value_span(placed.node, "regexp", "value"),
-                help="RE2 has no lookaround, backreferences, possessive quantifiers or atomic groups",
+                help="the expression does not compile with Go's RE2, which has no lookaround, "
+                "backreferences, possessive quantifiers or atomic groups",
             )
 
 
@@ -95,9 +108,10 @@ def invalid_version_constraint(ctx: Context) -> None:
         if problem:
             ctx.report(
                 "HG223",
-                f"the {operand} constraint `{placed.node.r_target}` does not parse: {problem}",
+                f"{operand.capitalize()} {_kind(placed)} is invalid: {problem}",
                 ctx.value_span(placed.node, operand, "value"),
-                help='write it like ">= 1.2, < 2" or "~> 1.0"',
+                help=f"the {operand} constraint `{placed.node.r_target}` does not parse; "
+                'write it like ">= 1.2, < 2" or "~> 1.0"',
             )
 
 
@@ -114,23 +128,37 @@ def missing_value(ctx: Context) -> None:
         # a dropped shortcut (HG226) leaves an `=` with no value, which the server refuses
         # all the same: "Operator \"=\" requires an RTarget" (nomad/structs/structs.go,
         # Constraint.Validate, at aa026cc99c)
+        affinity = _kind(placed) == "affinity"
         if node.l_target == "" and operand != "distinct_hosts":
             ctx.report(
                 "HG224",
-                f"this {_kind(placed)} has no `attribute`",
+                "No LTarget provided but is required"
+                if affinity
+                else "no attribute provided but is required by operator",
                 ctx.header_span(node),
-                help='say what to compare: `attribute = "${device.model}"`',
+                help=f"this {_kind(placed)} has no `attribute`; "
+                'say what to compare: `attribute = "${device.model}"`',
             )
         elif node.r_target == "" and operand in (*COMPARISONS, *SETS):
             empty = ctx.attribute(node, "value") is not None  # `value = ""`, often a blank to fill
             ctx.report(
                 "HG224",
-                f"`{operand}` needs a non-empty `value`" if empty else f"`{operand}` needs a `value`",
+                _needs_value(operand, affinity),
                 ctx.value_span(node, "value") if empty else ctx.value_span(node, "operator"),
-                # nomad/structs/structs.go Constraint.Validate and Affinity.Validate (aa026cc99c):
-                # `Operator %q requires an RTarget` for every comparison with an empty RTarget
-                help="write the value to compare with; Nomad refuses an empty one when the job is registered",
+                help=(f"`{operand}` needs a non-empty `value`" if empty else f"`{operand}` needs a `value`")
+                + "; write the value to compare with: Nomad refuses an empty one when the job is registered",
             )
+
+
+def _needs_value(operand: str, affinity: bool) -> str:
+    """Nomad's words for a comparison or set operator without a value."""
+    if operand in COMPARISONS:
+        return f"Operator {go_quote(operand)} requires an RTarget"
+    return (
+        "Set contains operators require an RTarget"
+        if affinity
+        else "Set contains constraint requires an RTarget"
+    )
 
 
 @rule("HG225")
@@ -140,9 +168,9 @@ def value_not_allowed(ctx: Context) -> None:
         if node.operand in ("is_set", "is_not_set") and node.r_target != "":
             ctx.report(
                 "HG225",
-                f"`{node.operand}` takes no value",
+                f"Operator {go_quote(node.operand)} does not support an RTarget",
                 ctx.value_span(node, "value"),
-                help="remove `value`",
+                help=f"`{node.operand}` takes no value: remove `value`",
             )
 
 

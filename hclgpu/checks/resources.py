@@ -48,10 +48,12 @@ def memory_max_below_memory(ctx: Context) -> None:
             continue
         default = "" if resources.memory_mb is not None else ", Nomad's default"
         ctx.report(
-            "HG240",
-            f"`memory_max` ({ceiling} MB) is below `memory` ({memory} MB{default}) in task `{task.name}`",
+            "HG240",  # Resources.Validate, nomad/structs/structs.go:2466 at aa026cc99c
+            f"task `{task.name}`: MemoryMaxMB value ({ceiling}) should be larger than "
+            f"MemoryMB value ({memory})",
             ctx.value_span(resources, "memory_max"),
-            help=f"raise `memory_max` to at least {memory}, or remove it",
+            help=f"`memory_max` ({ceiling} MB) is below `memory` ({memory} MB{default}); "
+            f"raise `memory_max` to at least {memory}, or remove it",
             related=set_here(ctx, resources, "memory"),
         )
 
@@ -62,10 +64,11 @@ def cpu_and_cores(ctx: Context) -> None:
     for task, resources in _task_resources(ctx):
         if (resources.cores or 0) > 0 and (resources.cpu or 0) > 0:
             ctx.report(
-                "HG241",
-                f"task `{task.name}` asks for both `cpu` and `cores`",
+                "HG241",  # Resources.Validate, structs.go:2424
+                f"task `{task.name}`: Task can only ask for 'cpu' or 'cores' resource, not both.",
                 ctx.name_span(resources, "cpu"),
-                help="remove `cpu`: with `cores` Nomad derives the CPU share from the reserved cores",
+                help="the task asks for both `cpu` and `cores`; remove `cpu`: with `cores` Nomad derives "
+                "the CPU share from the reserved cores",
                 related=set_here(ctx, resources, "cores"),
             )
 
@@ -78,18 +81,18 @@ def resources_below_minimum(ctx: Context) -> None:
         if cpu < MIN_CPU and (resources.cores or 0) == 0:
             written = "cpu" if resources.cpu is not None else "cores"
             ctx.report(
-                "HG242",
-                f"task `{task.name}` reserves {cpu} MHz of CPU; Nomad's minimum is {MIN_CPU}",
+                "HG242",  # Resources.MeetsMinResources, structs.go:2602
+                f"task `{task.name}`: minimum CPU value is {MIN_CPU}; got {cpu}",
                 ctx.value_span(resources, written),
-                help="set `cpu` to at least 1, or reserve whole `cores`",
+                help=f"the task reserves {cpu} MHz of CPU; set `cpu` to at least 1, or reserve whole `cores`",
             )
         memory = effective_memory(resources)
         if memory < MIN_MEMORY:
             ctx.report(
-                "HG242",
-                f"task `{task.name}` reserves {memory} MB of memory; Nomad's minimum is {MIN_MEMORY}",
+                "HG242",  # structs.go:2605
+                f"task `{task.name}`: minimum MemoryMB value is {MIN_MEMORY}; got {memory}",
                 ctx.value_span(resources, "memory"),
-                help=f"set `memory` to at least {MIN_MEMORY}",
+                help=f"the task reserves {memory} MB of memory; set `memory` to at least {MIN_MEMORY}",
             )
 
 

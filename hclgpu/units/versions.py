@@ -4,7 +4,7 @@
 * ``semver``: Nomad's ``helper/constraints/semver`` (go-version's strict SemVer regexp,
   no ``~>``, no pre-release filtering).
 
-Messages use Go's words: ``Malformed constraint: ~> x``.
+Messages use Go's words: ``malformed constraint: ~> x``.
 """
 
 from __future__ import annotations
@@ -231,14 +231,15 @@ def _parse_constraints(text: str, semver: bool) -> list[tuple[str, _Version]]:
     for term in text.split(","):
         match = single.fullmatch(term)
         if match is None:
-            raise VersionError(f"Malformed constraint: {term}")
+            # go-version v1.9.0 (Nomad's) writes "malformed", Nomad's semver package "Malformed"
+            raise VersionError(f"{'Malformed' if semver else 'malformed'} constraint: {term}")
         out.append((match.group(1), _new_version(match.group(2), version_pattern)))
     return out
 
 
 def version_constraint_problem(text: str) -> str | None:
     """``None`` if go-version's ``NewConstraint`` parses ``text`` (``">= 1.2, < 2"``,
-    ``"~> 1.0"``, ``"1.2.3-beta"``), else its error (``Malformed constraint: ...``)."""
+    ``"~> 1.0"``, ``"1.2.3-beta"``), else its error (``malformed constraint: ...``)."""
     try:
         _parse_constraints(text, semver=False)
     except VersionError as error:
