@@ -76,7 +76,7 @@ CASES: dict[str, tuple[str, str]] = {
     "dispatch-payload-escapes": (
         job(
             'parameterized {\npayload = "required"\n}',
-            task='dispatch_payload {\nfile = "../../x"\n}',
+            task='dispatch_payload {\nfile = "../../../x"\n}',
             kind="batch",
         ),
         job(

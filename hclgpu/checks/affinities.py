@@ -13,7 +13,7 @@ from hclgpu.syntax import ast
 
 
 def _affinities(ctx: Context) -> list[m.Affinity]:
-    return [p.node for p in ctx.placed("affinities") if isinstance(p.node, m.Affinity)]
+    return [p.node for p in ctx.validated("affinities") if isinstance(p.node, m.Affinity)]
 
 
 def written_weight(ctx: Context, affinity: m.Affinity) -> int | float | None:

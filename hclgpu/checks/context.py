@@ -191,6 +191,16 @@ class Context:
         """Every constraint, then every affinity."""
         return self.placed("constraints") + self.placed("affinities")
 
+    def validated(self, kind: Literal["constraints", "affinities"] | None = None) -> list[Placed]:
+        """The constraints and affinities (or one kind) whose `Validate` Nomad's server runs:
+        not the job's, groups' and tasks' affinities of a system job, which it refuses whole
+        instead ("System jobs may not have an affinity block", nomad/structs/structs.go:4785,
+        :7153, :8272 at aa026cc99c); a device's are validated all the same."""
+        found = self.placed(kind) if kind else self.all_placed()
+        if self.job.type != "system":
+            return found
+        return [p for p in found if p.scope == "device" or p.node.__class__.__name__ != "Affinity"]
+
 
 def _index(tree: ast.File) -> dict[int, ast.Block]:
     """Every block of the file by the offset where it starts."""

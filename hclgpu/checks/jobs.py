@@ -15,7 +15,7 @@ import re
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Condition, at, reject
+from hclgpu.checks.server import Condition, at, parse_uint_error, reject
 from hclgpu.checks.tasks import escapes_allocation
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
@@ -191,7 +191,8 @@ DISPATCH_ESCAPES = Condition(
     "HG275",
     "DispatchPayloadConfig.Validate",
     f"{S}:6151",
-    "`dispatch_payload { file }` leads out of the allocation directory",
+    "`dispatch_payload { file }`, which is under the task's `local/`, leads out of the allocation"
+    " directory (`../../../x` does; `../../x` lands in the allocation directory itself)",
     "destination escapes allocation directory",
 )
 SPREAD_ATTRIBUTE = Condition(
@@ -269,7 +270,7 @@ DISTINCT_COUNT_NUMBER = Condition(
     "Constraint.Validate",
     f"{S}:10056",
     "a `distinct_property` constraint's `value` is not a whole number",
-    "Failed to convert RTarget {value!r} to uint64",
+    "Failed to convert RTarget {value!r} to uint64: {error}",
 )
 MULTIREGION = Condition(
     "multiregion-unlicensed",
@@ -485,7 +486,7 @@ def parameterized(ctx: Context) -> None:
             )
     for _, task in ctx.canonical_tasks():
         payload = task.dispatch_payload
-        if payload is not None and payload.file and escapes_allocation("task", payload.file):
+        if payload is not None and payload.file and escapes_allocation("task/local", payload.file):
             reject(
                 ctx,
                 DISPATCH_ESCAPES,
@@ -574,12 +575,14 @@ def constraint_attributes(ctx: Context) -> None:
         _attribute(ctx, constraint, constraint.l_target)
         if constraint.operand == "distinct_property" and constraint.r_target:
             value = constraint.r_target
-            if not value.isdigit() or int(value) >= 1 << 64:
+            error = parse_uint_error(value)
+            if error:
                 reject(
                     ctx,
                     DISTINCT_COUNT_NUMBER,
                     at(ctx, [constraint], "value"),
                     value=value,
+                    error=error,
                     help="the value of distinct_property is how many allocations may share a value: a number",
                 )
             elif int(value) == 0:

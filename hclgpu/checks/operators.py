@@ -41,7 +41,7 @@ def _kind(placed: Placed) -> str:
 
 @rule("HG220")
 def unknown_operator(ctx: Context) -> None:
-    for placed in ctx.all_placed():
+    for placed in ctx.validated():
         operand = placed.node.operand
         if operand not in OPERATORS:
             close = suggested(did_you_mean(operand, list(OPERATORS)))
@@ -58,7 +58,7 @@ def unknown_operator(ctx: Context) -> None:
 
 @rule("HG221")
 def operator_not_allowed_here(ctx: Context) -> None:
-    for placed in ctx.all_placed():
+    for placed in ctx.validated():
         operand, kind = placed.node.operand, _kind(placed)
         if kind == "affinity" and operand in NOT_IN_AFFINITY:
             where, message = "an affinity", f"Unknown affinity operator {go_quote(operand)}"
@@ -79,7 +79,7 @@ def operator_not_allowed_here(ctx: Context) -> None:
 
 @rule("HG222")
 def invalid_regexp(ctx: Context) -> None:
-    for placed in ctx.all_placed():
+    for placed in ctx.validated():
         if placed.node.operand != "regexp":
             continue
         from hclgpu.re2 import re2_problem
@@ -97,7 +97,7 @@ def invalid_regexp(ctx: Context) -> None:
 
 @rule("HG223")
 def invalid_version_constraint(ctx: Context) -> None:
-    for placed in ctx.all_placed():
+    for placed in ctx.validated():
         operand = placed.node.operand
         if operand not in ("version", "semver"):
             continue
@@ -123,7 +123,7 @@ def _dropped(ctx: Context, placed: Placed) -> list[str]:
 
 @rule("HG224")
 def missing_value(ctx: Context) -> None:
-    for placed in ctx.all_placed():
+    for placed in ctx.validated():
         node, operand = placed.node, placed.node.operand
         # a dropped shortcut (HG226) leaves an `=` with no value, which the server refuses
         # all the same: "Operator \"=\" requires an RTarget" (nomad/structs/structs.go,
@@ -163,7 +163,7 @@ def _needs_value(operand: str, affinity: bool) -> str:
 
 @rule("HG225")
 def value_not_allowed(ctx: Context) -> None:
-    for placed in ctx.all_placed():
+    for placed in ctx.validated():
         node = placed.node
         if node.operand in ("is_set", "is_not_set") and node.r_target != "":
             ctx.report(
@@ -176,7 +176,7 @@ def value_not_allowed(ctx: Context) -> None:
 
 @rule("HG226")
 def dropped_shortcut(ctx: Context) -> None:
-    for placed in ctx.all_placed():
+    for placed in ctx.validated():
         for name in _dropped(ctx, placed):
             attribute = ctx.attribute(placed.node, name)
             assert attribute is not None

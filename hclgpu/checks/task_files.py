@@ -11,11 +11,9 @@ server checks.
 
 from __future__ import annotations
 
-import re
-
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Condition, at, go_duration, reject
+from hclgpu.checks.server import Condition, at, go_duration, parse_uint_error, reject
 from hclgpu.checks.tasks import escapes_allocation
 from hclgpu.ir import models as m
 from hclgpu.ir.service_names import RUNTIME_VARIABLE
@@ -101,7 +99,7 @@ TEMPLATE_PERMS = Condition(
     "Template.Validate",
     f"{S}:8984",
     "`perms` is not an octal number of at most 12 bits",
-    "Failed to parse {perms!r} as octal",
+    "Failed to parse {perms!r} as octal: {error}",
 )
 TEMPLATE_WAIT = Condition(
     "template-wait-min-above-max",
@@ -235,13 +233,15 @@ def _template(ctx: Context, template: m.Template, where: str) -> None:
         reject(
             ctx, TEMPLATE_SPLAY, at(ctx, [template], "splay"), where=where, help="use a splay of 0 or more"
         )
-    if template.perms and not _octal_12_bits(template.perms):
+    error = parse_uint_error(template.perms, 8, 12) if template.perms else None
+    if error:
         reject(
             ctx,
             TEMPLATE_PERMS,
             at(ctx, [template], "perms"),
             where=where,
             perms=template.perms,
+            error=error,
             help='write the mode in octal, e.g. `perms = "0644"`',
         )
     wait = template.wait
@@ -289,11 +289,6 @@ def _change_mode(ctx: Context, template: m.Template, where: str) -> None:
             )
     elif mode not in ("noop", "restart"):
         reject(ctx, TEMPLATE_MODE, span, where=where, help="use noop, restart, signal or script")
-
-
-def _octal_12_bits(text: str) -> bool:
-    """``strconv.ParseUint(text, 8, 12)`` succeeds."""
-    return re.fullmatch(r"[0-7]+", text) is not None and int(text, 8) < 1 << 12
 
 
 @rule("HG282")

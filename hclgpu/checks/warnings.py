@@ -25,6 +25,7 @@ from __future__ import annotations
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, reject
+from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 
@@ -121,33 +122,34 @@ IDENTITY_NO_AUDIENCE = Condition(
     "HG264",
     "WorkloadIdentity.Warnings",
     f"{IDENTITY}:508",
-    "a task's named `identity` (not the default one) has no `aud`",
-    "Identity[{name}] identities without an audience are insecure",
+    "a task's named `identity` (not the default one), or a service's, has no `aud`",
+    "{owner} identities without an audience are insecure",
 )
 IDENTITY_AUDIENCES = Condition(
     "identity-multiple-audiences",
     "HG264",
     "WorkloadIdentity.Warnings",
     f"{IDENTITY}:510",
-    "a task's named `identity` lists more than one audience in `aud`",
-    "Identity[{name}] while multiple audiences is allowed, it is more secure to use 1 audience per identity",
+    "a task's named `identity`, or a service's, lists more than one audience in `aud`",
+    "{owner} while multiple audiences is allowed, it is more secure to use 1 audience per identity",
 )
 IDENTITY_NO_TTL = Condition(
     "identity-without-expiration",
     "HG264",
     "WorkloadIdentity.Warnings",
     f"{IDENTITY}:515",
-    "a task's named `identity` has no `ttl` (or 0)",
-    "Identity[{name}] identities without an expiration are insecure",
+    "a task's named `identity` has no `ttl` (or 0); so has a service's, once named (the server"
+    " names a Consul service's identity: nomad/job_endpoint_hook_implicit_identities.go:87)",
+    "{owner} identities without an expiration are insecure",
 )
 IDENTITY_ENV = Condition(
     "identity-env-without-restart",
     "HG264",
     "WorkloadIdentity.Warnings",
     f"{IDENTITY}:521",
-    'a task\'s named `identity` sets `env = true` with a `change_mode` other than "restart"',
-    'Identity[{name}] using env=true without change_mode="restart" may result in task not'
-    " getting updated identity",
+    "a task's named `identity`, or a service's, sets `env = true` with a `change_mode` other than"
+    ' "restart"',
+    '{owner} using env=true without change_mode="restart" may result in task not getting updated identity',
 )
 VAULT_GRACE = Condition(
     "template-vault-grace",
@@ -169,6 +171,7 @@ def server_warnings(ctx: Context) -> None:
     admitted = ctx.admitted
     for group in admitted.task_groups or []:
         _shutdown_delays(ctx, group)
+        _service_identities(ctx, group)
         _memory_max(ctx, group)
         for task in group.tasks or []:
             _vault_identities(ctx, task)
@@ -257,21 +260,45 @@ def _sidecar_resources(group: m.TaskGroup, task: m.Task) -> Node | None:
 def _identities(ctx: Context, task: m.Task) -> None:
     """`Task.Warnings` on each named identity (jobspec2 moves the default one to
     `Task.Identity`, which it does not look at): structs.go:8625."""
-    where = f"task `{task.name}`"
     for identity in task.identities or []:
-        if identity.name in ("", "default"):
-            continue
-        name, audiences = identity.name, identity.audience or []
-        if not audiences:
-            reject(ctx, IDENTITY_NO_AUDIENCE, ctx.header_span(identity), where=where, name=name, help=_AUD)
-        elif len(audiences) > 1:
-            reject(ctx, IDENTITY_AUDIENCES, at(ctx, [identity], "aud"), where=where, name=name, help=_AUD)
-        if identity.ttl == 0:
-            help = 'set `ttl` (e.g. `ttl = "1h"`): a token that never expires stays valid if it leaks'
-            reject(ctx, IDENTITY_NO_TTL, ctx.header_span(identity), where=where, name=name, help=help)
-        if identity.env and identity.change_mode != "restart":
-            help = 'set `change_mode = "restart"`, so that the task reads the renewed token'
-            reject(ctx, IDENTITY_ENV, at(ctx, [identity], "env"), where=where, name=name, help=help)
+        if identity.name not in ("", "default"):
+            owner = f"Identity[{identity.name}]"
+            _identity_warnings(ctx, identity, f"task `{task.name}`", owner, named=True)
+
+
+def _service_identities(ctx: Context, group: m.TaskGroup) -> None:
+    """`Service.Warnings` (nomad/structs/services.go:748) of the group's and its tasks'
+    services, which `TaskGroup.Warnings` and `Task.Warnings` prefix with the service's
+    name. The server names the identity of a Consul service before (jobImplicitIdentitiesHook,
+    job_endpoint_hook_implicit_identities.go:87), so the `ttl` warning concerns it too."""
+    from hclgpu.checks.naming import service_name
+
+    owned: list[tuple[m.Task | None, m.Service]] = [(None, service) for service in group.services or []]
+    owned += [(task, service) for task in group.tasks or [] for service in task.services or []]
+    for task, service in owned:  # Task.Warnings does the same for a task's services (:8617)
+        identity = service.identity
+        if identity is not None:
+            name = service_name(ctx.job, group, task, service)
+            named = service.provider in ("", "consul") or identity.name not in ("", "default")
+            owner = f"Service {go_quote(name)}:"  # names the service: no place before it
+            _identity_warnings(ctx, identity, "", owner, named=named)
+
+
+def _identity_warnings(
+    ctx: Context, identity: m.WorkloadIdentity, where: str, owner: str, *, named: bool
+) -> None:
+    """`WorkloadIdentity.Warnings` (nomad/structs/workload_id.go:500)."""
+    audiences = identity.audience or []
+    if not audiences:
+        reject(ctx, IDENTITY_NO_AUDIENCE, ctx.header_span(identity), where=where, owner=owner, help=_AUD)
+    elif len(audiences) > 1:
+        reject(ctx, IDENTITY_AUDIENCES, at(ctx, [identity], "aud"), where=where, owner=owner, help=_AUD)
+    if named and identity.ttl == 0:
+        help = 'set `ttl` (e.g. `ttl = "1h"`): a token that never expires stays valid if it leaks'
+        reject(ctx, IDENTITY_NO_TTL, ctx.header_span(identity), where=where, owner=owner, help=help)
+    if identity.env and identity.change_mode != "restart":
+        help = 'set `change_mode = "restart"`, so that the task reads the renewed token'
+        reject(ctx, IDENTITY_ENV, at(ctx, [identity], "env"), where=where, owner=owner, help=help)
 
 
 _AUD = 'give the identity exactly one audience: `aud = ["..."]`'

@@ -16,7 +16,7 @@ CASES: dict[str, tuple[str, str]] = {
     "job-max-count": (job(group="count = 50001"), job(group="count = 50000")),
     "service-identity-without-name": (
         job(group=service(NOMAD_SERVICE % "")),
-        job(group=service(NOMAD_SERVICE % 'name = "web"')),
+        job(group=service(NOMAD_SERVICE % 'name = "web"\nttl = "1h"')),
     ),
     "vault-namespace-requires-enterprise": (
         job(task='vault {\nnamespace = "team-a"\n}'),

@@ -42,7 +42,7 @@ CASES: dict[str, tuple[str, str]] = {
     "service-kind": (job(group=service('kind = "connect-proxy"')), job(group=service(""))),
     "service-identity-without-aud": (
         job(group=service("identity {\nenv = true\n}")),
-        job(group=service('identity {\naud = ["consul.io"]\n}')),
+        job(group=service('identity {\naud = ["consul.io"]\nttl = "1h"\n}')),
     ),
     "check-without-port": (
         job(group=f'service {{\nname = "web"\ncheck {{\ntype = "tcp"\n{CHECK}\n}}\n}}'),
