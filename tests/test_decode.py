@@ -100,6 +100,20 @@ def test_missing_required_argument_points_at_the_opening_brace() -> None:
     assert located(in_task("      lifecycle {\n        sidecar = true\n      }")) == [("HG103", "{", None)]
 
 
+@pytest.mark.parametrize("for_each", ["2", '["nvidia/gpu"]', "[]"])
+def test_a_dynamic_block_of_labelled_blocks_needs_labels_whatever_its_for_each(for_each: str) -> None:
+    """hcl's dynblock requires `labels` for a block type that takes them before it reads
+    `for_each`: Nomad's parser says "Missing required argument; The argument \"labels\" is
+    required" at the dynamic block's `{` (jobspec2-oracle), for `task` as for `device`."""
+    dynamic = f'dynamic "{{}}" {{{{\nfor_each = {for_each}\ncontent {{{{}}}}\n}}}}'
+    device = "resources {\n" + dynamic.format("device") + "\n}"
+    assert [(code, at) for code, at, _ in located(in_task(device))] == [("HG119", "{")]
+    result = compile_text('job "j" {\n  group "g" {\n    ' + dynamic.format("task") + "\n  }\n}\n")
+    [found] = result.diagnostics
+    where = result.source.position(found.span.start)
+    assert (found.code, where.line, where.column) == ("HG119", 3, 20)  # Nomad: 3,20-20
+
+
 def test_unsuitable_values() -> None:
     assert located(in_task('      kill_timeout = "soon"'))[0][:2] == ("HG106", '"soon"')
     assert located(in_task("      leader = [true]"))[0][:2] == ("HG106", "[true]")

@@ -148,8 +148,10 @@ def test_local_cycle_is_reported_at_each_name_once() -> None:
     text = 'locals {\n  a = local.b\n  b = local.c\n  c = local.a\n}\njob "j" {\n  meta { x = local.a }\n}\n'
     result = compile_text(text)
     cycle = [d for d in result.diagnostics if d.code == "HG114"]
-    assert len(cycle) == 1 and "local.a -> local.b -> local.c -> local.a" in cycle[0].message
-    assert {result.source.position(r.span.start).line for r in cycle[0].related} == {3, 4}
+    assert len(cycle) == 1 and "local.c -> local.a -> local.b -> local.c" in cycle[0].message
+    # where Nomad reports it: the reference its evaluation gives up on (jobspec2-oracle: 4,12-14)
+    assert cycle[0].span is not None and result.source.position(cycle[0].span.start).line == 4
+    assert {result.source.position(r.span.start).line for r in cycle[0].related} == {2, 3, 4}
     assert [d.code for d in result.diagnostics] == ["HG114"]  # the use in `meta` stays quiet
 
 

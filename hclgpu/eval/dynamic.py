@@ -39,18 +39,23 @@ class Problem:
 
 
 def items(
-    body: ast.Body, scope: Scope, evaluator: Evaluator, problems: list[Problem]
+    body: ast.Body,
+    scope: Scope,
+    evaluator: Evaluator,
+    problems: list[Problem],
+    labelled: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[ast.Attribute | ast.Block, Scope]]:
-    """The body's attributes and blocks, with `dynamic` blocks expanded in place."""
+    """The body's attributes and blocks, with `dynamic` blocks expanded in place;
+    ``labelled`` names the block types of the body that take labels."""
     for item in body.items:
         if isinstance(item, ast.Block) and item.type == "dynamic":
-            yield from _expand(item, scope, evaluator, problems)
+            yield from _expand(item, scope, evaluator, problems, labelled)
         else:
             yield item, scope
 
 
 def _expand(
-    block: ast.Block, scope: Scope, evaluator: Evaluator, problems: list[Problem]
+    block: ast.Block, scope: Scope, evaluator: Evaluator, problems: list[Problem], labelled: frozenset[str]
 ) -> Iterator[tuple[ast.Block, Scope]]:
     if len(block.labels) != 1:
         span = block.labels[1].span if len(block.labels) > 1 else block.type_span
@@ -62,6 +67,15 @@ def _expand(
     if spec is None:
         return
     attributes, content = spec
+    if block.labels[0].value in labelled and "labels" not in attributes:
+        # hcl's dynblock decodes `labels` as required for such a type before `for_each` is
+        # read: "Missing required argument" at the body's `{` (ext/dynblock/schema.go)
+        opening = Span(block.body.span.start - 1, block.body.span.start)
+        message = f"a `dynamic` block of `{block.labels[0].value}` blocks, which take labels, needs `labels`"
+        problems.append(
+            Problem("HG119", message, opening, "add `labels = [...]`, e.g. `labels = [gpu.value]`")
+        )
+        return
     iterator = _iterator_name(block, attributes.get("iterator"), problems)
     if iterator is None:
         return

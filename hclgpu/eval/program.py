@@ -214,13 +214,53 @@ class Locals:
         for name in names:
             self.failed.add(name)
             self.values[name] = UNSET
-        first = self.exprs[names[0]]
+        named = self._named_by_nomad(names)
+        start = names.index(named)
+        names = names[start:] + names[:start]
+        following = names[1] if len(names) > 1 else names[0]
+        place = next(
+            (
+                span
+                for root, attr, span in references(self.exprs[named].value)
+                if root == "local" and attr == following
+            ),
+            self.exprs[named].name_span,
+        )
         chain = " -> ".join(f"local.{n}" for n in [*names, names[0]])
         self.sink.emit(
             "HG114",
             f"local values refer to each other in a cycle: {chain}",
             self.source,
-            first.name_span,
-            related=[Related(self.exprs[n].name_span, f"`{n}` is part of the cycle") for n in names[1:]],
+            place,
+            related=[Related(self.exprs[n].name_span, f"`{n}` is part of the cycle") for n in names],
             help="break the cycle so that each local can be computed from variables and earlier locals",
         )
+
+    def _named_by_nomad(self, cycle: list[str]) -> str:
+        """The local of ``cycle`` whose error Nomad reports. jobspec2 evaluates the locals in
+        order, moving each that fails to the back of the queue, and gives up on the 102nd
+        failure in a row without progress, reporting that local's error
+        (jobConfig.evaluateLocalVariables, jobspec2/types.config.go:192-230 at aa026cc99c):
+        the same queue, run here with "fails" meaning "names a local not yet evaluated"."""
+        from collections import deque
+
+        queue, known, done = deque(self.exprs), set(self.exprs), set[str]()
+        retry = previous = 0
+        for _ in range(100_000):  # a bound: each lap evaluates one local or counts a retry
+            local = queue[0]
+            if self._depends(local) & known <= done:
+                retry = 0
+                done.add(local)
+            else:
+                if len(queue) == 1:
+                    return local if local in cycle else cycle[0]
+                if previous == len(queue):
+                    if retry == 100:
+                        return local if local in cycle else cycle[0]
+                    retry += 1
+                previous = len(queue)
+                queue.append(local)
+            queue.popleft()
+            if not queue:
+                break
+        return cycle[0]

@@ -154,6 +154,8 @@ def map_attribute(decoder: Decoder, body: Body, name: str) -> Any:
             blocks[0][0].type_span,
             related=[Related(attribute.span, "another definition is here")],
         )
+        for block, inner in blocks:  # jobspec2 still evaluates the block: its errors are Nomad's too
+            decoder.data(block.body, inner)
         return ABSENT
     ok, value = decoder.value(attribute, scope, dict[str, str] | None)
     return value if ok else ABSENT
@@ -163,7 +165,7 @@ def decode_job(
     decoder: Decoder, block: ast.Block, scope: Scope
 ) -> tuple[m.Job, m.Vault | None, list[m.Task]]:
     """The job, plus what jobspec2 keeps beside it: a job-level `vault` and job-level tasks."""
-    split = decoder.split(block.body, scope)
+    split = decoder.split(block.body, scope, m.Job)
     meta = map_attribute(decoder, split, "meta")
     vault = _vault(decoder, split.take_blocks("vault"))
     tasks = [_job_task(decoder, b, inner) for b, inner in split.take_blocks("task")]
@@ -195,7 +197,7 @@ def _vault(decoder: Decoder, blocks: list[tuple[ast.Block, Scope]]) -> m.Vault |
 
 
 def decode_group(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> Node:
-    split = decoder.split(body, scope)
+    split = decoder.split(body, scope, m.TaskGroup)
     meta = map_attribute(decoder, split, "meta")
     vault = _vault(decoder, split.take_blocks("vault"))
     scaling_blocks = [b for b in split.blocks if b[0].type == "scaling"]
@@ -233,7 +235,7 @@ def _check_group_scaling(
 
 
 def decode_task(decoder: Decoder, body: ast.Body, scope: Scope, span: Span) -> Node:
-    split = decoder.split(body, scope)
+    split = decoder.split(body, scope, m.Task)
     env = map_attribute(decoder, split, "env")
     meta = map_attribute(decoder, split, "meta")
     policies = _task_scaling(decoder, split.take_blocks("scaling"))

@@ -21,7 +21,15 @@ from hclgpu.eval.dynamic import Problem, body_as_data, items
 from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean, suggested
 from hclgpu.eval.values import EvalError, Value
 from hclgpu.ir.base import Node
-from hclgpu.ir.schema import REMOVED, FieldSpec, Schema, convert_value, map_value_type, schema_of
+from hclgpu.ir.schema import (
+    REMOVED,
+    FieldSpec,
+    Schema,
+    convert_value,
+    labelled_blocks,
+    map_value_type,
+    schema_of,
+)
 from hclgpu.source import Span
 from hclgpu.syntax import ast
 
@@ -132,12 +140,13 @@ class Decoder:
 
     # ---- bodies -----------------------------------------------------------------
 
-    def split(self, body: ast.Body, scope: Scope) -> Body:
-        """Expand `dynamic` blocks and split the body into attributes and blocks."""
+    def split(self, body: ast.Body, scope: Scope, model: type[Node] | None = None) -> Body:
+        """Expand `dynamic` blocks and split the body (of a ``model``) into attributes and blocks."""
         split = Body(body.span)
         problems: list[Problem] = []
+        labelled = labelled_blocks(model) if model is not None else frozenset()
         try:
-            for item, inner in items(body, scope, self.evaluator, problems):
+            for item, inner in items(body, scope, self.evaluator, problems, labelled):
                 if isinstance(item, ast.Attribute):
                     split.attributes.append((item, inner))
                 else:
@@ -184,7 +193,7 @@ class Decoder:
 
     def body(self, body: ast.Body, scope: Scope, model: type[Node], span: Span) -> Node:
         """Decode a body into ``model`` with the model's schema (the generic gohcl path)."""
-        return self.fill(self.split(body, scope), model, span)
+        return self.fill(self.split(body, scope, model), model, span)
 
     def fill(self, body: Body, model: type[Node], span: Span) -> Node:
         """Check a split body against the model's schema and build the model (custom decoders

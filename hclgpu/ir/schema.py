@@ -269,3 +269,15 @@ def parse_go_duration(text: str) -> int:
     if abs(result) > 2**63 - 1:
         raise EvalError(f'time: invalid duration "{original}"')
     return result
+
+
+@cache
+def labelled_blocks(model: type[Node]) -> frozenset[str]:
+    """The block types of ``model``'s body that take labels (a `dynamic` block of one must
+    say its `labels`)."""
+    schema = schema_of(model)
+    return frozenset(
+        name
+        for name, spec in schema.blocks.items()
+        if spec.model is not None and schema_of(spec.model).labels
+    )

@@ -139,6 +139,15 @@ def _statement_region(text: str, offset: int, code: str) -> tuple[int, int]:
     return start, end
 
 
+def _notes(lexer: Lexer, source: SourceFile, sink: Sink, noted: set[tuple[str, int]]) -> None:
+    """The lexer's findings that do not stop it (HG009), each once over the recovery passes:
+    also those before a syntax error, which hclsyntax reports as well."""
+    for note in lexer.notes:
+        if (note.code, note.span.start) not in noted:
+            noted.add((note.code, note.span.start))
+            sink.emit(note.code, note.message, source, note.span, help=note.help)
+
+
 def _label_region(text: str, offset: int) -> tuple[int, int] | None:
     """The quoted label that starts at ``offset``: up to the last quote before the `{` that
     opens the block on the same line (None when there is no such brace)."""
@@ -177,6 +186,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
     failed = False
     budget = _RECOVERY_BUDGET
     last_offset = -1
+    noted: set[tuple[str, int]] = set()
     for _ in range(MAX_ERRORS):
         lexer = Lexer(text)
         rest_of_body = False
@@ -185,6 +195,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
                 body = _drive(lexer, tables)
         except LexError as error:
             failed = True
+            _notes(lexer, source, sink, noted)
             sink.emit(
                 error.code,
                 error.message,
@@ -202,6 +213,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
                 continue
         except _ParseFailure as failure:
             failed = True
+            _notes(lexer, source, sink, noted)
             problem = explain(failure.token, failure.expected, failure.previous, text)
             sink.emit("HG001", problem.message, source, problem.span, help=problem.help)
             if failure.token.type == "$END":
@@ -214,10 +226,9 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
                 text = _blank(text, *label)
                 continue
         else:
+            _notes(lexer, source, sink, noted)
             if failed:
                 return None
-            for note in lexer.notes:
-                sink.emit(note.code, note.message, source, note.span, help=note.help)
             body.span = Span(0, len(text))
             file = ast.File(body, [], Span(0, len(text)))
             with paused_gc():

@@ -1,7 +1,7 @@
 # expect: HG119@5:18
 job "gpu" {
   group "g" {
-    dynamic "task" {
+    dynamic "constraint" {
       for_each = 2
       content {}
     }
