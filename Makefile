@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit bench fuzz clean
+.PHONY: demo test lint typecheck unit bench fuzz oracle clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv --copies $(VENV)
@@ -42,6 +42,14 @@ KILL_RUNS ?= 240
 fuzz: $(VENV)/.test-installed
 	$(BIN)/python -m tests.fuzz --minutes $(FUZZ_MINUTES)
 	$(BIN)/python bench/kill_loop.py --runs $(KILL_RUNS)
+
+# hclgpu against Nomad's own parser and validator (../shared/oracle; HCLGPU_ORACLE elsewhere):
+# every job file of the suite and ORACLE_JOBS generated ones; a note and exit 0 without them.
+# `make oracle ORACLE_ARGS=--record` also rewrites what tests/data/oracle keeps of Nomad's verdicts.
+ORACLE_JOBS ?= 10000
+ORACLE_ARGS ?=
+oracle: $(VENV)/.test-installed
+	$(BIN)/python -m tests.differential.run --generated $(ORACLE_JOBS) $(ORACLE_ARGS)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

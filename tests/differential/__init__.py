@@ -1,0 +1,1 @@
+"""The differential test of hclgpu against Nomad's own parser and validator."""
