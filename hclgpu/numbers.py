@@ -58,7 +58,7 @@ def parse_decimal(text: str) -> int | float:
             raise NumberOutOfRange(text)
         return int(text)
     value = float(text)
-    if value == 0 or (value.is_integer() and abs(value) < 2**63):
+    if value == 0 or (value.is_integer() and abs(value) < 2**63 and _significant_digits(text) <= 15):
         return value  # a whole number (or one below float64's range, as float64 reads it)
     if math.isinf(value):
         from decimal import Decimal, InvalidOperation  # imported only for such numbers: it is slow to load
@@ -69,6 +69,13 @@ def parse_decimal(text: str) -> int | float:
         except InvalidOperation:  # an exponent beyond even Decimal's range
             raise NumberOutOfRange(text) from None
     return BigFloat.parse(text, value)
+
+
+def _significant_digits(text: str) -> int:
+    """How many significant digits a decimal literal writes (``0.00120`` has 2): up to 15,
+    float64 holds the literal exactly as written."""
+    mantissa = text.lstrip("+-").partition("e")[0].partition("E")[0]
+    return len(mantissa.replace(".", "").strip("0"))
 
 
 CTY_PRECISION = 512

@@ -164,8 +164,8 @@ def _needs_value(operand: str, affinity: bool) -> str:
 @rule("HG225")
 def value_not_allowed(ctx: Context) -> None:
     for placed in ctx.validated():
-        node = placed.node
-        if node.operand in ("is_set", "is_not_set") and node.r_target != "":
+        node = placed.node  # an affinity's is_set is an unknown operator (HG221), not this
+        if node.operand in ("is_set", "is_not_set") and node.r_target != "" and _kind(placed) == "constraint":
             ctx.report(
                 "HG225",
                 f"Operator {go_quote(node.operand)} does not support an RTarget",

@@ -211,56 +211,28 @@ class Locals:
         return depends
 
     def _cycle(self, names: list[str]) -> None:
+        """One error per local of the cycle, at its reference to the next: jobspec2 gives up on
+        one of them, which one depends on Go's map order (`JustAttributes`), so each is where
+        Nomad may report it (jobConfig.evaluateLocalVariables, types.config.go:192-230)."""
         for name in names:
             self.failed.add(name)
             self.values[name] = UNSET
-        named = self._named_by_nomad(names)
-        start = names.index(named)
-        names = names[start:] + names[:start]
-        following = names[1] if len(names) > 1 else names[0]
-        place = next(
-            (
-                span
-                for root, attr, span in references(self.exprs[named].value)
-                if root == "local" and attr == following
-            ),
-            self.exprs[named].name_span,
-        )
-        chain = " -> ".join(f"local.{n}" for n in [*names, names[0]])
-        self.sink.emit(
-            "HG114",
-            f"local values refer to each other in a cycle: {chain}",
-            self.source,
-            place,
-            related=[Related(self.exprs[n].name_span, f"`{n}` is part of the cycle") for n in names],
-            help="break the cycle so that each local can be computed from variables and earlier locals",
-        )
-
-    def _named_by_nomad(self, cycle: list[str]) -> str:
-        """The local of ``cycle`` whose error Nomad reports. jobspec2 evaluates the locals in
-        order, moving each that fails to the back of the queue, and gives up on the 102nd
-        failure in a row without progress, reporting that local's error
-        (jobConfig.evaluateLocalVariables, jobspec2/types.config.go:192-230 at aa026cc99c):
-        the same queue, run here with "fails" meaning "names a local not yet evaluated"."""
-        from collections import deque
-
-        queue, known, done = deque(self.exprs), set(self.exprs), set[str]()
-        retry = previous = 0
-        for _ in range(100_000):  # a bound: each lap evaluates one local or counts a retry
-            local = queue[0]
-            if self._depends(local) & known <= done:
-                retry = 0
-                done.add(local)
-            else:
-                if len(queue) == 1:
-                    return local if local in cycle else cycle[0]
-                if previous == len(queue):
-                    if retry == 100:
-                        return local if local in cycle else cycle[0]
-                    retry += 1
-                previous = len(queue)
-                queue.append(local)
-            queue.popleft()
-            if not queue:
-                break
-        return cycle[0]
+        for index, name in enumerate(names):
+            following = names[(index + 1) % len(names)]
+            place = next(
+                (
+                    span
+                    for root, attr, span in references(self.exprs[name].value)
+                    if root == "local" and attr == following
+                ),
+                self.exprs[name].name_span,
+            )
+            order = names[index:] + names[:index]
+            chain = " -> ".join(f"local.{n}" for n in [*order, name])
+            self.sink.emit(
+                "HG114",
+                f"local values refer to each other in a cycle: {chain}",
+                self.source,
+                place,
+                help="break the cycle so that each local can be computed from variables and earlier locals",
+            )

@@ -18,6 +18,7 @@ from typing import Any
 from hclgpu.eval.dynamic import normalise
 from hclgpu.eval.values import EvalError, Value, to_bool, to_number, to_string, type_name
 from hclgpu.ir.base import Hcl, Node, OmitEmpty
+from hclgpu.numbers import BigFloat
 
 _INT_RANGES = {
     "int8": (-(2**7), 2**7 - 1),
@@ -191,10 +192,12 @@ def _scalar(value: Value, base: Any, go: str) -> Value:
 
 
 def _whole(value: Value, go: str) -> int:
-    """An integer field. A fraction is cut toward zero (Nomad's parser accepted `count = 1.5` as 1)."""
+    """An integer field: gocty converts only a whole number in the Go type's range
+    (``big.Float.Int64`` must be exact): `count = 1.5` and `count = 3 / 2` are refused."""
     number = to_number(value)
     low, high = _INT_RANGES.get(go, _INT_RANGES["int"])
-    if isinstance(number, float) and not math.isfinite(number):
+    exact = number.fraction().denominator == 1 if isinstance(number, BigFloat) else True
+    if isinstance(number, float) and not (math.isfinite(number) and number.is_integer() and exact):
         raise EvalError(f"value must be a whole number, between {low} and {high} inclusive")
     whole = int(number)
     if not low <= whole <= high:

@@ -1,4 +1,4 @@
-# expect: HG114@4:7
+# expect: HG114@3:7, HG114@4:7
 locals {
   a = local.b
   b = local.a
