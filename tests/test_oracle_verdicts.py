@@ -71,7 +71,7 @@ def test_the_records_say_what_they_should() -> None:
     wild = _recorded("wild")
     quirk = wild["ai4os__ai4-papi__etc__modules__job.nomad"]
     assert quirk["errors"] == ['Operator "=" requires an RTarget']
-    assert "group \"usergroup\" defines services" in " ".join(quirk["warnings"])  # type: ignore[arg-type]
+    assert 'group "usergroup" defines services' in " ".join(quirk["warnings"])  # type: ignore[arg-type]
     templated = wild["ai4os__ai4-papi__etc__modules__nomad.hcl"]
     assert templated["places"][0] == [153, 14]  # type: ignore[index]
     assert "Invalid character" in str(templated["parse_error"])
