@@ -18,7 +18,11 @@ ROOT = Path(__file__).resolve().parent.parent
 GROUP = '  group "g" {\n    task "t" {\n      driver = "docker"\n    }\n  }\n'
 """The smallest group Nomad's server takes (a job needs a group, a group a task), for the
 tests of other layers whose jobs would otherwise be only what they test."""
-SHARED = ROOT.parent / "shared"
+DATA = ROOT / "tests" / "data"
+"""Third-party corpora and schemas kept with the tests (each folder's NOTICE.md or README.md
+says where its files come from and under which licence): ``conformance/nomad`` (job files
+with what Nomad's own parser printed), ``conformance/hcl2`` (python-hcl2's suite) and
+``schemas/`` (OCI runtime spec, CDI, Compose, SARIF)."""
 os.environ["HCLGPU_NO_CACHE"] = "1"
 """Tests check files afresh (and never touch the user's check cache); tests/test_cache.py
 turns the cache on, in a directory of its own."""
@@ -37,10 +41,10 @@ def parse_ok(text: str) -> ast.File:
     return tree
 
 
-def shared_dir(*parts: str) -> Path:
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"{path} is not present (the shared corpora live beside the checkout)")
+def vendored(*parts: str) -> Path:
+    """A path below :data:`DATA`, which must exist: the suite carries its corpora."""
+    path = DATA.joinpath(*parts)
+    assert path.exists(), f"{path} is missing from the checkout"
     return path
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from hclgpu.importers.hcl_writer import quote, quote_label
-from tests.conftest import ROOT, SHARED
+from tests.conftest import ROOT, vendored
 
 # ---- the tree --------------------------------------------------------------------------
 
@@ -315,11 +315,10 @@ def jobs(draw: st.DrawFn) -> tuple[Block, Layout, str, dict[str, str]]:
 
 
 def corpus() -> list[tuple[str, bytes]]:
-    """Real job files: the samples and, where present, Nomad's conformance inputs."""
+    """Real job files: the samples and the Nomad conformance inputs (tests/data/conformance)."""
     paths = sorted((ROOT / "samples").glob("*.hcl"))
-    conformance = SHARED / "conformance" / "nomad"
-    if conformance.exists():
-        paths += sorted(conformance.glob("*.hcl")) + sorted(conformance.glob("*.nomad"))
+    conformance = vendored("conformance", "nomad")
+    paths += sorted(conformance.rglob("*.hcl")) + sorted(conformance.rglob("*.nomad"))
     return [(p.name, p.read_bytes()) for p in paths]
 
 

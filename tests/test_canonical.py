@@ -1,6 +1,6 @@
 """``canonicalize`` applies exactly the client-side defaults of Nomad's ``api.Job.Canonicalize()``.
 
-Two kinds of check. The derived fixtures in ../shared/conformance/nomad/derived carry what
+Two kinds of check. The derived fixtures in tests/data/conformance/nomad/derived carry what
 Nomad printed after ``Canonicalize()`` (NAME.canonical.json): the rendered canonical job must
 equal it key for key, in order, with the same value types. The hand-written jobs below cover
 what those fixtures do not (batch/system/sysbatch policies, job-level strategies merged into
@@ -25,7 +25,7 @@ from hclgpu.ir import models as m
 from hclgpu.ir.canonical import canonicalize
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import shared_dir
+from tests.conftest import vendored
 
 SECOND = 1_000_000_000
 MINUTE = 60 * SECOND
@@ -142,7 +142,7 @@ def test_difference_is_strict() -> None:
 
 
 def _derived(name: str) -> Path:
-    return shared_dir("conformance", "nomad", "derived") / name
+    return vendored("conformance", "nomad", "derived") / name
 
 
 def _compile_fixture(path: Path) -> m.Job:

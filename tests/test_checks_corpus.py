@@ -1,4 +1,5 @@
-"""The semantic rules on real jobs: Nomad's parser fixtures, and the samples (clean).
+"""The semantic rules on real jobs: the conformance fixtures (Nomad's parser fixtures and the
+job files written for the suite, tests/data/conformance/nomad), and the samples (clean).
 
 A parser fixture is a file Nomad's parser accepts, not a job its server accepts: many have
 no `driver`, or a `periodic` block in a service job. Each error found in one is in its
@@ -22,15 +23,13 @@ from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import Result, compile_source
 from hclgpu.settings.profile import Profile
 from hclgpu.source import SourceFile
-from tests.conftest import ROOT, SHARED
+from tests.conftest import ROOT, vendored
 
-FIXTURES = SHARED / "conformance" / "nomad"
+FIXTURES = vendored("conformance", "nomad")
 COMMUNITY = Profile(enterprise=False, memory_oversubscription=False)
 
 
 def _accepted() -> list[str]:
-    if not FIXTURES.exists():
-        return []
     files = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".hcl", ".nomad") and p.is_file())
     return [str(p.relative_to(FIXTURES)) for p in files if p.with_name(p.name + ".json").exists()]
 
@@ -76,8 +75,7 @@ def test_a_parser_fixture_has_only_the_reviewed_server_errors(relative: str) -> 
 def test_most_parser_fixtures_are_valid_jobs() -> None:
     """The goldens cannot grow silently: 57 of the 104 fixtures are not jobs Nomad's server takes
     (17 of them only for want of a group or a task: a parser fixture need not be a whole job)."""
-    if FIXTURES.exists():
-        assert sum(1 for relative in _accepted() if reviewed(relative)) == 57
+    assert sum(1 for relative in _accepted() if reviewed(relative)) == 57
 
 
 @pytest.mark.parametrize("sample", sorted((ROOT / "samples").glob("*.hcl")), ids=lambda p: p.name)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hclgpu.cli import main
-from tests.conftest import GROUP, ROOT, shared_dir
+from tests.conftest import GROUP, ROOT, vendored
 
 BAD = 'job "x" {\n  group "g" {\n    count 2\n  }\n}\n'
 GOOD = 'job "x" {\n  group "g" {\n    count = 2\n    task "t" {\n      driver = "docker"\n    }\n  }\n}\n'
@@ -77,7 +77,7 @@ def test_sarif_report_validates_against_the_schema(
     bad_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     jsonschema = pytest.importorskip("jsonschema")
-    schema_path = shared_dir("schemas", "sarif") / "sarif-schema-2.1.0.json"
+    schema_path = vendored("schemas", "sarif") / "sarif-schema-2.1.0.json"
     status, out, _ = run(capsys, "check", "--format", "sarif", str(bad_file))
     assert status == 1
     log = json.loads(out)

@@ -1,4 +1,4 @@
-"""Every input of the shared conformance corpora parses without syntax errors."""
+"""Every input of the conformance corpora (tests/data/conformance) parses without syntax errors."""
 
 from __future__ import annotations
 
@@ -10,19 +10,16 @@ import pytest
 from hclgpu.codes import Severity
 from hclgpu.pipeline import check_source
 from hclgpu.source import SourceFile
-from tests.conftest import SHARED, shared_dir
+from tests.conftest import DATA, vendored
 
 
 def _hcl2_inputs() -> list[str]:
-    cases = SHARED / "conformance" / "hcl2" / "cases.json"
-    if not cases.exists():
-        return []
-    data = json.loads(cases.read_text())
+    data = json.loads(vendored("conformance", "hcl2", "cases.json").read_text())
     return sorted({case["input"] for case in data["cases"] if case["kind"].startswith("hcl_to_json")})
 
 
 def _nomad_inputs() -> list[Path]:
-    root = SHARED / "conformance" / "nomad"
+    root = vendored("conformance", "nomad")
     return sorted(p for p in root.rglob("*") if p.suffix in (".hcl", ".nomad") and p.is_file())
 
 
@@ -32,7 +29,6 @@ def _syntax_errors(path: Path) -> list[str]:
 
 
 def test_hcl2_corpus_has_37_inputs() -> None:
-    shared_dir("conformance", "hcl2")
     assert len(_hcl2_inputs()) == 37
 
 
@@ -46,15 +42,14 @@ jobspec2-oracle at 2,15-3,1)."""
 
 @pytest.mark.parametrize("relative", _hcl2_inputs())
 def test_hcl2_input_parses(relative: str) -> None:
-    path = shared_dir("conformance", "hcl2") / relative
+    path = vendored("conformance", "hcl2") / relative
     assert [error.split()[0] for error in _syntax_errors(path)] == REFUSED_BY_HCL.get(relative, [])
 
 
 def test_nomad_corpus_has_126_job_files() -> None:
-    shared_dir("conformance", "nomad")
     assert len(_nomad_inputs()) == 126
 
 
-@pytest.mark.parametrize("path", _nomad_inputs(), ids=lambda p: str(p.relative_to(SHARED)))
+@pytest.mark.parametrize("path", _nomad_inputs(), ids=lambda p: str(p.relative_to(DATA)))
 def test_nomad_job_file_parses(path: Path) -> None:
     assert _syntax_errors(path) == []

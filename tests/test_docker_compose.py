@@ -26,7 +26,7 @@ from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import ROOT, Golden, shared_dir
+from tests.conftest import ROOT, Golden, vendored
 
 SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
 GOLDEN = ROOT / "tests" / "golden"
@@ -81,7 +81,7 @@ def validate_compose(doc: dict[str, Any]) -> None:
     """The compose-spec schema, plus what it does not check (count XOR device_ids)."""
     from jsonschema import Draft7Validator
 
-    schema = json.loads((shared_dir("schemas", "compose") / "compose-spec.json").read_text())
+    schema = json.loads((vendored("schemas", "compose") / "compose-spec.json").read_text())
     errors = [f"{list(e.path)}: {e.message}" for e in Draft7Validator(schema).iter_errors(doc)]
     assert errors == []
     assert own_compose_checks(doc) == []

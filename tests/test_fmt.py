@@ -16,7 +16,7 @@ from hclgpu.cli import main
 from hclgpu.pipeline import check_source
 from hclgpu.printer import format_tree, same_tree
 from hclgpu.source import SourceFile
-from tests.conftest import SHARED
+from tests.conftest import vendored
 from tests.test_conformance import _hcl2_inputs, _nomad_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,9 +43,8 @@ def assert_safe(text: str) -> str:
 
 def _corpus() -> list[Path]:
     paths = sorted((ROOT / "samples").glob("*.hcl"))
-    if SHARED.exists():
-        paths += _nomad_inputs()
-        paths += [SHARED / "conformance" / "hcl2" / relative for relative in _hcl2_inputs()]
+    paths += _nomad_inputs()
+    paths += [vendored("conformance", "hcl2") / relative for relative in _hcl2_inputs()]
     return paths
 
 

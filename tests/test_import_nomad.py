@@ -14,12 +14,10 @@ from hclgpu.importers.nomad_json import NomadJsonError, import_nomad_json
 from hclgpu.ir.schema import parse_go_duration
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import SHARED
+from tests.conftest import vendored
 
-CONFORMANCE = SHARED / "conformance" / "nomad"
-CASES = sorted(
-    p for p in CONFORMANCE.rglob("*.json") if not p.name.endswith(".canonical.json")
-) if CONFORMANCE.is_dir() else []  # fmt: skip
+CONFORMANCE = vendored("conformance", "nomad")
+CASES = sorted(p for p in CONFORMANCE.rglob("*.json") if not p.name.endswith(".canonical.json"))
 
 
 def _compile(hcl: str) -> dict[str, object]:
@@ -30,8 +28,6 @@ def _compile(hcl: str) -> dict[str, object]:
 
 
 def test_the_whole_conformance_corpus_is_there() -> None:
-    if not CONFORMANCE.is_dir():
-        pytest.skip(f"{CONFORMANCE} is not present (the shared corpora live beside the checkout)")
     assert len(CASES) == 104
 
 

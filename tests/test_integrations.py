@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.conftest import ROOT, shared_dir
+from tests.conftest import ROOT, vendored
 
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
@@ -144,7 +144,7 @@ def test_the_readme_workflow_check_writes_valid_sarif_with_repository_paths(
         monkeypatch.setattr("sys.stdout", handle)
         assert main(argv) == 1
     sarif = json.loads(out.read_text())
-    schema = json.loads((shared_dir("schemas", "sarif") / "sarif-schema-2.1.0.json").read_text())
+    schema = json.loads((vendored("schemas", "sarif") / "sarif-schema-2.1.0.json").read_text())
     assert list(Draft7Validator(schema).iter_errors(sarif)) == []
     [result] = sarif["runs"][0]["results"]
     location = result["locations"][0]["physicalLocation"]

@@ -1,6 +1,6 @@
 """The IR models mirror Nomad's ``api`` structs: Nomad's own JSON output matches them key for key.
 
-The ground truth is ``shared/conformance/nomad/**/*.json`` (``nomad job run -output``: Go's
+The ground truth is ``tests/data/conformance/nomad/**/*.json`` (``nomad job run -output``: Go's
 ``json.MarshalIndent`` of an ``api.Job``, no ``Canonicalize``). Every JSON object that stands for a
 model must list exactly that model's non-omitempty fields, in declaration order, with ``null``
 only where the Go field is a pointer, slice or map.
@@ -22,15 +22,12 @@ from hclgpu.ir import models
 from hclgpu.ir.base import Hcl, Node, OmitEmpty
 from hclgpu.ir.models import Affinity, Constraint, Job, RequestedDevice, Resources, Task, TaskGroup
 from hclgpu.source import Span
-from tests.conftest import ROOT, SHARED, shared_dir
+from tests.conftest import ROOT, vendored
 
-NOMAD = SHARED / "conformance" / "nomad"
+NOMAD = vendored("conformance", "nomad")
 
 
 def _fixtures() -> list[Any]:
-    if not NOMAD.exists():
-        reason = f"{NOMAD} is not present (the shared corpora live beside the checkout)"
-        return [pytest.param(None, marks=pytest.mark.skip(reason=reason), id="no-shared")]
     paths = sorted(p for p in NOMAD.rglob("*.json") if not p.name.endswith(".canonical.json"))
     return [pytest.param(p, id=str(p.relative_to(NOMAD))) for p in paths]
 
@@ -151,7 +148,6 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def test_fixture_count() -> None:
-    shared_dir("conformance", "nomad")
     assert len(_fixtures()) == 104
 
 

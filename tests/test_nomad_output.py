@@ -1,7 +1,8 @@
 """The Nomad back end prints exactly what Nomad's own parser printed for 126 job files.
 
-The fixtures in ../shared/conformance/nomad carry Nomad's output (NAME.json), the -var
-arguments it was given (NAME.args) or the error it reported (NAME.error.txt). A file
+The fixtures in tests/data/conformance/nomad (Nomad's parser fixtures, and job files written
+for this suite: its README.md) carry Nomad's output (NAME.json), the -var arguments it was
+given (NAME.args) or the error it reported (NAME.error.txt). A file
 Nomad accepted must render to the same JSON — same keys in the same order, same value
 types; a file Nomad rejected must fail with an error on every line Nomad names.
 """
@@ -20,14 +21,12 @@ from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import Result, compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import SHARED, shared_dir
+from tests.conftest import vendored
 
-ROOT = SHARED / "conformance" / "nomad"
+ROOT = vendored("conformance", "nomad")
 
 
 def _fixtures(kind: str) -> list[str]:
-    if not ROOT.exists():
-        return []
     files = sorted(p for p in ROOT.rglob("*") if p.suffix in (".hcl", ".nomad") and p.is_file())
     return [str(p.relative_to(ROOT)) for p in files if p.with_name(p.name + kind).exists()]
 
@@ -44,7 +43,6 @@ def _compile(path: Path) -> Result:
 
 
 def test_corpus_counts() -> None:
-    shared_dir("conformance", "nomad")
     assert (len(_fixtures(".json")), len(_fixtures(".error.txt"))) == (104, 22)
 
 

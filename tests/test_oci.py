@@ -23,7 +23,7 @@ from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
-from tests.conftest import ROOT, Golden, shared_dir
+from tests.conftest import ROOT, Golden, vendored
 
 SAMPLES = sorted((ROOT / "samples").glob("*.hcl"))
 GOLDEN = ROOT / "tests" / "golden" / "oci"
@@ -94,7 +94,7 @@ def _validator() -> Any:
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT4
 
-    folder = shared_dir("schemas", "oci-runtime-spec")
+    folder = vendored("schemas", "oci-runtime-spec")
     registry: Registry[Any] = Registry().with_resources(
         (p.name, Resource.from_contents(json.loads(p.read_text()), default_specification=DRAFT4))
         for p in folder.glob("*.json")
@@ -146,7 +146,7 @@ def test_sample_renders_valid_golden_bundles(sample: Path, mode: str, golden: Go
 
 
 def test_upstream_fixtures_exercise_the_validator() -> None:
-    fixtures = shared_dir("schemas", "oci-runtime-spec", "test-fixtures", "config")
+    fixtures = vendored("schemas", "oci-runtime-spec", "test-fixtures", "config")
     for path in (fixtures / "good").glob("*.json"):
         assert not list(_validator().iter_errors(json.loads(path.read_text()))), path.name
     bad = fixtures / "bad" / "linux-hugepage.json"
@@ -451,7 +451,7 @@ def _nvidia_spec(tmp_path: Path) -> Path:
     """The NVIDIA example spec (nvidia-ctk cdi generate) with its real kind."""
     import yaml
 
-    example = shared_dir("schemas", "cdi", "examples") / "nvidia-ctk-cdi-generate.yaml"
+    example = vendored("schemas", "cdi", "examples") / "nvidia-ctk-cdi-generate.yaml"
     spec = yaml.safe_load(example.read_text())
     spec["kind"] = "nvidia.com/gpu"
     path = tmp_path / "nvidia.yaml"
@@ -465,7 +465,7 @@ def test_the_example_spec_is_valid_cdi() -> None:
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT7
 
-    folder = shared_dir("schemas", "cdi")
+    folder = vendored("schemas", "cdi")
     registry: Registry[Any] = Registry().with_resources(
         (p.name, Resource.from_contents(json.loads(p.read_text()), default_specification=DRAFT7))
         for p in folder.glob("*.json")
@@ -524,7 +524,7 @@ def test_cdi_spec_is_applied_like_the_cdi_library(tmp_path: Path) -> None:
 
 
 def test_cdi_spec_of_another_kind_or_broken_is_not_applied(tmp_path: Path) -> None:
-    example = shared_dir("schemas", "cdi", "examples") / "nvidia-ctk-cdi-generate.yaml"
+    example = vendored("schemas", "cdi", "examples") / "nvidia-ctk-cdi-generate.yaml"
     config, diagnostics = one(job(GPU_TASK % ""), oci_devices="cdi", cdi_spec=str(example))
     assert "devices" not in config["linux"]
     assert config["annotations"]["cdi.k8s.io/hclgpu_t"] == "nvidia.com/gpu=0,nvidia.com/gpu=1"

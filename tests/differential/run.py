@@ -42,24 +42,15 @@ class Corpus:
     args: tuple[str, ...] = ()
 
 
-def conformance_folder() -> Path | None:
-    for folder in (
-        ROOT / "tests" / "data" / "conformance" / "nomad",
-        ROOT.parent / "shared" / "conformance" / "nomad",
-    ):
-        if folder.is_dir():
-            return folder
-    return None
+CONFORMANCE = ROOT / "tests" / "data" / "conformance" / "nomad"
 
 
 def corpus(workdir: Path) -> Iterator[Corpus]:
     """Every job file of the suite, server-check cases written out to ``workdir``."""
-    folder = conformance_folder()
-    if folder is not None:
-        for path in sorted(p for p in folder.rglob("*") if p.suffix in (".hcl", ".nomad") and p.is_file()):
-            argfile = path.with_name(path.name + ".args")
-            args = tuple(w for w in argfile.read_text().split("\n") if w) if argfile.exists() else ()
-            yield Corpus("conformance", path.relative_to(folder).as_posix(), path, args)
+    for path in sorted(p for p in CONFORMANCE.rglob("*") if p.suffix in (".hcl", ".nomad") and p.is_file()):
+        argfile = path.with_name(path.name + ".args")
+        args = tuple(w for w in argfile.read_text().split("\n") if w) if argfile.exists() else ()
+        yield Corpus("conformance", path.relative_to(CONFORMANCE).as_posix(), path, args)
     yield from _wild()
     for path in sorted((ROOT / "samples").glob("*.nomad.hcl")):
         yield Corpus("samples", path.name, path)
