@@ -345,3 +345,38 @@ def test_dynamic_device_without_iterator_explains_the_trap() -> None:
     )
     [(code, _, help)] = located(text)
     assert code == "HG117" and help is not None and "iterator" in help and "dynamic" in help
+
+
+@pytest.mark.parametrize(
+    ("written", "nomad"),
+    [  # what jobspec2-oracle printed for `device "nvidia/gpu" { count = <written> }`
+        ("1.5", 1),
+        ("2.5", 2),
+        ("1.75", 1),
+        ("9007199254740993.5", 9007199254740993),
+        ("0.5", None),
+        ("1.1", None),
+        ("2.7", None),
+        ("-1.5", None),
+        ("18446744073709551615.5", None),
+    ],
+)
+def test_an_unsigned_count_takes_a_fraction_as_go_big_float_does(written: str, nomad: int | None) -> None:
+    """Go's big.Float.Uint64 calls a value of at least 1 with a mantissa of at most 64 bits
+    exact: gocty truncates it. A group's signed `count` takes no fraction at all."""
+    device = 'resources {\n  device "nvidia/gpu" {\n    count = ' + written + "\n  }\n}"
+    result = compile_text(in_task('      driver = "docker"\n' + device))
+    counts = (
+        [
+            d.count
+            for g in result.job.task_groups or []
+            for t in g.tasks or []
+            for d in t.resources.devices or []
+        ]
+        if result.job
+        else []
+    )
+    assert counts == ([] if nomad is None else [nomad])
+    assert (result.job is None) == (nomad is None)
+    group = compile_text(f'job "j" {{\n  group "g" {{\n    count = {written}\n  }}\n}}\n')
+    assert [d.code for d in group.diagnostics] == ["HG106"]

@@ -13,12 +13,15 @@ import types
 import typing
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hclgpu.eval.dynamic import normalise
 from hclgpu.eval.values import EvalError, Value, to_bool, to_number, to_string, type_name
 from hclgpu.ir.base import Hcl, Node, OmitEmpty
 from hclgpu.numbers import BigFloat
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 _INT_RANGES = {
     "int8": (-(2**7), 2**7 - 1),
@@ -192,17 +195,39 @@ def _scalar(value: Value, base: Any, go: str) -> Value:
 
 
 def _whole(value: Value, go: str) -> int:
-    """An integer field: gocty converts only a whole number in the Go type's range
-    (``big.Float.Int64`` must be exact): `count = 1.5` and `count = 3 / 2` are refused."""
+    """An integer field, as gocty converts a cty number (zclconf/go-cty cty/gocty/out.go:146,
+    :177): ``big.Float.Int64`` must be exact, so `count = 1.5` is refused. An unsigned field
+    goes through ``big.Float.Uint64``, which Go reports exact for any value of at least 1
+    whose mantissa needs at most 64 bits (math/big float.go: ``x.MinPrec() <= 64``): a device
+    `count = 1.5` is taken as 1, `count = 1.1` (no short binary form) and `0.5` are refused."""
     number = to_number(value)
     low, high = _INT_RANGES.get(go, _INT_RANGES["int"])
-    exact = number.fraction().denominator == 1 if isinstance(number, BigFloat) else True
-    if isinstance(number, float) and not (math.isfinite(number) and number.is_integer() and exact):
-        raise EvalError(f"value must be a whole number, between {low} and {high} inclusive")
-    whole = int(number)
+    refused = EvalError(f"value must be a whole number, between {low} and {high} inclusive")
+    if isinstance(number, float) and not math.isfinite(number) and not isinstance(number, BigFloat):
+        raise refused
+    exact = _exact_value(number)
+    whole = int(exact)  # toward zero
+    if exact != whole and not (low == 0 and exact >= 1 and _significant_bits(exact) <= 64):
+        raise refused
     if not low <= whole <= high:
-        raise EvalError(f"value must be a whole number, between {low} and {high} inclusive")
+        raise refused
     return whole
+
+
+def _exact_value(number: int | float) -> Fraction:
+    """The number as cty holds it: a BigFloat's 512-bit value, a float64's own."""
+    from fractions import Fraction
+
+    return number.fraction() if isinstance(number, BigFloat) else Fraction(number)
+
+
+def _significant_bits(value: Fraction) -> int:
+    """``big.Float.MinPrec``: the bits of the binary mantissa, past 64 for a value that has no
+    short binary form (a denominator that is not a power of two)."""
+    numerator, denominator = abs(value.numerator), value.denominator
+    if denominator & (denominator - 1):
+        return 65
+    return (numerator >> ((numerator & -numerator).bit_length() - 1)).bit_length()
 
 
 def _describe(annotation: Any) -> str:
