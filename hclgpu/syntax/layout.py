@@ -51,6 +51,8 @@ def check_layout(body: ast.Body, source: SourceFile, sink: Sink) -> bool:
         problem = _problem(block, text)
         if problem is not None:
             found.append(problem)
+            if problem[0][0] == _NESTED[0]:
+                found.extend((_NOT_CLOSED, span) for span in _blank_after(text, problem[1].start))
         pending.extend(item for item in reversed(block.body.items) if isinstance(item, ast.Block))
     for (summary, detail), span in sorted(found, key=lambda problem: problem[1].start):
         sink.emit("HG001", summary, source, span, help=detail)
@@ -76,6 +78,23 @@ def _problem(block: ast.Block, text: str) -> tuple[tuple[str, str], Span] | None
         closing = Span(inner.span.end, inner.span.end + 1)
         return (_ARGUMENT_END if isinstance(last, ast.Attribute) else _BLOCK_END), closing
     return None
+
+
+def _blank_after(text: str, start: int) -> list[Span]:
+    """HCL's second objection to a nested block in a single-line one. Its parser skips to the
+    end of the line (``recoverAfterBodyItem``) and then wants the block's ``}``: a newline
+    token right there, from an empty line or a line comment, is "Invalid single-argument block
+    definition" too (``finishParsingBodyBlock``); anything else it lets pass, recovering."""
+    end = text.find("\n", start)
+    if end < 0:
+        return []
+    line_end = text.find("\n", end + 1)
+    line = text[end + 1 : len(text) if line_end < 0 else line_end]
+    stripped = line.lstrip(" \t")
+    if line_end >= 0 and (not stripped or stripped.startswith(("#", "//"))):
+        at = end + 1 + len(line) - len(stripped)
+        return [Span(at, at + 1)]
+    return []
 
 
 def _after_type(block: ast.Block) -> int:
