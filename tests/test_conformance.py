@@ -46,10 +46,18 @@ def test_hcl2_input_parses(relative: str) -> None:
     assert [error.split()[0] for error in _syntax_errors(path)] == REFUSED_BY_HCL.get(relative, [])
 
 
-def test_nomad_corpus_has_126_job_files() -> None:
-    assert len(_nomad_inputs()) == 126
+def test_nomad_corpus_has_155_job_files() -> None:
+    assert len(_nomad_inputs()) == 155
+
+
+SYNTAX_ERRORS = {
+    "written/more/hcl1-quoted-keys.nomad.hcl": ["HG001"],
+    "written/more/single-line-nested.nomad.hcl": ["HG001", "HG001"],
+}
+"""Job files refused on purpose by HCL's own syntax rules (their .error.txt says where)."""
 
 
 @pytest.mark.parametrize("path", _nomad_inputs(), ids=lambda p: str(p.relative_to(DATA)))
 def test_nomad_job_file_parses(path: Path) -> None:
-    assert _syntax_errors(path) == []
+    relative = path.relative_to(vendored("conformance", "nomad")).as_posix()
+    assert [error.split()[0] for error in _syntax_errors(path)] == SYNTAX_ERRORS.get(relative, [])

@@ -148,7 +148,7 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 def test_fixture_count() -> None:
-    assert len(_fixtures()) == 104
+    assert len(_fixtures()) == 128
 
 
 @pytest.mark.parametrize("path", _fixtures())

@@ -1,4 +1,4 @@
-"""The Nomad back end prints exactly what Nomad's own parser printed for 126 job files.
+"""The Nomad back end prints exactly what Nomad's own parser printed for 155 job files.
 
 The fixtures in tests/data/conformance/nomad (Nomad's parser fixtures, and job files written
 for this suite: its README.md) carry Nomad's output (NAME.json), the -var arguments it was
@@ -43,7 +43,7 @@ def _compile(path: Path) -> Result:
 
 
 def test_corpus_counts() -> None:
-    assert (len(_fixtures(".json")), len(_fixtures(".error.txt"))) == (104, 22)
+    assert (len(_fixtures(".json")), len(_fixtures(".error.txt"))) == (128, 27)
 
 
 @pytest.mark.parametrize("relative", _fixtures(".json"))
