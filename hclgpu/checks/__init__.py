@@ -74,14 +74,13 @@ def rule(code: str, target: str = "") -> Callable[[Rule], Rule]:
 
 
 def load_rules() -> dict[str, list[Rule]]:
-    """Import every rule module once (they register themselves) and return the registry."""
+    """Import every rule module once (they register themselves) and return the registry. A
+    name in :data:`RULE_MODULES` without its module fails at once (ModuleNotFoundError): a
+    misspelt entry must not leave its rules out in silence."""
     from importlib import import_module
-    from importlib.util import find_spec
 
     for name in RULE_MODULES:
-        module = f"hclgpu.checks.{name}"
-        if find_spec(module) is not None:
-            import_module(module)
+        import_module(f"hclgpu.checks.{name}")
     return RULES
 
 
