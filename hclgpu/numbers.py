@@ -17,7 +17,16 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from fractions import Fraction  # loaded only for a fractional number: it takes 10 ms
 
-__all__ = ["MAX_DIGITS", "BigFloat", "NumberOutOfRange", "arithmetic", "fits", "parse_decimal"]
+__all__ = [
+    "MAX_DIGITS",
+    "BigFloat",
+    "NumberOutOfRange",
+    "arithmetic",
+    "exact",
+    "fits",
+    "is_negative",
+    "parse_decimal",
+]
 
 MAX_DIGITS = 4300
 """The most decimal digits of a number (Python's own default for int/text conversion)."""
@@ -108,9 +117,9 @@ class BigFloat(float):
     def of(cls, m: int, e: int) -> BigFloat:
         from fractions import Fraction
 
-        exact = Fraction(m) * Fraction(2) ** e
+        held = Fraction(m) * Fraction(2) ** e
         try:
-            value = float(exact)
+            value = float(held)
         except OverflowError:
             value = math.copysign(math.inf, m)
         made = cls(value)
@@ -131,9 +140,9 @@ class BigFloat(float):
             from decimal import Decimal
             from fractions import Fraction
 
-            exact = Fraction(Decimal(self._text))
-            m, e = _binary(abs(exact.numerator), exact.denominator)
-            self._exact = (-m if exact < 0 else m, e)
+            written = Fraction(Decimal(self._text))
+            m, e = _binary(abs(written.numerator), written.denominator)
+            self._exact = (-m if written < 0 else m, e)
         return self._exact
 
     def fraction(self) -> Fraction:
@@ -163,7 +172,7 @@ def arithmetic(op: str, a: int | float, b: int | float) -> int | float | None:
         return None
     if not all(isinstance(v, BigFloat) or math.isfinite(v) for v in (a, b)):
         return None  # a float64 infinity from a function
-    x, y = _exact(a), _exact(b)
+    x, y = exact(a), exact(b)
     if op == "%":  # cty's Modulo: a - trunc(a / b) * b (zclconf/go-cty cty/value_ops.go)
         result = x - int(_rounded(x / y)) * y
     else:
@@ -193,13 +202,16 @@ def _rounded(value: Fraction) -> Fraction:
     return Fraction(-m if value < 0 else m) * Fraction(2) ** e
 
 
-def _exact(value: int | float) -> Fraction:
+def exact(value: int | float) -> Fraction:
+    """A number's exact value as cty holds it: a BigFloat's 512 bits, an int's or float64's own."""
     from fractions import Fraction
 
     return value.fraction() if isinstance(value, BigFloat) else Fraction(value)
 
 
-def _negative(value: int | float) -> bool:
+def is_negative(value: int | float) -> bool:
+    """Whether a number has its sign bit set, -0 included (big.Float keeps it); an int of any
+    size is compared, never turned into a float."""
     return value < 0 if isinstance(value, int) else math.copysign(1.0, value) < 0
 
 
@@ -209,9 +221,9 @@ def _signed_zero(op: str, a: int | float, b: int | float) -> int | float:
     if op == "%":
         negative = False  # a - a: big.Float's difference of equal values is +0
     elif op in "*/":
-        negative = _negative(a) != _negative(b)
+        negative = is_negative(a) != is_negative(b)
     else:
-        negative = _negative(a) and (_negative(b) if op == "+" else not _negative(b)) and a == b == 0
+        negative = is_negative(a) and (is_negative(b) if op == "+" else not is_negative(b)) and a == b == 0
     return -0.0 if negative else 0
 
 

@@ -24,7 +24,7 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.findings import Finding, report_finding
 from hclgpu.checks.gateways import gateway_problem
-from hclgpu.checks.server import Condition, at, reject
+from hclgpu.checks.server import Condition, at, parse_uint_reason, reject
 from hclgpu.ir import models as m
 from hclgpu.ir.service_names import job_services, server_service_name
 
@@ -241,9 +241,7 @@ def _tproxy_problems(ctx: Context, tproxy: m.ConsulTransparentProxy) -> Iterator
 
 def go_uint16_error(text: str) -> str | None:
     """The error `strconv.ParseUint(text, 10, 16)` wraps, or None when it parses."""
-    if not text.isascii() or not text.isdigit():
-        return "invalid syntax"
-    return "value out of range" if int(text) > 65535 else None
+    return parse_uint_reason(text, 10, 16)
 
 
 def go_parse_prefix_error(text: str) -> str | None:

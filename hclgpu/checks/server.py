@@ -141,15 +141,18 @@ def at(ctx: Context, nodes: list[Node | None], *names: str) -> Span | None:
 __all__ = ["CONDITIONS", "NOMAD_COMMIT", "Condition", "at", "go_duration", "reject"]
 
 
-def parse_uint_error(text: str, base: int = 10, bits: int = 64) -> str | None:
-    """The error of Go's ``strconv.ParseUint(text, base, bits)`` as Nomad prints it
-    (``strconv.ParseUint: parsing "x": invalid syntax``), or None when it parses. No sign,
-    no underscores (base 0 only), digits of ``base`` only."""
+def parse_uint_reason(text: str, base: int = 10, bits: int = 64) -> str | None:
+    """Why Go's ``strconv.ParseUint(text, base, bits)`` fails (``invalid syntax``, ``value
+    out of range``), or None when it parses. No sign, no underscores (base 0 only), digits
+    of ``base`` only."""
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"[:base]
-    if not text or any(char not in digits for char in text.lower()) or not text.isascii():
-        reason = "invalid syntax"
-    elif int(text, base) >= 1 << bits:
-        reason = "value out of range"
-    else:
-        return None
-    return f"strconv.ParseUint: parsing {json.dumps(text, ensure_ascii=False)}: {reason}"
+    if not text or not text.isascii() or any(char not in digits for char in text.lower()):
+        return "invalid syntax"
+    return "value out of range" if int(text, base) >= 1 << bits else None
+
+
+def parse_uint_error(text: str, base: int = 10, bits: int = 64) -> str | None:
+    """The error of ``strconv.ParseUint`` as Nomad prints it (``strconv.ParseUint: parsing
+    "x": invalid syntax``), or None when it parses."""
+    reason = parse_uint_reason(text, base, bits)
+    return f"strconv.ParseUint: parsing {json.dumps(text, ensure_ascii=False)}: {reason}" if reason else None

@@ -19,6 +19,7 @@ from hclgpu.eval.dynamic import normalise
 from hclgpu.eval.values import EvalError, Value, to_bool, to_number, to_string, type_name
 from hclgpu.ir.base import Hcl, Node, OmitEmpty
 from hclgpu.numbers import BigFloat
+from hclgpu.numbers import exact as exact_fraction
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -205,20 +206,13 @@ def _whole(value: Value, go: str) -> int:
     refused = EvalError(f"value must be a whole number, between {low} and {high} inclusive")
     if isinstance(number, float) and not math.isfinite(number) and not isinstance(number, BigFloat):
         raise refused
-    exact = _exact_value(number)
+    exact = exact_fraction(number)
     whole = int(exact)  # toward zero
     if exact != whole and not (low == 0 and exact >= 1 and _significant_bits(exact) <= 64):
         raise refused
     if not low <= whole <= high:
         raise refused
     return whole
-
-
-def _exact_value(number: int | float) -> Fraction:
-    """The number as cty holds it: a BigFloat's 512-bit value, a float64's own."""
-    from fractions import Fraction
-
-    return number.fraction() if isinstance(number, BigFloat) else Fraction(number)
 
 
 def _significant_bits(value: Fraction) -> int:

@@ -449,7 +449,9 @@ class Lexer:
     def _brace_on_next_line(self, pos: int) -> None:
         # from the end of the header to the `{`, where hclsyntax reports "Invalid block
         # definition" (its range is the newline that ends the header)
-        header_end = len(self.text[:pos].rstrip())
+        header_end = pos
+        while header_end > 0 and self.text[header_end - 1].isspace():
+            header_end -= 1
         self.notes.append(
             LexError(
                 "HG009",

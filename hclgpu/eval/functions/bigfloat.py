@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from hclgpu.numbers import BigFloat
+from hclgpu.numbers import BigFloat, is_negative
 
 __all__ = ["GoDecimal", "format_float", "format_int", "number_text", "text"]
 
@@ -137,7 +137,7 @@ def text(value: int | float, fmt: str, prec: int = -1) -> str:
     if isinstance(value, float) and math.isinf(value) and not isinstance(value, BigFloat):
         return "+Inf" if value > 0 else "-Inf"
     body = _digits(decimal_of(value), fmt, prec)
-    return "-" + body if math.copysign(1.0, value) < 0 else body  # big.Float keeps -0's sign
+    return "-" + body if is_negative(value) else body  # big.Float keeps -0's sign
 
 
 def number_text(value: int | float) -> str:
