@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from hclgpu.codes import CODES, Severity
+from hclgpu.codes import CODES, Code, Severity
 from hclgpu.source import SourceFile, Span
 
 
@@ -75,7 +75,7 @@ class Sink:
 
     def emit(
         self,
-        code: str,
+        code: Code,
         message: str,
         source: SourceFile,
         span: Span | None = None,
@@ -89,7 +89,7 @@ class Sink:
     ) -> Diagnostic:
         diagnostic = Diagnostic(
             code=code,
-            severity=severity or CODES[code].severity,
+            severity=severity or code.severity,
             message=message,
             source=source,
             span=span,

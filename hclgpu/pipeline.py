@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hclgpu.codes import Severity
+from hclgpu.codes.syntax import HG012, HG023
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.source import SourceFile, looks_like_json
 from hclgpu.syntax import ast
@@ -56,7 +57,7 @@ def _parse(source: SourceFile, sink: Sink) -> ast.File | None:
             check_redefined(tree, source, sink)
         return tree
     except RecursionError:
-        sink.emit("HG012", "the file is nested too deeply to process", source, None)
+        sink.emit(HG012, "the file is nested too deeply to process", source, None)
         return None
 
 
@@ -85,7 +86,7 @@ def _skipped(source: SourceFile, tree: ast.File | None) -> Result:
     """HG023: a file a folder's walk found that is not a job file (a variable file, agent
     configuration), noted in one line and not checked (its syntax tree kept, for an editor)."""
     sink = Sink()
-    sink.emit("HG023", "skipped: not a job file (no top-level `job` block)", source)
+    sink.emit(HG023, "skipped: not a job file (no top-level `job` block)", source)
     return Result(source, tree, sink.sorted())
 
 
@@ -134,7 +135,7 @@ def _compile(
         scope = dict(prepared.scope)
         job = build_job(prepared, sink)
     except RecursionError:
-        sink.emit("HG012", "the file is nested too deeply to evaluate", source, None)
+        sink.emit(HG012, "the file is nested too deeply to evaluate", source, None)
         job = None
     checked = checks and job is not None and not sink.has_errors
     if checked:

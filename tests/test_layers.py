@@ -16,12 +16,11 @@ LAYERS = {
     0: """
         hclgpu.assets hclgpu.cli.clean_index hclgpu.gc_pause hclgpu.io hclgpu.io.durable hclgpu.io.files
         hclgpu.io.output hclgpu.io.walk hclgpu.numbers hclgpu.source
+        hclgpu.codes.base hclgpu.codes.index hclgpu.codes.syntax
     """,
     1: """
-        hclgpu.codes hclgpu.codes.base hclgpu.codes.checks hclgpu.codes.devices hclgpu.codes.evaluation
-        hclgpu.codes.policies hclgpu.codes.resources hclgpu.codes.server hclgpu.codes.suppression
-        hclgpu.codes.syntax
-        hclgpu.codes.targets
+        hclgpu.codes hclgpu.codes.evaluation
+        hclgpu.codes.policies hclgpu.codes.suppression hclgpu.codes.targets
         hclgpu.diagnostics hclgpu.io.inputs hclgpu.re2 hclgpu.re2.parser hclgpu.re2.translator
         hclgpu.re2.vm hclgpu.settings hclgpu.settings.files hclgpu.settings.kinds hclgpu.settings.option
         hclgpu.settings.patterns hclgpu.settings.profile hclgpu.settings.releases hclgpu.settings.resolve
@@ -46,7 +45,7 @@ LAYERS = {
         hclgpu.ir.service_names
     """,
     4: """
-        hclgpu.checks hclgpu.checks.affinities hclgpu.checks.context hclgpu.checks.covered
+        hclgpu.checks hclgpu.checks.affinities hclgpu.checks.context hclgpu.checks.registry
         hclgpu.checks.deprecations
         hclgpu.checks.devices hclgpu.checks.groups hclgpu.checks.jobs hclgpu.checks.naming
         hclgpu.checks.networks hclgpu.checks.operators hclgpu.checks.resources

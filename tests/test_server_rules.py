@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from hclgpu.checks import load_rules
-from hclgpu.checks.server import CONDITIONS, Condition
+from hclgpu.checks.server import CONDITIONS, OWN_CHECKS, Check, Condition
 from hclgpu.cli import main
-from hclgpu.codes import CODES
+from hclgpu.diagnostics import Diagnostic
 from hclgpu.eval.program import EvalOptions
 from hclgpu.pipeline import compile_source
 from hclgpu.settings.profile import Profile
@@ -656,8 +656,10 @@ ALSO: dict[str, set[str]] = {
 }
 """The checks the same wrong value always trips too, in Nomad as here."""
 
-TESTED_ELSEWHERE = {"group-without-name", "group-defined-twice", "task-without-name"}
-"""Conditions a job file cannot reach without other errors first (an empty label is HG105)."""
+TESTED_ELSEWHERE = {"group-without-name", "group-defined-twice", "task-without-name", "scaling-policy-type"}
+"""Conditions a job file cannot reach without other errors first (an empty label is HG105;
+Nomad's parser refuses a group scaling type other than horizontal before the server sees it,
+which the decoder reports as HG122 under this check: test_the_parser_refuses_a_group_scaling_type)."""
 
 
 def _pattern(condition: Condition) -> re.Pattern[str]:
@@ -669,10 +671,13 @@ COMMUNITY = {"enterprise": False, "memory_oversubscription": False}
 """The profile the cases run with: every cluster fact stated, as it makes each check report."""
 
 
-def _findings(text: str, release: Release = NEWEST, **facts: bool | None) -> list[tuple[str, str, str]]:
+def _diagnostics(text: str, release: Release = NEWEST, **facts: bool | None) -> list[Diagnostic]:
     profile = Profile(release, **{**COMMUNITY, **facts})  # type: ignore[arg-type]
-    result = compile_source(SourceFile("job.nomad.hcl", text), EvalOptions(profile=profile))
-    return [(d.code, d.message, str(d.severity)) for d in result.diagnostics]
+    return compile_source(SourceFile("job.nomad.hcl", text), EvalOptions(profile=profile)).diagnostics
+
+
+def _findings(text: str, release: Release = NEWEST, **facts: bool | None) -> list[tuple[str, str, str]]:
+    return [(d.code, d.message, str(d.severity)) for d in _diagnostics(text, release, **facts)]
 
 
 def _release(condition: Condition) -> Release:
@@ -680,20 +685,37 @@ def _release(condition: Condition) -> Release:
     return next(release for release in reversed(all_releases()) if condition.holds_in(release))
 
 
+def _named(ident: str) -> Condition | Check:
+    """The check named ``ident``: one of Nomad's (a condition) or hclgpu's own."""
+    return CONDITIONS.get(ident) or OWN_CHECKS[ident]
+
+
+def _case_release(ident: str) -> Release:
+    named = _named(ident)
+    return _release(named) if isinstance(named, Condition) else NEWEST
+
+
 @pytest.mark.parametrize("ident", sorted(CASES))
 def test_a_minimal_job_trips_only_its_check_and_its_twin_passes(ident: str) -> None:
+    """The finding names its check (what `ignore` takes), in Nomad's words for Nomad's checks."""
     load_rules()
     bad, good = CASES[ident]
-    release = _release(CONDITIONS[ident])
-    severity = str(CODES[CONDITIONS[ident].code].severity)
+    release = _case_release(ident)
+    code = _named(ident).code
+    assert code is not None
     facts = {"enterprise": True} if ident in ENTERPRISE_ONLY else {}
-    found = [
-        (code, message) for code, message, level in _findings(bad, release, **facts) if level == severity
+    found = [  # a check may report below its code's severity (HG248's group service ports: warnings)
+        d
+        for d in _diagnostics(bad, release, **facts)
+        if str(d.severity) == str(code.severity) or d.check_name == ident
     ]
-    expected = [CONDITIONS[other] for other in sorted({ident, *ALSO.get(ident, set())})]
-    assert len(found) == len(expected), found
-    for other in expected:
-        assert any(code == other.code and _pattern(other).match(message) for code, message in found), other.id
+    expected = sorted({ident, *ALSO.get(ident, set())})
+    assert sorted(d.check_name for d in found) == expected, [(d.check_name, d.message) for d in found]
+    for diagnostic in found:
+        named = _named(diagnostic.check_name)
+        assert diagnostic.code == named.code
+        if isinstance(named, Condition):
+            assert _pattern(named).match(diagnostic.message), diagnostic.message
     assert _findings(good, release, **facts) == []
 
 
@@ -722,12 +744,11 @@ def test_a_check_of_the_cluster_configuration_is_documented_not_reported() -> No
         assert not condition.needs or condition.id not in CASES, condition.id
 
 
-def test_every_server_check_has_a_case() -> None:
+def test_every_named_check_has_a_case() -> None:
+    """Nomad's checks (but those of the cluster's configuration) and hclgpu's own named ones."""
     load_rules()
-    from hclgpu.checks import covered
-
     cluster = {ident for ident, condition in CONDITIONS.items() if condition.needs}
-    assert set(CONDITIONS) - covered.IDS - TESTED_ELSEWHERE - cluster == set(CASES)
+    assert sorted({*CONDITIONS, *OWN_CHECKS} - TESTED_ELSEWHERE - cluster) == sorted(CASES)
 
 
 def test_a_check_new_in_a_release_is_left_out_for_older_ones(
@@ -815,3 +836,11 @@ def test_a_check_of_a_cluster_fact_is_reported_only_when_the_profile_states_the_
     assert code in {c for c, _, _ in _findings(bad, _release(CONDITIONS[ident]), **{fact: False})}
     assert code not in {c for c, _, _ in _findings(bad, _release(CONDITIONS[ident]), **{fact: None})}
     assert code not in {c for c, _, _ in _findings(bad, _release(CONDITIONS[ident]), **{fact: True})}
+
+
+def test_the_parser_refuses_a_group_scaling_type() -> None:
+    """Nomad's parser refuses a group scaling type but horizontal before the server's
+    `ScalingPolicy.validateType` could: HG122, under that check's name."""
+    bad = job(group='scaling {\ntype = "vertical"\nmin = 1\nmax = 3\n}')
+    assert [(d.code, d.check_name) for d in _diagnostics(bad)] == [("HG122", "scaling-policy-type")]
+    assert _diagnostics(job(group='scaling {\ntype = "horizontal"\nmin = 1\nmax = 3\n}')) == []

@@ -14,18 +14,19 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 
 from hclgpu.backends.target import Lowering
+from hclgpu.codes.targets import HG301, HG302
 from hclgpu.ir.base import Hcl, Node
 
 
 def unsupported(ctx: Lowering, message: str, node: Node | None, help: str | None = None) -> None:
     """HG301 at ``node``, once: something left out of the output."""
-    if not ctx.said("HG301", message, node):
+    if not ctx.said(HG301, message, node):
         ctx.unsupported(message, node, help=help)
 
 
 def approximated(ctx: Lowering, message: str, node: Node | None, help: str | None = None) -> None:
     """HG302 at ``node``, once: something translated only approximately."""
-    if not ctx.said("HG302", message, node):
+    if not ctx.said(HG302, message, node):
         ctx.approximated(message, node, help=help)
 
 

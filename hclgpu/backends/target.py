@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from hclgpu.codes import Severity
+from hclgpu.codes.base import Code
+from hclgpu.codes.targets import HG301, HG302
 from hclgpu.diagnostics import Related, Sink
 from hclgpu.ir.base import Node
 from hclgpu.source import SourceFile, Span
@@ -90,7 +92,7 @@ class Lowering:
     _said: set[tuple[str, str, Span | None]] = field(default_factory=set, init=False, repr=False)
     _asked: set[str] = field(default_factory=set, init=False, repr=False)
 
-    def said(self, code: str, message: str, node: Node | Span | None) -> bool:
+    def said(self, code: Code, message: str, node: Node | Span | None) -> bool:
         """Whether this translation already reported exactly this at ``node``: a job-level
         construct is read once per group or task, and reported once. A set lookup, not a
         scan of the sink, which holds thousands of diagnostics for thousands of groups."""
@@ -109,16 +111,16 @@ class Lowering:
         if self.options.unsupported == "ignore":
             return
         severity = Severity.ERROR if self.options.unsupported == "error" else None
-        self._emit("HG301", message, node, help, severity)
+        self._emit(HG301, message, node, help, severity)
 
     def approximated(self, message: str, node: Node | Span | None, help: str | None = None) -> None:
         """HG302: something translated only approximately; the message names the target field."""
         if self.options.unsupported != "ignore":
-            self._emit("HG302", message, node, help, None)
+            self._emit(HG302, message, node, help, None)
 
     def _emit(
         self,
-        code: str,
+        code: Code,
         message: str,
         node: Node | Span | None,
         help: str | None,

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hclgpu.checks.context import Context
+from hclgpu.codes.base import Code
+from hclgpu.codes.syntax import HG901
 from hclgpu.diagnostics import Sink
 from hclgpu.ir import models as m
 from hclgpu.settings.profile import Profile
@@ -53,11 +55,10 @@ RULE_MODULES = (
     "volumes",
     "hooks",
     "warnings",
-    "covered",
 )
 
 
-def rule(code: str, target: str = "") -> Callable[[Rule], Rule]:
+def rule(code: Code, target: str = "") -> Callable[[Rule], Rule]:
     """Register a rule function under its code; with ``target``, a rule about that
     translation target only."""
     if target:
@@ -98,36 +99,11 @@ def run_checks(
                 function(context)
             except Exception as error:  # a bug in one rule must not hide the others' findings
                 sink.emit(
-                    "HG901",
+                    HG901,
                     f"internal error in the rule for {code}: {type(error).__name__}: {error}",
                     source,
                     help="this is a bug in hclgpu; please report it with the file",
                 )
 
 
-def addressable() -> dict[str, str]:
-    """Every check a finding names, as name → code: the conditions reported through
-    :func:`~hclgpu.checks.server.reject`. Those declared only for the table (``covered``)
-    are reported by older rules under their code, and those that need the cluster's
-    configuration never are."""
-    from hclgpu.checks.covered import IDS
-    from hclgpu.checks.server import CONDITIONS
-
-    load_rules()
-    found = [c for c in CONDITIONS.values() if c.code and not c.needs and c.id not in IDS]
-    return {c.id: c.code for c in sorted(found, key=lambda c: (c.code, c.id))}
-
-
-def index_module() -> str:
-    """The text of :mod:`hclgpu.codes.checks`, the index of :func:`addressable` that
-    ``select``/``ignore`` read without importing a rule (a test keeps the two equal)."""
-    rows = "".join(f'    "{name}": "{code}",\n' for name, code in addressable().items())
-    return (
-        '"""Every check a finding can name, and its code: generated from the conditions of\n'
-        "hclgpu.checks (``hclgpu.checks.index_module``; ``pytest --update-golden``\n"
-        'rewrites it), so that `select` and `ignore` know the names without importing a rule."""\n\n'
-        f"CHECKS: dict[str, str] = {{\n{rows}}}\n"
-    )
-
-
-__all__ = ["RULES", "Context", "addressable", "index_module", "load_rules", "rule", "run_checks"]
+__all__ = ["RULES", "Context", "load_rules", "rule", "run_checks"]

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.findings import Finding, report_finding
-from hclgpu.checks.gateways import gateway_problem
+from hclgpu.checks.gateways import HG292, gateway_problem
 from hclgpu.checks.server import Condition, at, parse_uint_reason, reject
 from hclgpu.ir import models as m
 from hclgpu.ir.service_names import job_services, server_service_name
@@ -36,54 +36,54 @@ CONNECT = "nomad/structs/connect.go"
 
 NOT_EXCLUSIVE = Condition(
     "connect-not-exclusive",
-    "HG292",
-    "ConsulConnect.Validate",
-    f"{SV}:1361",
-    "a `connect` block is not exactly one of `sidecar_service`, `native = true` and `gateway`"
+    code=HG292,
+    nomad="ConsulConnect.Validate",
+    source=f"{SV}:1361",
+    condition="a `connect` block is not exactly one of `sidecar_service`, `native = true` and `gateway`"
     " (an empty `connect {}`, or one with only `sidecar_task`)",
-    "Consul Connect must be exclusively native, make use of a sidecar, or represent a Gateway",
+    message="Consul Connect must be exclusively native, make use of a sidecar, or represent a Gateway",
 )
 TPROXY_CIDR = Condition(
     "transparent-proxy-outbound-cidr",
-    "HG292",
-    "ConsulTransparentProxy.Validate",
-    f"{CONNECT}:125",
-    "a `transparent_proxy { exclude_outbound_cidrs }` entry is not an address/bits prefix"
+    code=HG292,
+    nomad="ConsulTransparentProxy.Validate",
+    source=f"{CONNECT}:125",
+    condition="a `transparent_proxy { exclude_outbound_cidrs }` entry is not an address/bits prefix"
     " (Go's `netip.ParsePrefix`)",
-    "could not parse transparent proxy excluded outbound CIDR as network prefix: {error}",
+    message="could not parse transparent proxy excluded outbound CIDR as network prefix: {error}",
 )
 TPROXY_UID = Condition(
     "transparent-proxy-uid",
-    "HG292",
-    "ConsulTransparentProxy.Validate",
-    f"{CONNECT}:144",
-    "`transparent_proxy { uid }` is set and is not a decimal number from 0 to 65535",
-    "transparent proxy block has invalid UID field: invalid user ID {uid!r}: {error}",
+    code=HG292,
+    nomad="ConsulTransparentProxy.Validate",
+    source=f"{CONNECT}:144",
+    condition="`transparent_proxy { uid }` is set and is not a decimal number from 0 to 65535",
+    message="transparent proxy block has invalid UID field: invalid user ID {uid!r}: {error}",
 )
 TPROXY_EXCLUDE_UID = Condition(
     "transparent-proxy-exclude-uid",
-    "HG292",
-    "ConsulTransparentProxy.Validate",
-    f"{CONNECT}:150",
-    "a `transparent_proxy { exclude_uids }` entry is not a decimal number from 0 to 65535",
-    "transparent proxy block has invalid ExcludeUIDs field: invalid user ID {uid!r}: {error}",
+    code=HG292,
+    nomad="ConsulTransparentProxy.Validate",
+    source=f"{CONNECT}:150",
+    condition="a `transparent_proxy { exclude_uids }` entry is not a decimal number from 0 to 65535",
+    message="transparent proxy block has invalid ExcludeUIDs field: invalid user ID {uid!r}: {error}",
 )
 NATIVE_TASK = Condition(
     "connect-native-without-task",
-    "HG292",
-    "Service.validateConsulService",
-    f"{SV}:895",
-    "a group service with `connect { native = true }` has no `task`, in a group without a"
+    code=HG292,
+    nomad="Service.validateConsulService",
+    source=f"{SV}:895",
+    condition="a group service with `connect { native = true }` has no `task`, in a group without a"
     " `network` (with one, the server takes the group's only task, or refuses an ambiguous one)",
-    "Service {name} is Connect Native and requires setting the task",
+    message="Service {name} is Connect Native and requires setting the task",
 )
 NATIVE_PORT = Condition(
     "connect-native-without-port",
-    "HG292",
-    "Service.validateConsulService",
-    f"{SV}:900",
-    "a service with `connect { native = true }` has no `port`",
-    "Service {name} is Connect Native and requires setting the port",
+    code=HG292,
+    nomad="Service.validateConsulService",
+    source=f"{SV}:900",
+    condition="a service with `connect { native = true }` has no `port`",
+    message="Service {name} is Connect Native and requires setting the port",
     since=(1, 9, 2),
 )
 
@@ -91,36 +91,36 @@ NATIVE_PORT = Condition(
 
 PROXY_SERVICE = Condition(
     "connect-proxy-task-service",
-    "HG292",
-    "Task.Validate",
-    f"{S}:8356",
-    'a task with `kind = "connect-proxy:<service>"` has `service` blocks',
-    "Connect proxy task must not have a service block",
+    code=HG292,
+    nomad="Task.Validate",
+    source=f"{S}:8356",
+    condition='a task with `kind = "connect-proxy:<service>"` has `service` blocks',
+    message="Connect proxy task must not have a service block",
 )
 PROXY_LEADER = Condition(
     "connect-proxy-task-leader",
-    "HG292",
-    "Task.Validate",
-    f"{S}:8359",
-    'a task with `kind = "connect-proxy:<service>"` sets `leader = true`',
-    "Connect proxy task must not have leader set",
+    code=HG292,
+    nomad="Task.Validate",
+    source=f"{S}:8359",
+    condition='a task with `kind = "connect-proxy:<service>"` sets `leader = true`',
+    message="Connect proxy task must not have leader set",
 )
 PROXY_NO_SIDECAR = Condition(
     "connect-proxy-without-connect-service",
-    "HG292",
-    "ValidateConnectProxyService",
-    f"{S}:8760",
-    'a task has `kind = "connect-proxy:<service>"` and no group service has a `sidecar_service`',
-    "No Connect services in task group with Connect proxy ({service!r})",
+    code=HG292,
+    nomad="ValidateConnectProxyService",
+    source=f"{S}:8760",
+    condition='a task has `kind = "connect-proxy:<service>"` and no group service has a `sidecar_service`',
+    message="No Connect services in task group with Connect proxy ({service!r})",
 )
 PROXY_UNKNOWN = Condition(
     "connect-proxy-service-not-found",
-    "HG292",
-    "ValidateConnectProxyService",
-    f"{S}:8762",
-    'a task has `kind = "connect-proxy:<service>"` and no group service with a'
+    code=HG292,
+    nomad="ValidateConnectProxyService",
+    source=f"{S}:8762",
+    condition='a task has `kind = "connect-proxy:<service>"` and no group service with a'
     " `sidecar_service` has that name (as the server interpolates it)",
-    "Connect proxy service name ({service!r}) not found in Connect services from task group: {names}",
+    message="Connect proxy service name ({service!r}) not found in Connect services from task group: {names}",
 )
 
 CONNECT_PROXY = "connect-proxy:"
@@ -141,7 +141,7 @@ def _consul_services(job: m.Job) -> Iterator[tuple[m.TaskGroup, m.Task | None, m
 # ---- ConsulConnect.Validate ---------------------------------------------------------------
 
 
-@rule("HG292")
+@rule(HG292)
 def connect_blocks(ctx: Context) -> None:
     """`ConsulConnect.Validate` of every Consul service, and the native-service rows of
     `validateConsulService`: each `connect` block stops at its first error, as Nomad's does."""
@@ -315,7 +315,7 @@ def go_quote(text: str) -> str:
 # ---- Task.Validate on connect-proxy tasks --------------------------------------------------
 
 
-@rule("HG292")
+@rule(HG292)
 def connect_proxy_tasks(ctx: Context) -> None:
     """A task of kind `connect-proxy:<service>` is the Envoy of that sidecar service; the
     ones the server injects always fit, so only written ones are judged."""

@@ -32,6 +32,7 @@ from hclgpu.checks.connect import (
 )
 from hclgpu.checks.context import Context
 from hclgpu.checks.findings import Finding, report_finding
+from hclgpu.checks.gateways import HG292
 from hclgpu.checks.server import Condition, at
 from hclgpu.ir import models as m
 from hclgpu.ir.admission import gateway_prefix
@@ -46,234 +47,240 @@ REWORDED = (1, 11, 0)
 
 SIDECAR_NETWORKS = Condition(
     "connect-sidecar-network-count",
-    "HG292",
-    "groupConnectNetworkModeValidate",
-    f"{HOOK}:636",
-    "a group with a `sidecar_service` has no `network` block, or more than one",
-    "connect sidecar: must have exactly one network for Consul Connect: group {group!r} has {count} networks",
+    code=HG292,
+    nomad="groupConnectNetworkModeValidate",
+    source=f"{HOOK}:636",
+    condition="a group with a `sidecar_service` has no `network` block, or more than one",
+    message="connect sidecar: must have exactly one network for Consul Connect: group {group!r} has {count}"
+    " networks",
     since=REWORDED,
 )
 SIDECAR_NETWORKS_LEGACY = Condition(
     "connect-sidecar-network-count-legacy",
-    "HG292",
-    "groupConnectSidecarValidate",
-    f"{HOOK}:639",
-    "a group with a `sidecar_service` has no `network` block, or more than one (the wording before 1.11)",
-    "Consul Connect sidecars require exactly 1 network, found {count} in group {group!r}",
+    code=HG292,
+    nomad="groupConnectSidecarValidate",
+    source=f"{HOOK}:639",
+    condition="a group with a `sidecar_service` has no `network` block, or more than one (the wording"
+    " before 1.11)",
+    message="Consul Connect sidecars require exactly 1 network, found {count} in group {group!r}",
     until=REWORDED,
     tag="v1.10.0",
 )
 SIDECAR_MODE = Condition(
     "connect-sidecar-network-mode",
-    "HG292",
-    "groupConnectNetworkModeValidate",
-    f"{HOOK}:650",
-    'a group with a `sidecar_service` has a network whose `mode` is not "bridge" or "cni/*"',
-    "connect sidecar: invalid network mode for Consul Connect: group {group!r} uses network mode"
+    code=HG292,
+    nomad="groupConnectNetworkModeValidate",
+    source=f"{HOOK}:650",
+    condition='a group with a `sidecar_service` has a network whose `mode` is not "bridge" or "cni/*"',
+    message="connect sidecar: invalid network mode for Consul Connect: group {group!r} uses network mode"
     ' {mode!r}; must be "bridge" or "cni/*"',
     since=REWORDED,
 )
 SIDECAR_MODE_LEGACY = Condition(
     "connect-sidecar-network-mode-legacy",
-    "HG292",
-    "groupConnectSidecarValidate",
-    f"{HOOK}:643",
-    'a group with a `sidecar_service` has a network whose `mode` is not "bridge" (CNI modes came in 1.11)',
-    "Consul Connect sidecar requires bridge network, found {mode!r} in group {group!r}",
+    code=HG292,
+    nomad="groupConnectSidecarValidate",
+    source=f"{HOOK}:643",
+    condition='a group with a `sidecar_service` has a network whose `mode` is not "bridge" (CNI modes came'
+    " in 1.11)",
+    message="Consul Connect sidecar requires bridge network, found {mode!r} in group {group!r}",
     until=REWORDED,
     tag="v1.10.0",
 )
 GATEWAY_NETWORKS = Condition(
     "connect-gateway-network-count",
-    "HG292",
-    "groupConnectNetworkModeValidate",
-    f"{HOOK}:636",
-    "a group with a connect `gateway` service has no `network` block, or more than one",
-    "connect gateway: must have exactly one network for Consul Connect: group {group!r} has {count} networks",
+    code=HG292,
+    nomad="groupConnectNetworkModeValidate",
+    source=f"{HOOK}:636",
+    condition="a group with a connect `gateway` service has no `network` block, or more than one",
+    message="connect gateway: must have exactly one network for Consul Connect: group {group!r} has {count}"
+    " networks",
     since=REWORDED,
 )
 GATEWAY_NETWORKS_LEGACY = Condition(
     "connect-gateway-network-count-legacy",
-    "HG292",
-    "groupConnectGatewayValidate",
-    f"{HOOK}:675",
-    "a group with a connect `gateway` service has no `network` block, or more than one (the"
+    code=HG292,
+    nomad="groupConnectGatewayValidate",
+    source=f"{HOOK}:675",
+    condition="a group with a connect `gateway` service has no `network` block, or more than one (the"
     " wording before 1.11)",
-    "Consul Connect gateways require exactly 1 network, found {count} in group {group!r}",
+    message="Consul Connect gateways require exactly 1 network, found {count} in group {group!r}",
     until=REWORDED,
     tag="v1.10.0",
 )
 GATEWAY_MODE = Condition(
     "connect-gateway-network-mode",
-    "HG292",
-    "groupConnectNetworkModeValidate",
-    f"{HOOK}:650",
-    'a group with a connect `gateway` service has a network whose `mode` is not "bridge", "host" or "cni/*"',
-    "connect gateway: invalid network mode for Consul Connect: group {group!r} uses network mode"
+    code=HG292,
+    nomad="groupConnectNetworkModeValidate",
+    source=f"{HOOK}:650",
+    condition='a group with a connect `gateway` service has a network whose `mode` is not "bridge", "host"'
+    ' or "cni/*"',
+    message="connect gateway: invalid network mode for Consul Connect: group {group!r} uses network mode"
     ' {mode!r}; must be "bridge", "host", or "cni/*"',
     since=REWORDED,
 )
 GATEWAY_MODE_LEGACY = Condition(
     "connect-gateway-network-mode-legacy",
-    "HG292",
-    "groupConnectGatewayValidate",
-    f"{HOOK}:680",
-    'a group with a connect `gateway` service has a network whose `mode` is not "bridge" or'
+    code=HG292,
+    nomad="groupConnectGatewayValidate",
+    source=f"{HOOK}:680",
+    condition='a group with a connect `gateway` service has a network whose `mode` is not "bridge" or'
     ' "host" (CNI modes came in 1.11)',
-    'Consul Connect Gateway service requires Task Group with network mode of type "bridge" or "host"',
+    message='Consul Connect Gateway service requires Task Group with network mode of type "bridge" or "host"',
     until=REWORDED,
     tag="v1.10.0",
 )
 EXPOSE_NETWORKS = Condition(
     "expose-check-network-count",
-    "HG292",
-    "groupConnectNetworkModeValidate",
-    f"{HOOK}:636",
-    "a group service has a check with `expose = true` and the group has no `network` block, or"
+    code=HG292,
+    nomad="groupConnectNetworkModeValidate",
+    source=f"{HOOK}:636",
+    condition="a group service has a check with `expose = true` and the group has no `network` block, or"
     " more than one (from the expose mutator, and so alone, when the check is an http or grpc"
     ' check of a sidecar service with a `path` starting with "/")',
-    "connect expose check: must have exactly one network for Consul Connect: group {group!r} has"
+    message="connect expose check: must have exactly one network for Consul Connect: group {group!r} has"
     " {count} networks",
     since=REWORDED,
 )
 EXPOSE_NETWORKS_LEGACY = Condition(
     "expose-check-network-count-legacy",
-    "HG292",
-    "tgValidateUseOfBridgeMode",
-    f"{EXPOSE}:146",
-    "a group service has a check with `expose = true` and the group has no `network` block, or"
+    code=HG292,
+    nomad="tgValidateUseOfBridgeMode",
+    source=f"{EXPOSE}:146",
+    condition="a group service has a check with `expose = true` and the group has no `network` block, or"
     " more than one (the wording before 1.11)",
-    "group {group!r} must specify one bridge network for exposing service check(s)",
+    message="group {group!r} must specify one bridge network for exposing service check(s)",
     until=REWORDED,
     tag="v1.10.0",
 )
 EXPOSE_MODE = Condition(
     "expose-check-network-mode",
-    "HG292",
-    "groupConnectNetworkModeValidate",
-    f"{HOOK}:650",
-    "a group service has a check with `expose = true` and the group's network `mode` is not"
+    code=HG292,
+    nomad="groupConnectNetworkModeValidate",
+    source=f"{HOOK}:650",
+    condition="a group service has a check with `expose = true` and the group's network `mode` is not"
     ' "bridge" or "cni/*"',
-    "connect expose check: invalid network mode for Consul Connect: group {group!r} uses network"
+    message="connect expose check: invalid network mode for Consul Connect: group {group!r} uses network"
     ' mode {mode!r}; must be "bridge" or "cni/*"',
     since=REWORDED,
 )
 EXPOSE_MODE_LEGACY = Condition(
     "expose-check-network-mode-legacy",
-    "HG292",
-    "tgValidateUseOfBridgeMode",
-    f"{EXPOSE}:149",
-    "a group service has a check with `expose = true` and the group's network `mode` is not"
+    code=HG292,
+    nomad="tgValidateUseOfBridgeMode",
+    source=f"{EXPOSE}:149",
+    condition="a group service has a check with `expose = true` and the group's network `mode` is not"
     ' "bridge" (CNI modes came in 1.11)',
-    "group {group!r} must use bridge network for exposing service check(s)",
+    message="group {group!r} must use bridge network for exposing service check(s)",
     until=REWORDED,
     tag="v1.10.0",
 )
 UPPERCASE_SERVICE = Condition(
     "connect-service-name-uppercase",
-    "HG292",
-    "groupConnectSidecarValidate",
-    f"{HOOK}:664",
-    "a service with a `sidecar_service` has upper-case letters in its name (as the server interpolates it)",
-    "Consul Connect service name {name!r} in group {group!r} must not contain uppercase characters",
+    code=HG292,
+    nomad="groupConnectSidecarValidate",
+    source=f"{HOOK}:664",
+    condition="a service with a `sidecar_service` has upper-case letters in its name (as the server"
+    " interpolates it)",
+    message="Consul Connect service name {name!r} in group {group!r} must not contain uppercase characters",
 )
 UPPERCASE_GROUP = Condition(
     "connect-group-name-uppercase",
-    "HG292",
-    "groupConnectSidecarValidate",
-    f"{HOOK}:668",
-    "a group with a `sidecar_service` has upper-case letters in its name",
-    "Consul Connect group {group!r} with service {name!r} must not contain uppercase characters",
+    code=HG292,
+    nomad="groupConnectSidecarValidate",
+    source=f"{HOOK}:668",
+    condition="a group with a `sidecar_service` has upper-case letters in its name",
+    message="Consul Connect group {group!r} with service {name!r} must not contain uppercase characters",
 )
 NATIVE_AMBIGUOUS = Condition(
     "connect-native-task-ambiguous",
-    "HG292",
-    "getNamedTaskForNativeService",
-    f"{HOOK}:228",
-    "a group service with `connect { native = true }` has no `task` and the group has more than"
+    code=HG292,
+    nomad="getNamedTaskForNativeService",
+    source=f"{HOOK}:228",
+    condition="a group service with `connect { native = true }` has no `task` and the group has more than"
     " one task (Envoy tasks injected for the group's earlier sidecars count); the connect"
     " mutator's error when the group has a network",
-    "task for Consul Connect Native service {group}->{name} is ambiguous and must be set",
+    message="task for Consul Connect Native service {group}->{name} is ambiguous and must be set",
 )
 NATIVE_UNKNOWN_TASK = Condition(
     "connect-native-task-missing",
-    "HG292",
-    "getNamedTaskForNativeService",
-    f"{HOOK}:236",
-    "a group service with `connect { native = true }` names a `task` the group does not have"
+    code=HG292,
+    nomad="getNamedTaskForNativeService",
+    source=f"{HOOK}:236",
+    condition="a group service with `connect { native = true }` names a `task` the group does not have"
     " (the connect mutator's error when the group has a network)",
-    "task {task} named by Consul Connect Native service {group}->{name} does not exist",
+    message="task {task} named by Consul Connect Native service {group}->{name} does not exist",
 )
 MESH_PORT = Condition(
     "mesh-gateway-without-port",
-    "HG292",
-    "groupConnectHook",
-    f"{HOOK}:363",
-    "a `gateway { mesh {} }` service has no `port`, in a group with a network (the connect"
+    code=HG292,
+    nomad="groupConnectHook",
+    source=f"{HOOK}:363",
+    condition="a `gateway { mesh {} }` service has no `port`, in a group with a network (the connect"
     " mutator's error: it stops the registration)",
-    "service.port must be set for mesh gateway service",
+    message="service.port must be set for mesh gateway service",
 )
 SAME_UPSTREAM = Condition(
     "connect-upstreams-same-address",
-    "HG292",
-    "groupConnectUpstreamsValidate",
-    f"{HOOK}:588",
-    "two `upstreams` of a group's sidecars (of one service or two) listen on one"
+    code=HG292,
+    nomad="groupConnectUpstreamsValidate",
+    source=f"{HOOK}:588",
+    condition="two `upstreams` of a group's sidecars (of one service or two) listen on one"
     " `local_bind_address`:`local_bind_port`, or one `local_bind_socket_path`",
-    "Consul Connect services {name!r} and {other!r} in group {group!r} using same address for"
+    message="Consul Connect services {name!r} and {other!r} in group {group!r} using same address for"
     " upstreams ({address})",
 )
 TPROXY_DNS = Condition(
     "transparent-proxy-with-dns",
-    "HG292",
-    "groupConnectUpstreamsValidate",
-    f"{HOOK}:600",
-    "a sidecar's `transparent_proxy` lacks `no_dns = true` and a network of the group has a"
+    code=HG292,
+    nomad="groupConnectUpstreamsValidate",
+    source=f"{HOOK}:600",
+    condition="a sidecar's `transparent_proxy` lacks `no_dns = true` and a network of the group has a"
     " non-empty `dns` block",
-    "Consul Connect transparent proxy cannot be used with network.dns unless no_dns=true",
+    message="Consul Connect transparent proxy cannot be used with network.dns unless no_dns=true",
 )
 TPROXY_INBOUND = Condition(
     "transparent-proxy-inbound-port-label",
-    "HG292",
-    "groupConnectUpstreamsValidate",
-    f"{HOOK}:606",
-    "a `transparent_proxy { exclude_inbound_ports }` entry is neither a port number nor the"
+    code=HG292,
+    nomad="groupConnectUpstreamsValidate",
+    source=f"{HOOK}:606",
+    condition="a `transparent_proxy { exclude_inbound_ports }` entry is neither a port number nor the"
     " label of a static port (`static` set) of the group's networks",
-    "Consul Connect transparent proxy port {port!r} must be numeric or one of network.port labels",
+    message="Consul Connect transparent proxy port {port!r} must be numeric or one of network.port labels",
 )
 TPROXY_ALONE = Condition(
     "transparent-proxy-one-connect-block",
-    "HG292",
-    "groupConnectUpstreamsValidate",
-    f"{HOOK}:614",
-    "a group's sidecar uses `transparent_proxy` and another group service has a `connect` block",
-    "Consul Connect transparent proxy requires there is only one connect block",
+    code=HG292,
+    nomad="groupConnectUpstreamsValidate",
+    source=f"{HOOK}:614",
+    condition="a group's sidecar uses `transparent_proxy` and another group service has a `connect` block",
+    message="Consul Connect transparent proxy requires there is only one connect block",
 )
 EXPOSE_SIDECAR = Condition(
     "expose-check-without-sidecar",
-    "HG292",
-    "tgValidateUseOfCheckExpose",
-    f"{EXPOSE}:110",
-    "a group service without `sidecar_service` has a check with `expose = true`",
-    "exposed service check {group}->{name}->{check} requires use of sidecar_proxy",
+    code=HG292,
+    nomad="tgValidateUseOfCheckExpose",
+    source=f"{EXPOSE}:110",
+    condition="a group service without `sidecar_service` has a check with `expose = true`",
+    message="exposed service check {group}->{name}->{check} requires use of sidecar_proxy",
 )
 EXPOSE_TASK_SERVICE = Condition(
     "expose-check-task-service",
-    "HG292",
-    "tgValidateUseOfCheckExpose",
-    f"{EXPOSE}:123",
-    "a task service has a check with `expose = true`",
-    "exposed service check {group}[{task}]->{name}->{check} is not a task-group service",
+    code=HG292,
+    nomad="tgValidateUseOfCheckExpose",
+    source=f"{EXPOSE}:123",
+    condition="a task service has a check with `expose = true`",
+    message="exposed service check {group}[{task}]->{name}->{check} is not a task-group service",
 )
 EXPOSE_PORT = Condition(
     "expose-check-local-port",
-    "HG292",
-    "exposePathForCheck",
-    f"{EXPOSE}:217",
-    'an exposed http or grpc check (`expose = true`, a `path` starting with "/") of a sidecar'
+    code=HG292,
+    nomad="exposePathForCheck",
+    source=f"{EXPOSE}:217",
+    condition='an exposed http or grpc check (`expose = true`, a `path` starting with "/") of a sidecar'
     " service whose `port` is neither a static port's label nor a number: a dynamic port has no"
     " value yet (the expose mutator's error: it stops the registration)",
-    "unable to determine local service port for service check {group}->{name}->{check}",
+    message="unable to determine local service port for service check {group}->{name}->{check}",
 )
 
 GATEWAY_PREFIXES = ("connect-ingress", "connect-terminating", "connect-mesh")
@@ -296,7 +303,7 @@ Step = Callable[[Context, m.Job, Release], Located | None]
 """A mutator or validator of the hooks: its first error, if any."""
 
 
-@rule("HG292")
+@rule(HG292)
 def admission_hooks(ctx: Context) -> None:
     """The connect and expose-check hooks, in the server's order: a mutator error is the only
     one reported; otherwise each validator's first error."""

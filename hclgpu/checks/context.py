@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from hclgpu.codes import Severity
+from hclgpu.codes import Code, Severity
 from hclgpu.diagnostics import Edit, Related, Sink
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
@@ -52,7 +52,7 @@ class Context:
 
     def report(
         self,
-        code: str,
+        code: Code,
         message: str,
         span: Span | None,
         *,
@@ -64,7 +64,9 @@ class Context:
     ) -> None:
         """Report a finding; ``severity`` overrides the code's default (a code whose rule
         covers both what the server refuses and what it only lets fail later), ``check`` names
-        which of the code's checks found it."""
+        which of the code's checks found it: a code with named checks must name one."""
+        if check is None and code in _named_codes():
+            raise ValueError(f"a finding of {code} must name its check (hclgpu.checks.registry.checks_of)")
         self.sink.emit(
             code, message, self.source, span, help=help, related=related, fix=fix, severity=severity,
             check=check,
@@ -213,3 +215,16 @@ def _index(tree: ast.File) -> dict[int, ast.Block]:
                 found[item.span.start] = item
                 stack.append(item.body)
     return found
+
+
+def _named_codes() -> frozenset[str]:
+    """The codes whose findings must name their check, from the index (no rule imported)."""
+    global _NAMED
+    if _NAMED is None:
+        from hclgpu.codes import CHECKS
+
+        _NAMED = frozenset(CHECKS.values())
+    return _NAMED
+
+
+_NAMED: frozenset[str] | None = None

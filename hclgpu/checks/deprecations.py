@@ -12,16 +12,179 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.networks import config_attribute
 from hclgpu.checks.resources import set_here
+from hclgpu.checks.server import Check, Condition
+from hclgpu.codes.base import Code, E, W
 from hclgpu.diagnostics import Edit
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.syntax import ast
 
+HG255 = Code(
+    "HG255",
+    "port-map-unusable",
+    W,
+    summary="docker `port_map` cannot map the task's ports",
+    doc="""What: a docker task sets `config { port_map { ... } }` but has no task-level
+`network` block, or its group network ports are listed in `config { ports = [...] }`.
+
+Why: `port_map` (deprecated since Nomad 0.12) only maps the ports of a task-level
+network. With group network ports and no `ports` list, the docker driver refuses to
+start the task ("'port_map' cannot map group network ports, use 'ports' instead");
+with no network at all, too ("Trying to map ports but no network interface is
+available"); with a `ports` list, `port_map` is silently ignored.
+
+Example:
+    network { port "http" {} }
+    task "web" {
+      driver = "docker"
+      config {
+        port_map { http = 8080 }
+      }
+    }
+
+Fix: set the container port on the group port (`port "http" { to = 8080 }`), list
+it in `config { ports = ["http"] }` and remove `port_map`.""",
+)
+
+
+HG256 = Code(
+    "HG256",
+    "requires-batch-scheduler",
+    E,
+    summary="`periodic` or `parameterized` in a job that is not `batch` or `sysbatch`",
+    doc="""What: a job with a `periodic` block (not disabled) or a `parameterized` block has a
+`type` other than "batch" or "sysbatch"; a job without `type` is a "service" job.
+
+Why: Nomad rejects the job at registration with `Periodic can only be used with
+"batch" or "sysbatch" scheduler` or `Parameterized job can only be used with ...`
+(`Job.Validate`, nomad/structs/structs.go:4858 and :4870). Nomad's parser accepts
+such files; its server does not.
+
+Example:
+    job "nightly" {
+      periodic { crons = ["0 2 * * *"] }
+    }
+
+Fix: add `type = "batch"` (or "sysbatch") to the job.""",
+)
+
+
+HG257 = Code(
+    "HG257",
+    "system-count-above-one",
+    E,
+    summary="A group of a `system` job has `count` above 1",
+    doc="""What: a group of a job with `type = "system"` sets `count` to more than 1.
+
+Why: Nomad rejects the job at registration: "Job task group g has count 3. Count
+cannot exceed 1 with system scheduler". The system scheduler runs one allocation of
+each group on every eligible node; `count` cannot multiply that.
+
+Example:
+    job "agent" {
+      type = "system"
+      group "collector" {
+        count = 3
+      }
+    }
+
+Fix: remove `count`. To run several copies on each node, add tasks to the group or
+use a `service` job.""",
+)
+
+
+HG258 = Code(
+    "HG258",
+    "deprecated-field",
+    W,
+    summary="An attribute Nomad reports as deprecated",
+    doc="""What: the job sets an attribute Nomad warns about at registration:
+`periodic { cron }` (use `crons`), task `resources { iops }` (ignored since Nomad
+0.9), group `max_client_disconnect` (use `disconnect { lost_after }`),
+`stop_after_client_disconnect` (use `disconnect { stop_on_client_after }`) and
+`prevent_reschedule_on_lost` (use `disconnect { replace = false }`).
+
+Why: deprecated attributes are removed in a later release, and some (`iops`) already
+do nothing. Nomad prints these warnings on `nomad job run`.
+
+Example:
+    periodic {
+      cron = "0 2 * * *"
+    }
+
+Fix: use the replacement the message names.""",
+)
+
+PERIODIC_NEEDS_BATCH = Condition(
+    "periodic-needs-batch",
+    code=HG256,
+    nomad="Job.Validate",
+    source="nomad/structs/structs.go:4858",
+    condition="an enabled `periodic` block in a job that is not batch or sysbatch",
+    message='Periodic can only be used with "batch" or "sysbatch" scheduler',
+)
+
+PARAMETERIZED_NEEDS_BATCH = Condition(
+    "parameterized-needs-batch",
+    code=HG256,
+    nomad="Job.Validate",
+    source="nomad/structs/structs.go:4870",
+    condition="a `parameterized` block in a job that is not batch or sysbatch",
+    message='Parameterized job can only be used with "batch" or "sysbatch" scheduler',
+)
+
+SYSTEM_COUNT_ABOVE_ONE = Condition(
+    "system-group-count-above-one",
+    code=HG257,
+    nomad="Job.Validate",
+    source="nomad/structs/structs.go:4841",
+    condition="a system job's group `count` above 1",
+    message="Job task group {group} has count {count}. Count cannot exceed 1 with system scheduler",
+)
+
+PERIODIC_CRON_DEPRECATED = Condition(
+    "periodic-cron-deprecated",
+    code=HG258,
+    nomad="Job.Warnings",
+    source="nomad/structs/structs.go:4987",
+    condition="a `periodic` block uses `cron` (a warning, even when the block is disabled)",
+    message="cron is deprecated and may be removed in a future release. Use crons instead",
+)
+
+# Nomad's other deprecation warnings (TaskGroup.Warnings, nomad/structs/structs.go:7640-7648,
+# Task.Warnings for `iops`, at aa026cc99c): one check each, so that `ignore` can take one.
+MAX_CLIENT_DISCONNECT_DEPRECATED = Check(
+    "max-client-disconnect-deprecated",
+    code=HG258,
+    condition="a group sets `max_client_disconnect` (replaced by `disconnect { lost_after }`)",
+)
+
+STOP_AFTER_CLIENT_DISCONNECT_DEPRECATED = Check(
+    "stop-after-client-disconnect-deprecated",
+    code=HG258,
+    condition="a group sets `stop_after_client_disconnect` (replaced by"
+    " `disconnect { stop_on_client_after }`)",
+)
+
+PREVENT_RESCHEDULE_ON_LOST_DEPRECATED = Check(
+    "prevent-reschedule-on-lost-deprecated",
+    code=HG258,
+    condition="a group sets `prevent_reschedule_on_lost = true` (replaced by"
+    " `disconnect { replace = false }`)",
+)
+
+IOPS_DEPRECATED = Check(
+    "iops-deprecated",
+    code=HG258,
+    condition="a task's `resources` sets `iops` (ignored since Nomad 0.9)",
+)
+
+
 BATCH_TYPES = ("batch", "sysbatch")
 DEFAULT_TYPE = "service"
 
 
-@rule("HG255")
+@rule(HG255)
 def port_map_unusable(ctx: Context) -> None:
     """docker `port_map` only maps a task-level network; otherwise it fails or does nothing."""
     for group, task in ctx.tasks():
@@ -32,7 +195,7 @@ def port_map_unusable(ctx: Context) -> None:
         span = found.type_span if isinstance(found, ast.Block) else found.name_span if found else None
         label, to = _first_mapping(task.config or {})
         ctx.report(
-            "HG255",
+            HG255,
             f"docker `port_map` of task `{task.name}` {problem}",
             span or ctx.header_span(task),
             help=f"remove `port_map`: set the container port on the group port "
@@ -110,7 +273,7 @@ def _port_map_problem(group: m.TaskGroup, task: m.Task) -> str | None:
     return "has no network to map; the docker driver refuses to start the task"
 
 
-@rule("HG256")
+@rule(HG256)
 def requires_batch_scheduler(ctx: Context) -> None:
     """Only the batch schedulers launch periodic and dispatched jobs; Nomad refuses the rest."""
     job = ctx.job
@@ -124,7 +287,7 @@ def requires_batch_scheduler(ctx: Context) -> None:
         blocks.append(("parameterized", job.parameterized_job))
     for name, node in blocks:
         ctx.report(
-            "HG256",
+            HG256,
             # Job.Validate, nomad/structs/structs.go:4858 and :4870 at aa026cc99c
             f'{_SCHEDULER[name]} can only be used with "batch" or "sysbatch" scheduler',
             ctx.header_span(node),
@@ -132,14 +295,16 @@ def requires_batch_scheduler(ctx: Context) -> None:
             + ("" if job.type else " (the default)")
             + '; set `type = "batch"` (or "sysbatch") on the job',
             related=set_here(ctx, job, "type"),
+            check=_SCHEDULER_CHECK[name].id,
         )
 
 
 _SCHEDULER = {"periodic": "Periodic", "parameterized": "Parameterized job"}
 """What Job.Validate calls the block a service job may not have."""
+_SCHEDULER_CHECK = {"periodic": PERIODIC_NEEDS_BATCH, "parameterized": PARAMETERIZED_NEEDS_BATCH}
 
 
-@rule("HG257")
+@rule(HG257)
 def system_count_above_one(ctx: Context) -> None:
     """The system scheduler places one allocation per node; Nomad refuses a larger `count`."""
     if ctx.job.type != "system":
@@ -147,33 +312,44 @@ def system_count_above_one(ctx: Context) -> None:
     for group in ctx.groups():
         if group.count is not None and group.count > 1:
             ctx.report(
-                "HG257",
+                HG257,
                 # Job.Validate, nomad/structs/structs.go:4841 at aa026cc99c
                 f"Job task group {group.name} has count {group.count}. "
                 "Count cannot exceed 1 with system scheduler",
                 ctx.value_span(group, "count"),
                 help="a system job runs the group once on every eligible node: remove `count`",
                 related=set_here(ctx, ctx.job, "type"),
+                check=SYSTEM_COUNT_ABOVE_ONE.id,
             )
 
 
-@rule("HG258")
+@rule(HG258)
 def deprecated_field(ctx: Context) -> None:
     """Attributes Nomad warns about on `nomad job run`, with their replacements."""
     periodic = ctx.job.periodic
     if periodic is not None and periodic.spec:
         words = "cron is deprecated and may be removed in a future release. Use crons instead"
-        _deprecated(ctx, periodic, "cron", words, "use `crons = [...]`, which takes a list of expressions")
+        _deprecated(
+            ctx,
+            periodic,
+            "cron",
+            words,
+            "use `crons = [...]`, which takes a list of expressions",
+            PERIODIC_CRON_DEPRECATED.id,
+        )
     for group in ctx.groups():
-        for field, words, replacement in _GROUP_FIELDS:
+        for field, words, replacement, check in _GROUP_FIELDS:
             value = getattr(group, field)
             if value is not None and value is not False:  # any duration, 0s included; the flag if true
-                _deprecated(ctx, group, field, f"group `{group.name}`: {words}", f"use {replacement}")
+                _deprecated(
+                    ctx, group, field, f"group `{group.name}`: {words}", f"use {replacement}", check.id
+                )
         for task in group.tasks or []:
             if task.resources is not None and task.resources.iops:
                 words = "IOPS has been deprecated as of Nomad 0.9.0. Please remove IOPS from resource block."
+                where = f"task `{task.name}`: {words}"
                 _deprecated(
-                    ctx, task.resources, "iops", f"task `{task.name}`: {words}", "Nomad ignores it since 0.9"
+                    ctx, task.resources, "iops", where, "Nomad ignores it since 0.9", IOPS_DEPRECATED.id
                 )
 
 
@@ -182,20 +358,23 @@ _GROUP_FIELDS = (  # TaskGroup.Warnings, nomad/structs/structs.go:7640-7648 at a
         "max_client_disconnect",
         "MaxClientDisconnect is deprecated and ignored in favor of Disconnect.LostAfter",
         "`disconnect { lost_after = ... }`",
+        MAX_CLIENT_DISCONNECT_DEPRECATED,
     ),
     (
         "stop_after_client_disconnect",
         "StopAfterClientDisconnect is deprecated and ignored favor of Disconnect.StopOnClientAfter",
         "`disconnect { stop_on_client_after = ... }`",
+        STOP_AFTER_CLIENT_DISCONNECT_DEPRECATED,
     ),
     (
         "prevent_reschedule_on_lost",
         "PreventRescheduleOnLost is deprecated and ignored in favor of Disconnect.Replace",
         "`disconnect { replace = false }`",
+        PREVENT_RESCHEDULE_ON_LOST_DEPRECATED,
     ),
 )
 
 
-def _deprecated(ctx: Context, node: Node, field: str, words: str, help: str) -> None:
+def _deprecated(ctx: Context, node: Node, field: str, words: str, help: str, check: str) -> None:
     """Nomad's warning (Job.Warnings, TaskGroup.Warnings, Task.Warnings) at ``field``."""
-    ctx.report("HG258", words, ctx.name_span(node, field), help=f"`{field}` is deprecated: {help}")
+    ctx.report(HG258, words, ctx.name_span(node, field), help=f"`{field}` is deprecated: {help}", check=check)

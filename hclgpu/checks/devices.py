@@ -4,19 +4,102 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
+from hclgpu.checks.server import Condition
+from hclgpu.codes.base import Code, E, W
 from hclgpu.diagnostics import Related
 from hclgpu.ir import models as m
 
+HG201 = Code(
+    "HG201",
+    "empty-device-name",
+    E,
+    summary="A device request has an empty name",
+    doc="""What: `device "" { }` (or a name made only of slashes and spaces).
 
-@rule("HG201")
+Why: Nomad rejects the job at registration: "device name must be given as one of
+the following: type, vendor/type, or vendor/type/name".
+
+Example:
+    device "" { count = 1 }
+
+Fix: name the device: `"gpu"`, `"nvidia/gpu"` or `"nvidia/gpu/Tesla T4"`.""",
+)
+
+
+HG202 = Code(
+    "HG202",
+    "malformed-device-name",
+    W,
+    summary="A device name has empty parts, extra parts or stray spaces",
+    doc="""What: the name is split on `/` into vendor, type and model (the rest of the
+name). An empty part matches anything, spaces are compared literally, and a fourth
+part becomes part of the model (`a/b/c/d` asks for the model `c/d`).
+
+Why: `nvidia//T4` asks for any device type, `nvidia /gpu` for a vendor named
+`nvidia ` that no plugin reports: the request silently matches more, or nothing.
+
+Example:
+    device "nvidia /gpu" {}
+
+Fix: write `type`, `vendor/type` or `vendor/type/model` without spaces around the
+slashes.""",
+)
+
+
+HG203 = Code(
+    "HG203",
+    "zero-device-count",
+    W,
+    summary="A device request asks for zero devices",
+    doc="""What: `count = 0` in a `device` block.
+
+Why: Nomad accepts it, but the scheduler refuses to place it ("invalid request of
+zero devices"): the job stays pending.
+
+Example:
+    device "nvidia/gpu" { count = 0 }
+
+Fix: ask for at least one device, or remove the block.""",
+)
+
+
+HG204 = Code(
+    "HG204",
+    "duplicate-device-request",
+    W,
+    summary="A task requests the same device twice",
+    doc="""What: two `device` blocks with the same name in one task.
+
+Why: each block is a separate request; the task needs both satisfied, which is
+rarely what was meant (usually `count` should have been raised).
+
+Example:
+    device "nvidia/gpu" {}
+    device "nvidia/gpu" {}
+
+Fix: merge the blocks and set `count`.""",
+)
+
+DEVICE_NAME_FORMAT = Condition(
+    "device-name-format",
+    code=HG201,
+    nomad="RequestedDevice.Validate",
+    source="nomad/structs/structs.go:3132",
+    condition="a `device` label is empty or not type, vendor/type or vendor/type/name",
+    message="device name must be given as one of the following: type, vendor/type, or vendor/type/name",
+)
+
+
+@rule(HG201)
 def empty_device_name(ctx: Context) -> None:
     for _, _, device in ctx.devices():
         if device.name.replace("/", "").strip() == "":
             ctx.report(
-                "HG201",  # RequestedDevice.Validate, nomad/structs/structs.go:3132 at aa026cc99c
+                HG201,  # RequestedDevice.Validate, nomad/structs/structs.go:3132 at aa026cc99c
                 "device name must be given as one of the following: type, vendor/type, or vendor/type/name",
                 ctx.label_span(device),
                 help='the device name is empty; name it `"gpu"`, `"nvidia/gpu"` or `"nvidia/gpu/<model>"`',
+                check=DEVICE_NAME_FORMAT.id,
             )
 
 
@@ -32,7 +115,7 @@ def name_problem(name: str) -> str | None:
     return None
 
 
-@rule("HG202")
+@rule(HG202)
 def malformed_device_name(ctx: Context) -> None:
     for _, _, device in ctx.devices():
         if device.name.replace("/", "").strip() == "":
@@ -40,26 +123,26 @@ def malformed_device_name(ctx: Context) -> None:
         problem = name_problem(device.name)
         if problem:
             ctx.report(
-                "HG202",
+                HG202,
                 f"the device name `{device.name}` {problem}",
                 ctx.label_span(device),
                 help="write `type`, `vendor/type` or `vendor/type/model`",
             )
 
 
-@rule("HG203")
+@rule(HG203)
 def zero_device_count(ctx: Context) -> None:
     for _, task, device in ctx.devices():
         if device.count == 0:
             ctx.report(
-                "HG203",
+                HG203,
                 f"task `{task.name}` asks for zero `{device.name}` devices, which Nomad never places",
                 ctx.value_span(device, "count"),
                 help="ask for at least one device, or remove the block",
             )
 
 
-@rule("HG204")
+@rule(HG204)
 def duplicate_device_request(ctx: Context) -> None:
     for _, task in ctx.tasks():
         seen: dict[str, m.RequestedDevice] = {}
@@ -67,7 +150,7 @@ def duplicate_device_request(ctx: Context) -> None:
             first = seen.setdefault(device.name, device)
             if first is not device:
                 ctx.report(
-                    "HG204",
+                    HG204,
                     f"task `{task.name}` requests `{device.name}` twice; each block is a separate request",
                     ctx.label_span(device),
                     help="merge the blocks and raise `count`",

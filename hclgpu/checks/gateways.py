@@ -17,148 +17,188 @@ from __future__ import annotations
 from hclgpu.checks.context import Context
 from hclgpu.checks.findings import Finding
 from hclgpu.checks.server import Condition, at
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
+
+HG292 = Code(
+    "HG292",
+    "invalid-connect",
+    E,
+    summary="A Consul Connect block Nomad refuses",
+    doc="""What: a service's `connect` block, or the group around it, breaks a rule of Nomad's
+server: a `connect` block that is not exactly one of `sidecar_service`, `native` and
+`gateway`; a gateway that is not exactly one of ingress, terminating and mesh, or whose
+listeners, services, TLS files or bind addresses are incomplete; a transparent proxy with
+an unparsable CIDR or user ID, with network `dns` but not `no_dns`, or beside another
+`connect` block; a sidecar, gateway or exposed check in a group without exactly one bridge
+or CNI network (gateways may use host); upper case in a sidecar's service or group name;
+two upstreams on one local address; a native service without its task or port; a mesh
+gateway without `port`; an exposed check outside a group sidecar service, or on a dynamic
+port; a hand-written `connect-proxy:<service>` task with services, `leader`, or no such
+sidecar service.
+
+Why: Nomad rejects the job at registration (`ConsulConnect.Validate` and the gateway
+blocks' `Validate`, nomad/structs/services.go and connect.go; `Task.Validate`; the
+`jobConnectHook` and `jobExposeCheckHook` admission hooks,
+nomad/job_endpoint_hook_connect.go and job_endpoint_hook_expose_check.go). The hooks'
+mutators stop the registration at their first error, and their validators report only
+their first one, so a fix can uncover the next.
+
+Example:
+    network {
+      mode = "host"
+    }
+    service {
+      name = "api"
+      connect {
+        sidecar_service {}
+      }
+    }
+
+Fix: give the group one `network { mode = "bridge" }`, or write what the message asks.""",
+)
 
 SV = "nomad/structs/services.go"
 
 DNS_DISCOVERY = Condition(
     "gateway-dns-discovery-type",
-    "HG292",
-    "ConsulGatewayProxy.Validate",
-    f"{SV}:2170",
-    "a gateway `proxy { envoy_dns_discovery_type }` is not STRICT_DNS or LOGICAL_DNS (case matters)",
-    "Consul Gateway Proxy Envoy DNS Discovery type must be STRICT_DNS or LOGICAL_DNS",
+    code=HG292,
+    nomad="ConsulGatewayProxy.Validate",
+    source=f"{SV}:2170",
+    condition="a gateway `proxy { envoy_dns_discovery_type }` is not STRICT_DNS or LOGICAL_DNS (case"
+    " matters)",
+    message="Consul Gateway Proxy Envoy DNS Discovery type must be STRICT_DNS or LOGICAL_DNS",
 )
 BIND_ADDRESS = Condition(
     "gateway-bind-address-missing",
-    "HG292",
-    "ConsulGatewayBindAddress.Validate",
-    f"{SV}:2053",
-    "an `envoy_gateway_bind_addresses` block has no `address`",
-    "Consul Gateway Bind Address must be set",
+    code=HG292,
+    nomad="ConsulGatewayBindAddress.Validate",
+    source=f"{SV}:2053",
+    condition="an `envoy_gateway_bind_addresses` block has no `address`",
+    message="Consul Gateway Bind Address must be set",
 )
 BIND_PORT = Condition(
     "gateway-bind-address-port",
-    "HG292",
-    "ConsulGatewayBindAddress.Validate",
-    f"{SV}:2057",
-    "an `envoy_gateway_bind_addresses` block has a `port` of 0 or below other than -1; also an"
+    code=HG292,
+    nomad="ConsulGatewayBindAddress.Validate",
+    source=f"{SV}:2057",
+    condition="an `envoy_gateway_bind_addresses` block has a `port` of 0 or below other than -1; also an"
     " ingress listener's `port` below 1 in a bridge or CNI group whose gateway `proxy` binds"
     " nothing itself (the server binds each listener service at the listener's port, and"
     " checks that before the listener)",
-    "Consul Gateway Bind Address must set valid Port",
+    message="Consul Gateway Bind Address must set valid Port",
 )
 NO_LISTENER = Condition(
     "ingress-without-listener",
-    "HG292",
-    "ConsulIngressConfigEntry.Validate",
-    f"{SV}:2568",
-    "a gateway `ingress` block has no `listener`",
-    "Consul Ingress Gateway requires at least one listener",
+    code=HG292,
+    nomad="ConsulIngressConfigEntry.Validate",
+    source=f"{SV}:2568",
+    condition="a gateway `ingress` block has no `listener`",
+    message="Consul Ingress Gateway requires at least one listener",
 )
 LISTENER_PORT = Condition(
     "ingress-listener-port",
-    "HG292",
-    "ConsulIngressListener.Validate",
-    f"{SV}:2492",
-    "an ingress `listener` has no `port`, or one below 1",
-    "Consul Ingress Listener requires valid Port",
+    code=HG292,
+    nomad="ConsulIngressListener.Validate",
+    source=f"{SV}:2492",
+    condition="an ingress `listener` has no `port`, or one below 1",
+    message="Consul Ingress Listener requires valid Port",
 )
 LISTENER_PROTOCOL = Condition(
     "ingress-listener-protocol",
-    "HG292",
-    "ConsulIngressListener.Validate",
-    f"{SV}:2497",
-    "an ingress `listener { protocol }` is not tcp (the default), http, http2 or grpc",
-    "Consul Ingress Listener requires protocol of tcp, http, http2, grpc, got {protocol!r}",
+    code=HG292,
+    nomad="ConsulIngressListener.Validate",
+    source=f"{SV}:2497",
+    condition="an ingress `listener { protocol }` is not tcp (the default), http, http2 or grpc",
+    message="Consul Ingress Listener requires protocol of tcp, http, http2, grpc, got {protocol!r}",
 )
 LISTENER_SERVICES = Condition(
     "ingress-listener-without-service",
-    "HG292",
-    "ConsulIngressListener.Validate",
-    f"{SV}:2501",
-    "an ingress `listener` has no `service` block",
-    "Consul Ingress Listener requires one or more services",
+    code=HG292,
+    nomad="ConsulIngressListener.Validate",
+    source=f"{SV}:2501",
+    condition="an ingress `listener` has no `service` block",
+    message="Consul Ingress Listener requires one or more services",
 )
 INGRESS_NAME = Condition(
     "ingress-service-without-name",
-    "HG292",
-    "ConsulIngressService.Validate",
-    f"{SV}:2421",
-    "an ingress listener's `service` has no `name`",
-    "Consul Ingress Service requires a name",
+    code=HG292,
+    nomad="ConsulIngressService.Validate",
+    source=f"{SV}:2421",
+    condition="an ingress listener's `service` has no `name`",
+    message="Consul Ingress Service requires a name",
 )
 TCP_WILDCARD = Condition(
     "ingress-service-tcp-wildcard",
-    "HG292",
-    "ConsulIngressService.Validate",
-    f"{SV}:2427",
-    'an ingress service is named "*" on a tcp listener',
-    'Consul Ingress Service doesn\'t support wildcard name for "tcp" protocol',
+    code=HG292,
+    nomad="ConsulIngressService.Validate",
+    source=f"{SV}:2427",
+    condition='an ingress service is named "*" on a tcp listener',
+    message='Consul Ingress Service doesn\'t support wildcard name for "tcp" protocol',
 )
 TCP_HOSTS = Condition(
     "ingress-service-tcp-hosts",
-    "HG292",
-    "ConsulIngressService.Validate",
-    f"{SV}:2431",
-    "an ingress service of a tcp listener lists `hosts`",
-    'Consul Ingress Service doesn\'t support associating hosts to a service for the "tcp" protocol',
+    code=HG292,
+    nomad="ConsulIngressService.Validate",
+    source=f"{SV}:2431",
+    condition="an ingress service of a tcp listener lists `hosts`",
+    message='Consul Ingress Service doesn\'t support associating hosts to a service for the "tcp" protocol',
 )
 WILDCARD_HOSTS = Condition(
     "ingress-service-wildcard-hosts",
-    "HG292",
-    "ConsulIngressService.Validate",
-    f"{SV}:2435",
-    'an ingress service named "*" lists `hosts` (on a listener other than tcp)',
-    'Consul Ingress Service with a wildcard "*" service name can not also specify hosts',
+    code=HG292,
+    nomad="ConsulIngressService.Validate",
+    source=f"{SV}:2435",
+    condition='an ingress service named "*" lists `hosts` (on a listener other than tcp)',
+    message='Consul Ingress Service with a wildcard "*" service name can not also specify hosts',
 )
 NO_LINKED_SERVICE = Condition(
     "terminating-without-service",
-    "HG292",
-    "ConsulTerminatingConfigEntry.Validate",
-    f"{SV}:2696",
-    "a gateway `terminating` block has no `service`",
-    "Consul Terminating Gateway requires at least one service",
+    code=HG292,
+    nomad="ConsulTerminatingConfigEntry.Validate",
+    source=f"{SV}:2696",
+    condition="a gateway `terminating` block has no `service`",
+    message="Consul Terminating Gateway requires at least one service",
 )
 LINKED_NAME = Condition(
     "linked-service-without-name",
-    "HG292",
-    "ConsulLinkedService.Validate",
-    f"{SV}:2633",
-    "a terminating gateway's `service` has no `name`",
-    "Consul Linked Service requires Name",
+    code=HG292,
+    nomad="ConsulLinkedService.Validate",
+    source=f"{SV}:2633",
+    condition="a terminating gateway's `service` has no `name`",
+    message="Consul Linked Service requires Name",
 )
 LINKED_CA = Condition(
     "linked-service-tls-without-ca",
-    "HG292",
-    "ConsulLinkedService.Validate",
-    f"{SV}:2642",
-    "a terminating gateway's `service` sets `cert_file` or `key_file` without `ca_file`",
-    "Consul Linked Service TLS requires CAFile",
+    code=HG292,
+    nomad="ConsulLinkedService.Validate",
+    source=f"{SV}:2642",
+    condition="a terminating gateway's `service` sets `cert_file` or `key_file` without `ca_file`",
+    message="Consul Linked Service TLS requires CAFile",
 )
 LINKED_PAIR = Condition(
     "linked-service-cert-without-key",
-    "HG292",
-    "ConsulLinkedService.Validate",
-    f"{SV}:2646",
-    "a terminating gateway's `service` sets one of `cert_file` and `key_file` without the other",
-    "Consul Linked Service TLS Cert and Key must both be set",
+    code=HG292,
+    nomad="ConsulLinkedService.Validate",
+    source=f"{SV}:2646",
+    condition="a terminating gateway's `service` sets one of `cert_file` and `key_file` without the other",
+    message="Consul Linked Service TLS Cert and Key must both be set",
 )
 LINKED_SNI = Condition(
     "linked-service-sni-without-ca",
-    "HG292",
-    "ConsulLinkedService.Validate",
-    f"{SV}:2650",
-    "a terminating gateway's `service` sets `sni` without `ca_file`",
-    "Consul Linked Service TLS SNI requires CAFile",
+    code=HG292,
+    nomad="ConsulLinkedService.Validate",
+    source=f"{SV}:2650",
+    condition="a terminating gateway's `service` sets `sni` without `ca_file`",
+    message="Consul Linked Service TLS SNI requires CAFile",
 )
 GATEWAY_KIND = Condition(
     "gateway-not-one-kind",
-    "HG292",
-    "ConsulGateway.Validate",
-    f"{SV}:2007",
-    "a `gateway` block has not exactly one of `ingress`, `terminating` and `mesh`",
-    "One Consul Gateway Configuration must be set",
+    code=HG292,
+    nomad="ConsulGateway.Validate",
+    source=f"{SV}:2007",
+    condition="a `gateway` block has not exactly one of `ingress`, `terminating` and `mesh`",
+    message="One Consul Gateway Configuration must be set",
 )
 
 INGRESS_PROTOCOLS = ("tcp", "http", "http2", "grpc")

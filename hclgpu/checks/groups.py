@@ -20,232 +20,307 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Condition, at, reject
+from hclgpu.checks.server import Check, Condition, at, reject
+from hclgpu.checks.tasks import HG280
+from hclgpu.codes.base import Code, E
+from hclgpu.codes.evaluation import HG122
 from hclgpu.ir import models as m
+
+HG269 = Code(
+    "HG269",
+    "invalid-group",
+    E,
+    summary="A group setting Nomad refuses",
+    doc="""What: a group breaks a rule of `TaskGroup.Validate`: an empty label, no task (or,
+since 2.0.6, only lifecycle tasks), a negative `count`, two tasks with one name, more than
+one `leader` task, an `update` block outside service and system jobs, a `migrate` block
+outside service jobs, a `reschedule` block in a system or sysbatch job, an affinity or
+spread in a system job, a negative `shutdown_delay`, a `max_run_duration` that is not
+positive or not in a batch job; or a group network ignores port collisions off host
+networking, repeats a `cni { args }` key or puts `;` in one, or has a `hostname` that is
+not a DNS name.
+
+Why: Nomad rejects the job at registration ("Task group web validation failed: ...").
+
+Example:
+    job "ops" {
+      type = "batch"
+      group "run" {
+        update { max_parallel = 1 }
+      }
+    }
+
+Fix: remove the block the job type does not allow, or change what the message names.""",
+)
+
+
+HG287 = Code(
+    "HG287",
+    "count-outside-scaling",
+    E,
+    summary="A group count outside its `scaling` bounds",
+    doc="""What: a group's `count` is below its `scaling { min }` or above its `scaling { max }`,
+or a bound is negative, or `max` is below `min`.
+
+Why: Nomad rejects the job at registration: "Scaling policy invalid: task group count
+must not be greater than maximum count in scaling policy".
+
+Example:
+    count = 10
+    scaling {
+      min = 1
+      max = 5
+    }
+
+Fix: keep `count` between `min` and `max`.""",
+)
+
+SCALING_POLICY_TYPE = Condition(
+    "scaling-policy-type",
+    code=HG122,
+    nomad="ScalingPolicy.validateType",
+    source="nomad/structs/structs_ce.go:61",
+    condition='a group `scaling` block\'s `type` is not "horizontal" (the file is refused when parsed)',
+    message='Scaling policy invalid: scaling policy type "{type}" is not valid',
+)
+TASK_SCALING_NAME = Check(
+    "task-scaling-policy-name",
+    code=HG122,
+    condition='a task `scaling` block is named other than "cpu" or "mem" (reported by the decoder,'
+    " hclgpu.ir.custom, as Nomad's parser refuses the file)",
+)
+TASK_SCALING_TYPE = Check(
+    "task-scaling-policy-type",
+    code=HG122,
+    condition='a task `scaling "cpu"` (or "mem") block\'s `type` is not vertical_cpu (vertical_mem)'
+    " (reported by the decoder, hclgpu.ir.custom)",
+)
+
 
 S = "nomad/structs/structs.go"
 
 NEGATIVE_COUNT = Condition(
     "negative-group-count",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7121",
-    "a group's `count` < 0",
-    "Task group count can't be negative",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7121",
+    condition="a group's `count` < 0",
+    message="Task group count can't be negative",
 )
 RUN_DURATION = Condition(
     "max-run-duration-not-positive",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7137",
-    "`max_run_duration` is 0 or negative",
-    "MaxRunDuration must be greater than zero",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7137",
+    condition="`max_run_duration` is 0 or negative",
+    message="MaxRunDuration must be greater than zero",
     since=(2, 0, 3),
 )
 RUN_DURATION_TYPE = Condition(
     "max-run-duration-job-type",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7143",
-    "`max_run_duration` in a job that is not batch or sysbatch",
-    "Job type {type!r} does not allow max_run_duration",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7143",
+    condition="`max_run_duration` in a job that is not batch or sysbatch",
+    message="Job type {type!r} does not allow max_run_duration",
     since=(2, 0, 3),
 )
 SYSTEM_AFFINITY = Condition(
     "system-group-affinity",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7155",
-    "a group of a system job has an `affinity`",
-    "System jobs may not have an affinity block",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7155",
+    condition="a group of a system job has an `affinity`",
+    message="System jobs may not have an affinity block",
 )
 SYSTEM_SPREAD = Condition(
     "system-group-spread",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7176",
-    "a group of a system job has a `spread`",
-    "System jobs may not have a spread block",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7176",
+    condition="a group of a system job has a `spread`",
+    message="System jobs may not have a spread block",
 )
 SYSTEM_RESCHEDULE = Condition(
     "system-reschedule",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7189",
-    "a system or sysbatch job's group has a `reschedule` block (its own or the job's)",
-    "System or sysbatch jobs should not have a reschedule policy",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7189",
+    condition="a system or sysbatch job's group has a `reschedule` block (its own or the job's)",
+    message="System or sysbatch jobs should not have a reschedule policy",
     since=(1, 11, 0),
 )
 UPDATE_TYPE = Condition(
     "update-job-type",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7214",
-    "an `update` block (the group's or the job's) in a job that is not service or system",
-    "Job type {type!r} does not allow update block",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7214",
+    condition="an `update` block (the group's or the job's) in a job that is not service or system",
+    message="Job type {type!r} does not allow update block",
 )
 MIGRATE_TYPE = Condition(
     "migrate-job-type",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7231",
-    "a `migrate` block (the group's or the job's) in a job that is not service",
-    "Job type {type!r} does not allow migrate block",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7231",
+    condition="a `migrate` block (the group's or the job's) in a job that is not service",
+    message="Job type {type!r} does not allow migrate block",
 )
 TASK_NAMELESS = Condition(
     "task-without-name",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7241",
-    'a task is labelled with the empty string (`task "" {}`)',
-    "Task {index} missing name",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7241",
+    condition='a task is labelled with the empty string (`task "" {}`)',
+    message="Task {index} missing name",
 )
 TASK_TWICE = Condition(
     "task-defined-twice",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7243",
-    "two tasks of a group have one name",
-    "Task {index} redefines '{name}' from task {first}",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7243",
+    condition="two tasks of a group have one name",
+    message="Task {index} redefines '{name}' from task {first}",
 )
 LEADERS = Condition(
     "several-leaders",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7258",
-    "more than one task of a group sets `leader = true`",
-    "Only one task may be marked as leader",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7258",
+    condition="more than one task of a group sets `leader = true`",
+    message="Only one task may be marked as leader",
 )
 GROUP_SHUTDOWN_DELAY = Condition(
     "group-shutdown-delay-negative",
-    "HG269",
-    "Job.Validate",
-    f"{S}:4836",
-    "a group's `shutdown_delay` < 0",
-    "ShutdownDelay must be a positive value",
+    code=HG269,
+    nomad="Job.Validate",
+    source=f"{S}:4836",
+    condition="a group's `shutdown_delay` < 0",
+    message="ShutdownDelay must be a positive value",
 )
 GROUP_MISSING_NAME = Condition(
     "task-group-missing-name",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7115",
-    'a group is labelled with the empty string (`group "" {}`; Job.Validate says so too)',
-    "Missing task group name",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7115",
+    condition='a group is labelled with the empty string (`group "" {}`; Job.Validate says so too)',
+    message="Missing task group name",
 )
 NO_TASKS = Condition(
     "group-without-tasks",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7126",
-    "a group has no `task` block, and gets no Envoy task from the server (a Connect sidecar or"
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7126",
+    condition="a group has no `task` block, and gets no Envoy task from the server (a Connect sidecar or"
     " gateway service in a group with a network)",
-    "Missing tasks for task group",
+    message="Missing tasks for task group",
 )
 NO_MAIN_TASK = Condition(
     "group-without-main-task",
-    "HG269",
-    "TaskGroup.Validate",
-    f"{S}:7264",
-    "every task of a group (injected Envoy sidecars included) has a `lifecycle` hook",
-    "Task group {group} must have at least one main task",
+    code=HG269,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7264",
+    condition="every task of a group (injected Envoy sidecars included) has a `lifecycle` hook",
+    message="Task group {group} must have at least one main task",
     since=(2, 0, 6),
 )
 IGNORED_COLLISION = Condition(
     "port-collision-ignored-off-host",
-    "HG269",
-    "TaskGroup.validateNetworks",
-    f"{S}:7362",
-    "a port sets `ignore_collision = true` in a network whose `mode` is not host",
-    "Port {label!r} collision may not be ignored on non-host network mode {mode!r}",
+    code=HG269,
+    nomad="TaskGroup.validateNetworks",
+    source=f"{S}:7362",
+    condition="a port sets `ignore_collision = true` in a network whose `mode` is not host",
+    message="Port {label!r} collision may not be ignored on non-host network mode {mode!r}",
     since=(1, 9, 0),
 )
 CNI_ARG_TWICE = Condition(
     "cni-arg-twice",
-    "HG269",
-    "TaskGroup.validateNetworks",
-    f"{S}:7371",
-    "two `network` blocks of a group set one `cni { args }` key",
-    "duplicate CNI arg {key!r}",
+    code=HG269,
+    nomad="TaskGroup.validateNetworks",
+    source=f"{S}:7371",
+    condition="two `network` blocks of a group set one `cni { args }` key",
+    message="duplicate CNI arg {key!r}",
     since=(1, 8, 2),
 )
 CNI_KEY_SEMICOLON = Condition(
     "cni-arg-key-semicolon",
-    "HG269",
-    "TaskGroup.validateNetworks",
-    f"{S}:7382",
-    "a `cni { args }` key contains `;`",
-    "invalid ';' character in CNI arg key {key!r}",
+    code=HG269,
+    nomad="TaskGroup.validateNetworks",
+    source=f"{S}:7382",
+    condition="a `cni { args }` key contains `;`",
+    message="invalid ';' character in CNI arg key {key!r}",
     since=(1, 8, 2),
 )
 CNI_VALUE_SEMICOLON = Condition(
     "cni-arg-value-semicolon",
-    "HG269",
-    "TaskGroup.validateNetworks",
-    f"{S}:7386",
-    "a `cni { args }` value contains `;`",
-    "invalid ';' character in CNI arg value {value!r}",
+    code=HG269,
+    nomad="TaskGroup.validateNetworks",
+    source=f"{S}:7386",
+    condition="a `cni { args }` value contains `;`",
+    message="invalid ';' character in CNI arg value {value!r}",
     since=(1, 8, 2),
 )
 HOSTNAME = Condition(
     "network-hostname",
-    "HG269",
-    "TaskGroup.validateNetworks",
-    f"{S}:7398",
-    "a network's `hostname` (without `${`) is not a DNS name to miekg/dns: a leading dot, an empty"
+    code=HG269,
+    nomad="TaskGroup.validateNetworks",
+    source=f"{S}:7398",
+    condition="a network's `hostname` (without `${`) is not a DNS name to miekg/dns: a leading dot, an empty"
     " label, a label over 63 bytes or a name over 255 bytes",
-    "Hostname is not a valid DNS name",
+    message="Hostname is not a valid DNS name",
 )
 DISK_SIZE = Condition(
     "ephemeral-disk-size",
-    "HG280",
-    "EphemeralDisk.Validate",
-    f"{S}:10401",
-    "`ephemeral_disk { size }` < 10",
-    "minimum DiskMB value is 10; got {size}",
+    code=HG280,
+    nomad="EphemeralDisk.Validate",
+    source=f"{S}:10401",
+    condition="`ephemeral_disk { size }` < 10",
+    message="minimum DiskMB value is 10; got {size}",
 )
 SCALING_MAX = Condition(
     "count-above-scaling-max",
-    "HG287",
-    "TaskGroup.validateScalingPolicy",
-    f"{S}:7613",
-    "a group's `count` > its `scaling { max }`",
-    "Scaling policy invalid: task group count must not be greater than maximum count in scaling policy",
+    code=HG287,
+    nomad="TaskGroup.validateScalingPolicy",
+    source=f"{S}:7613",
+    condition="a group's `count` > its `scaling { max }`",
+    message="Scaling policy invalid: task group count must not be greater than maximum count in scaling"
+    " policy",
 )
 SCALING_MIN = Condition(
     "count-below-scaling-min",
-    "HG287",
-    "TaskGroup.validateScalingPolicy",
-    f"{S}:7618",
-    "a group's `count` < its `scaling { min }`",
-    "Scaling policy invalid: task group count must not be less than minimum count in scaling policy",
+    code=HG287,
+    nomad="TaskGroup.validateScalingPolicy",
+    source=f"{S}:7618",
+    condition="a group's `count` < its `scaling { min }`",
+    message="Scaling policy invalid: task group count must not be less than minimum count in scaling policy",
 )
 SCALING_CROSSED = Condition(
     "scaling-max-below-min",
-    "HG287",
-    "ScalingPolicy.Validate",
-    f"{S}:6447",
-    "`scaling { max }` < `scaling { min }`",
-    "Scaling policy invalid: maximum count must not be less than minimum count",
+    code=HG287,
+    nomad="ScalingPolicy.Validate",
+    source=f"{S}:6447",
+    condition="`scaling { max }` < `scaling { min }`",
+    message="Scaling policy invalid: maximum count must not be less than minimum count",
 )
 SCALING_NEGATIVE = Condition(
     "scaling-negative-bound",
-    "HG287",
-    "ScalingPolicy.Validate",
-    f"{S}:6452",
-    "`scaling { min }` < 0",
-    "Scaling policy invalid: minimum count must be specified and non-negative",
+    code=HG287,
+    nomad="ScalingPolicy.Validate",
+    source=f"{S}:6452",
+    condition="`scaling { min }` < 0",
+    message="Scaling policy invalid: minimum count must be specified and non-negative",
 )
 SCALING_MAX_NEGATIVE = Condition(
     "scaling-max-negative",
-    "HG287",
-    "ScalingPolicy.Validate",
-    f"{S}:6444",
-    "`scaling { max }` < 0",
-    "Scaling policy invalid: maximum count must be specified and non-negative",
+    code=HG287,
+    nomad="ScalingPolicy.Validate",
+    source=f"{S}:6444",
+    condition="`scaling { max }` < 0",
+    message="Scaling policy invalid: maximum count must be specified and non-negative",
 )
 
 
-@rule("HG269")
+@rule(HG269)
 def group_settings(ctx: Context) -> None:
     job = ctx.canonical
     job_type = job.type or "service"
@@ -474,7 +549,7 @@ def _task_names(ctx: Context, group: m.TaskGroup, where: str) -> None:
         )
 
 
-@rule("HG280")
+@rule(HG280)
 def ephemeral_disks(ctx: Context) -> None:
     """`EphemeralDisk.Validate`; the log files that must fit on the disk are checked with tasks."""
     for group in ctx.canonical.task_groups or []:
@@ -490,7 +565,7 @@ def ephemeral_disks(ctx: Context) -> None:
             )
 
 
-@rule("HG287")
+@rule(HG287)
 def scaling_bounds(ctx: Context) -> None:
     for group in ctx.canonical.task_groups or []:
         scaling = group.scaling

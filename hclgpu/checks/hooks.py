@@ -18,10 +18,38 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
+from hclgpu.checks.jobs import HG268, HG289
 from hclgpu.checks.server import Condition, at, reject
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.ir.service_names import job_services
+
+HG294 = Code(
+    "HG294",
+    "invalid-vault-or-consul",
+    E,
+    summary="A `vault` or `consul` setting Nomad's admission hooks refuse",
+    doc="""What: a `consul` block or a workload identity breaks a rule of the server's Consul
+or identity hooks: a task's `consul { partition }` differs from its group's, or a service
+with `provider = "nomad"` has an `identity` without a `name`. (The Vault hook's checks
+depend on the servers' Vault configuration, which a job file does not show; see
+docs/validation.md.)
+
+Why: Nomad rejects the job at registration (`jobConsulHook` in
+nomad/job_endpoint_hook_consul.go, `jobValidate` in nomad/job_endpoint_hooks.go).
+
+Example:
+    group "web" {
+      consul { partition = "a" }
+      task "server" {
+        consul { partition = "b" }
+      }
+    }
+
+Fix: use one partition for the group and its tasks, or write what the message asks.""",
+)
+
 
 HOOKS = "nomad/job_endpoint_hooks.go"
 VAULT = "nomad/job_endpoint_hook_vault.go"
@@ -37,68 +65,66 @@ LEGACY_CONSUL = "a server Consul config with `allow_unauthenticated = false`"
 
 Condition(
     "identities-before-nomad-1-7",
-    "",
-    "jobValidate.Validate",
-    f"{HOOKS}:536",
-    "a task has more than one `identity` (the implicit ones for Consul and Vault included)",
-    "tasks can only have 1 identity block until all servers are upgraded to {version} or later",
+    nomad="jobValidate.Validate",
+    source=f"{HOOKS}:536",
+    condition="a task has more than one `identity` (the implicit ones for Consul and Vault included)",
+    message="tasks can only have 1 identity block until all servers are upgraded to {version} or later",
     needs=OLD_SERVERS,
 )
 TOTAL_COUNT = Condition(
     "job-max-count",
-    "HG268",
-    "jobValidate.Validate",
-    f"{HOOKS}:550",
-    "the groups' `count`s (1 by default, or `scaling { min }`) add up to more than the servers'"
+    code=HG268,
+    nomad="jobValidate.Validate",
+    source=f"{HOOKS}:550",
+    condition="the groups' `count`s (1 by default, or `scaling { min }`) add up to more than the servers'"
     " `job_max_count` (the profile's `job-max-count`, Nomad's default 50000 unless it states another)",
-    "total count was greater than configured job_max_count: {total} > {limit}",
+    message="total count was greater than configured job_max_count: {total} > {limit}",
     since=(1, 11, 0),
 )
 Condition(
     "service-identity-before-nomad-1-7",
-    "",
-    "jobValidate.validateServiceIdentity",
-    f"{HOOKS}:567",
-    "a group or task service has an `identity` block",
-    "Service {name} in {parent} cannot have an identity until all servers are upgraded to {version} or later",
+    nomad="jobValidate.validateServiceIdentity",
+    source=f"{HOOKS}:567",
+    condition="a group or task service has an `identity` block",
+    message="Service {name} in {parent} cannot have an identity until all servers are upgraded to {version}"
+    " or later",
     needs=OLD_SERVERS,
 )
 SERVICE_IDENTITY_NAME = Condition(
     "service-identity-without-name",
-    "HG294",
-    "jobValidate.validateServiceIdentity",
-    f"{HOOKS}:571",
-    'a service with `provider = "nomad"` has an `identity` without `name` (Consul services'
+    code=HG294,
+    nomad="jobValidate.validateServiceIdentity",
+    source=f"{HOOKS}:571",
+    condition='a service with `provider = "nomad"` has an `identity` without `name` (Consul services'
     " have theirs named by the implicit-identities mutator)",
-    "Service {name} in {parent} has an identity with an empty name",
+    message="Service {name} in {parent} has an identity with an empty name",
 )
 Condition(
     "vault-identity-before-nomad-1-7",
-    "",
-    "jobValidate.validateVaultIdentity",
-    f"{HOOKS}:599",
-    'a task with a `vault` block has an `identity "vault_<cluster>"`',
-    "Task {task} cannot have an identity for Vault until all servers are upgraded to {version} or later",
+    nomad="jobValidate.validateVaultIdentity",
+    source=f"{HOOKS}:599",
+    condition='a task with a `vault` block has an `identity "vault_<cluster>"`',
+    message="Task {task} cannot have an identity for Vault until all servers are upgraded to {version} or"
+    " later",
     needs=OLD_SERVERS,
 )
 Condition(
     "vault-cluster-without-identity",
-    "",
-    "jobValidate.validateVaultIdentity",
-    f"{HOOKS}:605",
-    'a task\'s `vault { cluster }` is not "default" and the task has no `identity "vault_<cluster>"`',
-    "Task {task} uses Vault cluster {cluster} but does not have an identity named {identity} and no"
+    nomad="jobValidate.validateVaultIdentity",
+    source=f"{HOOKS}:605",
+    condition='a task\'s `vault { cluster }` is not "default" and the task has no'
+    ' `identity "vault_<cluster>"`',
+    message="Task {task} uses Vault cluster {cluster} but does not have an identity named {identity} and no"
     " default identity is provided in agent configuration",
     needs="no `default_identity` for that Vault cluster in the servers' configuration",
 )
 Condition(
     "vault-without-policies",
-    "",
-    "jobValidate.validateVaultIdentity",
-    f"{HOOKS}:587",
-    "a task's `vault` block on the default cluster has no `policies` and the task no"
+    nomad="jobValidate.validateVaultIdentity",
+    source=f"{HOOKS}:587",
+    condition="a task's `vault` block on the default cluster has no `policies` and the task no"
     ' `identity "vault_default"`',
-    "Task {task} has a Vault block with an empty list of policies",
+    message="Task {task} has a Vault block with an empty list of policies",
     needs="no `default_identity` in the servers' Vault configuration (the legacy token flow)",
     tag="v1.9.0",
     until=(1, 10, 0),
@@ -108,63 +134,59 @@ Condition(
 
 Condition(
     "vault-not-enabled",
-    "",
-    "jobVaultHook.Validate",
-    f"{VAULT}:31",
-    "a task has a `vault` block",
-    "Vault {cluster!r} not enabled but used in the job",
+    nomad="jobVaultHook.Validate",
+    source=f"{VAULT}:31",
+    condition="a task has a `vault` block",
+    message="Vault {cluster!r} not enabled but used in the job",
     needs="Vault enabled in the servers' configuration for the block's cluster",
 )
 VAULT_NAMESPACE = Condition(
     "vault-namespace-requires-enterprise",
-    "HG289",
-    "jobVaultHook.validateNamespaces",
-    f"{VAULT_CE}:21",
-    "a task's `vault` block sets `namespace` (Community Edition; where Vault is enabled, else the"
+    code=HG289,
+    nomad="jobVaultHook.validateNamespaces",
+    source=f"{VAULT_CE}:21",
+    condition="a task's `vault` block sets `namespace` (Community Edition; where Vault is enabled, else the"
     " block is refused as not enabled)",
-    "multiple Vault namespaces requires Nomad Enterprise, Namespaces: {namespaces}",
+    message="multiple Vault namespaces requires Nomad Enterprise, Namespaces: {namespaces}",
     since=(1, 10, 0),
     fact="enterprise",
 )
 Condition(
     "vault-namespace-requires-enterprise-legacy",
-    "",
-    "jobVaultHook.validateNamespaces",
-    f"{VAULT_CE}:26",
-    "a task's `vault` block sets `namespace` (Community Edition, legacy token flow)",
-    "multiple Vault namespaces requires Nomad Enterprise, Namespaces: {namespaces}",
+    nomad="jobVaultHook.validateNamespaces",
+    source=f"{VAULT_CE}:26",
+    condition="a task's `vault` block sets `namespace` (Community Edition, legacy token flow)",
+    message="multiple Vault namespaces requires Nomad Enterprise, Namespaces: {namespaces}",
     needs=LEGACY_VAULT,
     tag="v1.9.0",
     until=(1, 10, 0),
 )
 VAULT_CLUSTER = Condition(
     "vault-cluster-requires-enterprise",
-    "HG289",
-    "jobVaultHook.validateClustersForNamespace",
-    f"{VAULT_CE}:30",
-    'a task\'s `vault { cluster }` is not "default" (Community Edition; from 1.10 not reported'
+    code=HG289,
+    nomad="jobVaultHook.validateClustersForNamespace",
+    source=f"{VAULT_CE}:30",
+    condition='a task\'s `vault { cluster }` is not "default" (Community Edition; from 1.10 not reported'
     " beside a Vault `namespace`, which is refused first)",
-    "non-default Vault cluster requires Nomad Enterprise",
+    message="non-default Vault cluster requires Nomad Enterprise",
     fact="enterprise",
 )
 Condition(
     "vault-token-missing",
-    "",
-    "jobVaultHook.Validate",
-    f"{VAULT}:60",
-    "a task has a `vault` block and the job no `vault_token`",
-    "Vault used in the job but missing Vault token",
+    nomad="jobVaultHook.Validate",
+    source=f"{VAULT}:60",
+    condition="a task has a `vault` block and the job no `vault_token`",
+    message="Vault used in the job but missing Vault token",
     needs=LEGACY_VAULT,
     tag="v1.9.0",
     until=(1, 10, 0),
 )
 Condition(
     "vault-token-deprecated",
-    "",
-    "jobVaultHook.Validate",
-    f"{VAULT}:64",
-    "(warning) a job with a `vault` block is submitted with a Vault token",
-    "Setting a Vault token when submitting a job is deprecated and will be removed in Nomad 1.9."
+    nomad="jobVaultHook.Validate",
+    source=f"{VAULT}:64",
+    condition="(warning) a job with a `vault` block is submitted with a Vault token",
+    message="Setting a Vault token when submitting a job is deprecated and will be removed in Nomad 1.9."
     " Migrate your Vault configuration to use workload identity",
     needs=LEGACY_VAULT,
     tag="v1.9.0",
@@ -172,22 +194,20 @@ Condition(
 )
 Condition(
     "vault-token-lookup",
-    "",
-    "jobVaultHook.Validate",
-    f"{VAULT}:68",
-    "the job's Vault token cannot be looked up in Vault",
-    "failed to lookup Vault token: {error}",
+    nomad="jobVaultHook.Validate",
+    source=f"{VAULT}:68",
+    condition="the job's Vault token cannot be looked up in Vault",
+    message="failed to lookup Vault token: {error}",
     needs=LEGACY_VAULT,
     tag="v1.9.0",
     until=(1, 10, 0),
 )
 Condition(
     "vault-token-policies",
-    "",
-    "jobVaultHook.validatePolicies",
-    f"{VAULT}:110",
-    "the job's Vault token (not a root token) lacks a policy of a task's `vault { policies }`",
-    "Vault token doesn't allow access to the following policies: {policies}",
+    nomad="jobVaultHook.validatePolicies",
+    source=f"{VAULT}:110",
+    condition="the job's Vault token (not a root token) lacks a policy of a task's `vault { policies }`",
+    message="Vault token doesn't allow access to the following policies: {policies}",
     needs=LEGACY_VAULT,
     tag="v1.9.0",
     until=(1, 10, 0),
@@ -197,29 +217,28 @@ Condition(
 
 CONSUL_CLUSTER = Condition(
     "consul-cluster-requires-enterprise",
-    "HG289",
-    "jobConsulHook.validateCluster",
-    f"{CONSUL_CE}:62",
-    'a group or task `consul { cluster }`, or a Consul service\'s `cluster`, is not "default"'
+    code=HG289,
+    nomad="jobConsulHook.validateCluster",
+    source=f"{CONSUL_CE}:62",
+    condition='a group or task `consul { cluster }`, or a Consul service\'s `cluster`, is not "default"'
     " (Community Edition)",
-    "non-default Consul cluster requires Nomad Enterprise",
+    message="non-default Consul cluster requires Nomad Enterprise",
     fact="enterprise",
 )
 CONSUL_PARTITION = Condition(
     "consul-partition-mismatch",
-    "HG294",
-    "jobConsulHook.validateTaskPartitionMatchesGroup",
-    f"{CONSUL}:29",
-    "a task's `consul { partition }` and its group's are both set and differ",
-    "task.consul.partition {task!r} must match group.consul.partition {group!r} if both are set",
+    code=HG294,
+    nomad="jobConsulHook.validateTaskPartitionMatchesGroup",
+    source=f"{CONSUL}:29",
+    condition="a task's `consul { partition }` and its group's are both set and differ",
+    message="task.consul.partition {task!r} must match group.consul.partition {group!r} if both are set",
 )
 Condition(
     "consul-token-deprecated",
-    "",
-    "jobConsulHook.Validate",
-    f"{CONSUL_CE}:86",
-    "(warning) a Consul service or task `consul` block without a workload identity",
-    "Setting a Consul token when submitting a job is deprecated and will be removed in Nomad 1.9."
+    nomad="jobConsulHook.Validate",
+    source=f"{CONSUL_CE}:86",
+    condition="(warning) a Consul service or task `consul` block without a workload identity",
+    message="Setting a Consul token when submitting a job is deprecated and will be removed in Nomad 1.9."
     " Migrate your Consul configuration to use workload identity",
     needs=LEGACY_CONSUL,
     tag="v1.9.0",
@@ -230,65 +249,60 @@ Condition(
 
 TASK_SCHEDULE = Condition(
     "task-schedule-requires-enterprise",
-    "HG289",
-    "jobSchedHook.Validate",
-    "nomad/job_endpoint_hook_sched_ce.go:18",
-    "a task has a `schedule { cron { ... } }` block (Community Edition)",
-    "task schedules requires Nomad Enterprise",
+    code=HG289,
+    nomad="jobSchedHook.Validate",
+    source="nomad/job_endpoint_hook_sched_ce.go:18",
+    condition="a task has a `schedule { cron { ... } }` block (Community Edition)",
+    message="task schedules requires Nomad Enterprise",
     fact="enterprise",
 )
 Condition(
     "namespace-nonexistent",
-    "",
-    "jobNamespaceConstraintCheckHook.Validate",
-    f"{VALIDATORS}:28",
-    "`namespace` (default: default, which always exists) names no namespace of the cluster",
-    "job {job!r} is in nonexistent namespace {namespace!r}",
+    nomad="jobNamespaceConstraintCheckHook.Validate",
+    source=f"{VALIDATORS}:28",
+    condition="`namespace` (default: default, which always exists) names no namespace of the cluster",
+    message="job {job!r} is in nonexistent namespace {namespace!r}",
     needs="the namespace existing on the cluster",
 )
 Condition(
     "namespace-task-driver",
-    "",
-    "jobNamespaceConstraintCheckHook.Validate",
-    f"{VALIDATORS}:41",
-    "one task's `driver` is not allowed by the namespace's capabilities",
-    "used task driver {driver!r} is not allowed in namespace {namespace!r}",
+    nomad="jobNamespaceConstraintCheckHook.Validate",
+    source=f"{VALIDATORS}:41",
+    condition="one task's `driver` is not allowed by the namespace's capabilities",
+    message="used task driver {driver!r} is not allowed in namespace {namespace!r}",
     needs="the namespace's enabled and disabled task drivers",
 )
 Condition(
     "namespace-task-drivers",
-    "",
-    "jobNamespaceConstraintCheckHook.Validate",
-    f"{VALIDATORS}:46",
-    "several tasks' `driver`s are not allowed by the namespace's capabilities",
-    "used task drivers {drivers!r} are not allowed in namespace {namespace!r}",
+    nomad="jobNamespaceConstraintCheckHook.Validate",
+    source=f"{VALIDATORS}:46",
+    condition="several tasks' `driver`s are not allowed by the namespace's capabilities",
+    message="used task drivers {drivers!r} are not allowed in namespace {namespace!r}",
     needs="the namespace's enabled and disabled task drivers",
 )
 Condition(
     "namespace-network-mode",
-    "",
-    "jobNamespaceConstraintCheckHook.Validate",
-    f"{VALIDATORS}:62",
-    "one group network's `mode` (host when unset) is not allowed by the namespace's capabilities",
-    "used group network mode {mode!r} is not allowed in namespace {namespace!r}",
+    nomad="jobNamespaceConstraintCheckHook.Validate",
+    source=f"{VALIDATORS}:62",
+    condition="one group network's `mode` (host when unset) is not allowed by the namespace's capabilities",
+    message="used group network mode {mode!r} is not allowed in namespace {namespace!r}",
     needs="the namespace's enabled and disabled network modes",
 )
 Condition(
     "namespace-network-modes",
-    "",
-    "jobNamespaceConstraintCheckHook.Validate",
-    f"{VALIDATORS}:67",
-    "several group networks' `mode`s are not allowed by the namespace's capabilities",
-    "used group network modes {modes!r} are not allowed in namespace {namespace!r}",
+    nomad="jobNamespaceConstraintCheckHook.Validate",
+    source=f"{VALIDATORS}:67",
+    condition="several group networks' `mode`s are not allowed by the namespace's capabilities",
+    message="used group network modes {modes!r} are not allowed in namespace {namespace!r}",
     needs="the namespace's enabled and disabled network modes",
 )
 Condition(
     "node-pool-nonexistent",
-    "",
-    "jobNodePoolValidatingHook.Validate",
-    "nomad/job_endpoint_hook_node_pool.go:30",
-    "`node_pool` names a pool other than default and all (which always exist) that the cluster lacks",
-    "job {job!r} is in nonexistent node pool {pool!r}",
+    nomad="jobNodePoolValidatingHook.Validate",
+    source="nomad/job_endpoint_hook_node_pool.go:30",
+    condition="`node_pool` names a pool other than default and all (which always exist) that the cluster"
+    " lacks",
+    message="job {job!r} is in nonexistent node pool {pool!r}",
     needs="the node pool existing on the cluster",
 )
 
@@ -296,7 +310,7 @@ ON_ENTERPRISE = "; on Nomad Enterprise, say so: `enterprise = true`"
 DEFAULT_CLUSTER = 'remove `cluster` (or write "default")' + ON_ENTERPRISE
 
 
-@rule("HG268")
+@rule(HG268)
 def total_count(ctx: Context) -> None:
     """The server refuses a job whose groups together ask for more than `job_max_count`."""
     groups = ctx.canonical.task_groups or []
@@ -316,7 +330,7 @@ def total_count(ctx: Context) -> None:
     )
 
 
-@rule("HG294")
+@rule(HG294)
 def service_identities(ctx: Context) -> None:
     """A Nomad service's identity keeps the name the job gives it, and it must have one."""
     for group, task, service in job_services(ctx.canonical):
@@ -334,7 +348,7 @@ def service_identities(ctx: Context) -> None:
         )
 
 
-@rule("HG289")
+@rule(HG289)
 def task_schedules(ctx: Context) -> None:
     """The agent keeps a `schedule` only with its `cron` block; CE refuses any it keeps."""
     for _, task in ctx.canonical_tasks():
@@ -349,7 +363,7 @@ def task_schedules(ctx: Context) -> None:
             return  # the hook stops at the first
 
 
-@rule("HG289")
+@rule(HG289)
 def vault_blocks(ctx: Context) -> None:
     """`jobVaultHook`: CE refuses a Vault namespace (checked first since 1.10) and a cluster
     other than default, reporting the first it meets."""
@@ -378,7 +392,7 @@ def vault_blocks(ctx: Context) -> None:
             return
 
 
-@rule("HG294")
+@rule(HG294)
 def consul_blocks(ctx: Context) -> None:
     """`jobConsulHook` (CE): clusters other than default, task partitions differing from the
     group's; it stops at the first problem, in its order."""

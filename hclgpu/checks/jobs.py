@@ -15,279 +15,418 @@ import re
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Condition, at, parse_uint_error, reject
-from hclgpu.checks.tasks import escapes_allocation
+from hclgpu.checks.server import Condition, at, escapes_allocation, parse_uint_error, reject
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+
+HG268 = Code(
+    "HG268",
+    "invalid-job",
+    E,
+    summary="A job-level setting Nomad refuses",
+    doc="""What: the job itself breaks a rule of `Job.Validate` or of the server's `jobValidate`
+hook: an empty job ID or name, an empty or unknown `type`, no group at all, a priority
+outside 1-100, an empty datacenter name, two groups with one name, an affinity or spread in
+a system job, a `ui` description of 1000 characters or more.
+
+Why: Nomad rejects the job at registration with the message shown; nothing of it is
+scheduled.
+
+Example:
+    job "web" {
+      type     = "services"
+      priority = 120
+    }
+
+Fix: write what the message asks for: `type` one of service, batch, system, sysbatch;
+`priority` from 1 to 100.""",
+)
+
+
+HG274 = Code(
+    "HG274",
+    "invalid-periodic",
+    E,
+    summary="A `periodic` block Nomad refuses",
+    doc="""What: an enabled `periodic` block sets both `cron` and `crons`, sets neither, names an
+unknown `time_zone`, or has a cron expression (in `cron` or any of `crons`) Nomad cannot
+parse.
+
+Why: Nomad rejects the job at registration (`PeriodicConfig.Validate`).
+
+Example:
+    periodic {
+      crons     = ["0 * * * *"]
+      time_zone = "Mars/Olympus"
+    }
+
+Fix: write one of `cron`/`crons`, a five-field (or six/seven-field) expression, and an
+IANA time zone.""",
+)
+
+
+HG275 = Code(
+    "HG275",
+    "invalid-parameterized",
+    E,
+    summary="A `parameterized` or `dispatch_payload` block Nomad refuses",
+    doc="""What: `payload` is not optional, required or forbidden; a meta key is both required and
+optional; or a task's `dispatch_payload { file }` points outside the allocation
+directory.
+
+Why: Nomad rejects the job at registration (`ParameterizedJobConfig.Validate`,
+`DispatchPayloadConfig.Validate`).
+
+Example:
+    parameterized {
+      payload       = "needed"
+      meta_required = ["x"]
+      meta_optional = ["x"]
+    }
+
+Fix: use one of the three payload values and keep the two meta lists apart.""",
+)
+
+
+HG277 = Code(
+    "HG277",
+    "invalid-spread",
+    E,
+    summary="A `spread` block Nomad refuses",
+    doc="""What: a spread has no `attribute`, a weight outside 1-100 (0 included), a target value
+twice, a target percent over 100, or target percents summing over 100.
+
+Why: Nomad rejects the job at registration (`Spread.Validate`).
+
+Example:
+    spread {
+      attribute = "${node.datacenter}"
+      target "dc1" { percent = 70 }
+      target "dc2" { percent = 50 }
+    }
+
+Fix: make the target percents add up to at most 100.""",
+)
+
+
+HG288 = Code(
+    "HG288",
+    "invalid-constraint-attribute",
+    E,
+    summary="A constraint `attribute` Nomad's server refuses",
+    doc="""What: since Nomad 1.11.2 a constraint's `attribute` must be a literal or one
+interpolation of `${node.unique.id}`, `${node.datacenter}`, `${node.unique.name}`,
+`${node.class}`, `${node.pool}`, `${attr.*}`, `${meta.*}` or `${device.*}`, with both
+braces; a `distinct_property` limit must be a number of 1 or more.
+
+Why: Nomad rejects the job at registration (`validateConstraintAttribute`,
+`Constraint.Validate`).
+
+Example:
+    constraint {
+      attribute = "${node.region}"
+      value     = "eu"
+    }
+
+Fix: use one of the targets Nomad knows.""",
+)
+
+
+HG289 = Code(
+    "HG289",
+    "requires-enterprise",
+    E,
+    summary="A feature the Community Edition server refuses",
+    doc="""What: the job uses what only Nomad Enterprise accepts: `numa` with affinity prefer or
+require, a task `schedule`, a `multiregion` block with regions, a Vault `namespace`, a
+Vault or Consul `cluster` other than "default".
+
+Why: A Community Edition server rejects the job at registration: "numa scheduling
+requires Nomad Enterprise", "non-default Vault cluster requires Nomad Enterprise" (the
+admission hooks of nomad/job_endpoint_hook_*_ce.go). On Enterprise it is accepted. Which
+one a cluster runs is a fact of the cluster: HG289 is reported only when the profile says
+`enterprise = false` (in hclgpu.toml, or `--no-enterprise`).
+
+Example:
+    resources {
+      numa { affinity = "require" }
+    }
+
+Fix: run it on Nomad Enterprise (and say so: `enterprise = true`), or remove the block.""",
+)
+
 
 S = "nomad/structs/structs.go"
 HOOKS = "nomad/job_endpoint_hooks.go"
 
 MISSING_ID = Condition(
     "missing-job-id",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4744",
-    'the job ID is empty (`job "" {}`, or `id = ""`)',
-    "Missing job ID",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4744",
+    condition='the job ID is empty (`job "" {}`, or `id = ""`)',
+    message="Missing job ID",
 )
 MISSING_NAME = Condition(
     "missing-job-name",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4751",
-    '`name = ""`',
-    "Missing job name",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4751",
+    condition='`name = ""`',
+    message="Missing job name",
 )
 MISSING_TYPE = Condition(
     "missing-job-type",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4762",
-    '`type = ""` (the agent defaults only an unset type to service)',
-    "Missing job type",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4762",
+    condition='`type = ""` (the agent defaults only an unset type to service)',
+    message="Missing job type",
 )
 INVALID_TYPE = Condition(
     "invalid-job-type",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4764",
-    "`type` is not service, batch, system or sysbatch (nor empty)",
-    "Invalid job type: {type!r}",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4764",
+    condition="`type` is not service, batch, system or sysbatch (nor empty)",
+    message="Invalid job type: {type!r}",
 )
 CORE_TYPE = Condition(
     "core-job-type",
-    "HG268",
-    "jobValidate.Validate",
-    f"{HOOKS}:511",
-    '`type = "_core"`',
-    "job type cannot be core",
+    code=HG268,
+    nomad="jobValidate.Validate",
+    source=f"{HOOKS}:511",
+    condition='`type = "_core"`',
+    message="job type cannot be core",
 )
 EMPTY_DATACENTER = Condition(
     "empty-datacenter",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4771",
-    "`datacenters` holds an empty string",
-    "Job datacenter must be non-empty string",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4771",
+    condition="`datacenters` holds an empty string",
+    message="Job datacenter must be non-empty string",
 )
 NO_GROUPS = Condition(
     "job-without-groups",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4777",
-    "the job has no `group` block and no job-level `task` (which becomes a group of its own)",
-    "Missing job task groups",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4777",
+    condition="the job has no `group` block and no job-level `task` (which becomes a group of its own)",
+    message="Missing job task groups",
 )
 SYSTEM_AFFINITY = Condition(
     "system-job-affinity",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4787",
-    "a system job has a job-level `affinity`",
-    "System jobs may not have an affinity block",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4787",
+    condition="a system job has a job-level `affinity`",
+    message="System jobs may not have an affinity block",
 )
 SYSTEM_SPREAD = Condition(
     "system-job-spread",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4800",
-    "a system job has a job-level `spread`",
-    "System jobs may not have a spread block",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4800",
+    condition="a system job has a job-level `spread`",
+    message="System jobs may not have a spread block",
 )
 UI_DESCRIPTION = Condition(
     "ui-description-too-long",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4814",
-    "`ui { description }` is over 1000 bytes",
-    "UI description must be under 1000 characters, currently {length}",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4814",
+    condition="`ui { description }` is over 1000 bytes",
+    message="UI description must be under 1000 characters, currently {length}",
 )
 GROUP_NAMELESS = Condition(
     "group-without-name",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4828",
-    'a group is labelled with the empty string (`group "" {}`)',
-    "Job task group {index} missing name",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4828",
+    condition='a group is labelled with the empty string (`group "" {}`)',
+    message="Job task group {index} missing name",
 )
 GROUP_TWICE = Condition(
     "group-defined-twice",
-    "HG268",
-    "Job.Validate",
-    f"{S}:4830",
-    "two groups have one name",
-    "Job task group {index} redefines '{name}' from group {first}",
+    code=HG268,
+    nomad="Job.Validate",
+    source=f"{S}:4830",
+    condition="two groups have one name",
+    message="Job task group {index} redefines '{name}' from group {first}",
 )
 PRIORITY = Condition(
     "job-priority-range",
-    "HG268",
-    "jobValidate.Validate",
-    f"{HOOKS}:519",
-    "`priority` is below 1 (0 takes the server's default) or above the server's job_max_priority"
+    code=HG268,
+    nomad="jobValidate.Validate",
+    source=f"{HOOKS}:519",
+    condition="`priority` is below 1 (0 takes the server's default) or above the server's job_max_priority"
     " (100 by default)",
-    "job priority must be between [1, 100]",
+    message="job priority must be between [1, 100]",
 )
 CRON_AND_CRONS = Condition(
     "periodic-cron-and-crons",
-    "HG274",
-    "PeriodicConfig.Validate",
-    f"{S}:5918",
-    "an enabled `periodic` block sets both `cron` and `crons`",
-    "Only cron or crons may be used",
+    code=HG274,
+    nomad="PeriodicConfig.Validate",
+    source=f"{S}:5918",
+    condition="an enabled `periodic` block sets both `cron` and `crons`",
+    message="Only cron or crons may be used",
 )
 NO_CRON = Condition(
     "periodic-without-spec",
-    "HG274",
-    "PeriodicConfig.Validate",
-    f"{S}:5921",
-    "an enabled `periodic` block sets neither `cron` nor `crons`",
-    "Must specify a spec",
+    code=HG274,
+    nomad="PeriodicConfig.Validate",
+    source=f"{S}:5921",
+    condition="an enabled `periodic` block sets neither `cron` nor `crons`",
+    message="Must specify a spec",
 )
 TIME_ZONE = Condition(
     "periodic-time-zone",
-    "HG274",
-    "PeriodicConfig.Validate",
-    f"{S}:5927",
-    "`time_zone` is not a zone Go's time.LoadLocation knows",
-    "Invalid time zone {zone!r}: {problem}",
+    code=HG274,
+    nomad="PeriodicConfig.Validate",
+    source=f"{S}:5927",
+    condition="`time_zone` is not a zone Go's time.LoadLocation knows",
+    message="Invalid time zone {zone!r}: {problem}",
 )
 CRON_ATTRIBUTE_SPEC = Condition(
     "periodic-cron-attribute-spec",
-    "HG274",
-    "PeriodicConfig.Validate",
-    f"{S}:5936",
-    "the deprecated `cron` expression has fewer than 5 fields (an unknown @-shortcut is one),"
+    code=HG274,
+    nomad="PeriodicConfig.Validate",
+    source=f"{S}:5936",
+    condition="the deprecated `cron` expression has fewer than 5 fields (an unknown @-shortcut is one),"
     " or characters cronexpr never accepts",
-    "Invalid cron spec {spec!r}: {problem}",
+    message="Invalid cron spec {spec!r}: {problem}",
 )
 CRON_SPEC = Condition(
     "periodic-cron-spec",
-    "HG274",
-    "PeriodicConfig.Validate",
-    f"{S}:5942",
-    "an expression of `crons` has fewer than 5 fields (an unknown @-shortcut is one), or"
+    code=HG274,
+    nomad="PeriodicConfig.Validate",
+    source=f"{S}:5942",
+    condition="an expression of `crons` has fewer than 5 fields (an unknown @-shortcut is one), or"
     " characters cronexpr never accepts (one error each)",
-    "Invalid cron spec {spec!r}: {problem}",
+    message="Invalid cron spec {spec!r}: {problem}",
 )
 PAYLOAD = Condition(
     "parameterized-payload",
-    "HG275",
-    "ParameterizedJobConfig.Validate",
-    f"{S}:6089",
-    "`payload` is not optional, required or forbidden",
-    "Unknown payload requirement: {payload!r}",
+    code=HG275,
+    nomad="ParameterizedJobConfig.Validate",
+    source=f"{S}:6089",
+    condition="`payload` is not optional, required or forbidden",
+    message="Unknown payload requirement: {payload!r}",
 )
 META_OVERLAP = Condition(
     "parameterized-meta-overlap",
-    "HG275",
-    "ParameterizedJobConfig.Validate",
-    f"{S}:6095",
-    "a key is in both `meta_required` and `meta_optional`",
-    "Required and optional meta keys should be disjoint. Following keys exist in both: {keys}",
+    code=HG275,
+    nomad="ParameterizedJobConfig.Validate",
+    source=f"{S}:6095",
+    condition="a key is in both `meta_required` and `meta_optional`",
+    message="Required and optional meta keys should be disjoint. Following keys exist in both: {keys}",
 )
 DISPATCH_ESCAPES = Condition(
     "dispatch-payload-escapes",
-    "HG275",
-    "DispatchPayloadConfig.Validate",
-    f"{S}:6151",
-    "`dispatch_payload { file }`, which is under the task's `local/`, leads out of the allocation"
+    code=HG275,
+    nomad="DispatchPayloadConfig.Validate",
+    source=f"{S}:6151",
+    condition="`dispatch_payload { file }`, which is under the task's `local/`, leads out of the allocation"
     " directory (`../../../x` does; `../../x` lands in the allocation directory itself)",
-    "destination escapes allocation directory",
+    message="destination escapes allocation directory",
 )
 SPREAD_ATTRIBUTE = Condition(
     "spread-without-attribute",
-    "HG277",
-    "Spread.Validate",
-    f"{S}:10293",
-    "a spread has no `attribute`",
-    "Missing spread attribute",
+    code=HG277,
+    nomad="Spread.Validate",
+    source=f"{S}:10293",
+    condition="a spread has no `attribute`",
+    message="Missing spread attribute",
 )
 SPREAD_WEIGHT = Condition(
     "spread-weight",
-    "HG277",
-    "Spread.Validate",
-    f"{S}:10296",
-    "a spread's `weight` is 0 or below, or above 100 (50 when unset)",
-    "Spread block must have a positive weight from 0 to 100",
+    code=HG277,
+    nomad="Spread.Validate",
+    source=f"{S}:10296",
+    condition="a spread's `weight` is 0 or below, or above 100 (50 when unset)",
+    message="Spread block must have a positive weight from 0 to 100",
 )
 SPREAD_TWICE = Condition(
     "spread-target-twice",
-    "HG277",
-    "Spread.Validate",
-    f"{S}:10307",
-    "two targets of a spread have one value",
-    "Spread target value {value!r} already defined",
+    code=HG277,
+    nomad="Spread.Validate",
+    source=f"{S}:10307",
+    condition="two targets of a spread have one value",
+    message="Spread target value {value!r} already defined",
 )
 SPREAD_PERCENT = Condition(
     "spread-target-percent",
-    "HG277",
-    "Spread.Validate",
-    f"{S}:10310",
-    "a spread target's `percent` is over 100",
-    "Spread target percentage for value {value!r} must be between 0 and 100",
+    code=HG277,
+    nomad="Spread.Validate",
+    source=f"{S}:10310",
+    condition="a spread target's `percent` is over 100",
+    message="Spread target percentage for value {value!r} must be between 0 and 100",
 )
 SPREAD_SUM = Condition(
     "spread-percent-sum",
-    "HG277",
-    "Spread.Validate",
-    f"{S}:10315",
-    "a spread's target percents add up to more than 100",
-    "Sum of spread target percentages must not be greater than 100%; got {total}%",
+    code=HG277,
+    nomad="Spread.Validate",
+    source=f"{S}:10315",
+    condition="a spread's target percents add up to more than 100",
+    message="Sum of spread target percentages must not be greater than 100%; got {total}%",
 )
 ATTRIBUTE_OPEN = Condition(
     "constraint-attribute-opening-brace",
-    "HG288",
-    "validateConstraintAttribute",
-    "nomad/structs/constraint.go:44",
-    "a constraint `attribute` starts with `$` but not `${`",
-    "attribute {attribute!r} is missing an opening brace",
+    code=HG288,
+    nomad="validateConstraintAttribute",
+    source="nomad/structs/constraint.go:44",
+    condition="a constraint `attribute` starts with `$` but not `${`",
+    message="attribute {attribute!r} is missing an opening brace",
     since=(1, 11, 2),
 )
 ATTRIBUTE_CLOSE = Condition(
     "constraint-attribute-closing-brace",
-    "HG288",
-    "validateConstraintAttribute",
-    "nomad/structs/constraint.go:47",
-    "a constraint `attribute` starts with `${` but does not end with `}`",
-    "attribute {attribute!r} is missing a closing brace",
+    code=HG288,
+    nomad="validateConstraintAttribute",
+    source="nomad/structs/constraint.go:47",
+    condition="a constraint `attribute` starts with `${` but does not end with `}`",
+    message="attribute {attribute!r} is missing a closing brace",
     since=(1, 11, 2),
 )
 ATTRIBUTE_UNKNOWN = Condition(
     "constraint-attribute-unsupported",
-    "HG288",
-    "validateConstraintAttribute",
-    "nomad/structs/constraint.go:67",
-    "a constraint `attribute` is an interpolation other than `${node.unique.id}`, `${node.datacenter}`,"
+    code=HG288,
+    nomad="validateConstraintAttribute",
+    source="nomad/structs/constraint.go:67",
+    condition="a constraint `attribute` is an interpolation other than `${node.unique.id}`,"
+    " `${node.datacenter}`,"
     " `${node.unique.name}`, `${node.class}`, `${node.pool}`"
     " or one starting `${attr.`, `${device.`, `${meta.`",
-    "unsupported attribute {attribute!r}",
+    message="unsupported attribute {attribute!r}",
     since=(1, 11, 2),
 )
 DISTINCT_COUNT_NUMBER = Condition(
     "distinct-property-count-number",
-    "HG288",
-    "Constraint.Validate",
-    f"{S}:10056",
-    "a `distinct_property` constraint's `value` is not a whole number",
-    "Failed to convert RTarget {value!r} to uint64: {error}",
+    code=HG288,
+    nomad="Constraint.Validate",
+    source=f"{S}:10056",
+    condition="a `distinct_property` constraint's `value` is not a whole number",
+    message="Failed to convert RTarget {value!r} to uint64: {error}",
 )
 MULTIREGION = Condition(
     "multiregion-unlicensed",
-    "HG289",
-    "Multiregion.Validate",
-    "nomad/structs/structs_ce.go:46",
-    "a `multiregion` block with a `region` block (Community Edition; an empty `multiregion {}` is ignored)",
-    "Multiregion jobs are unlicensed.",
+    code=HG289,
+    nomad="Multiregion.Validate",
+    source="nomad/structs/structs_ce.go:46",
+    condition="a `multiregion` block with a `region` block (Community Edition; an empty `multiregion {}` is"
+    " ignored)",
+    message="Multiregion jobs are unlicensed.",
     fact="enterprise",
 )
 DISTINCT_COUNT_ZERO = Condition(
     "distinct-property-count-zero",
-    "HG288",
-    "Constraint.Validate",
-    f"{S}:10058",
-    "a `distinct_property` constraint's `value` is 0",
-    "Distinct Property must have an allowed count of 1 or greater: 0 < 1",
+    code=HG288,
+    nomad="Constraint.Validate",
+    source=f"{S}:10058",
+    condition="a `distinct_property` constraint's `value` is 0",
+    message="Distinct Property must have an allowed count of 1 or greater: 0 < 1",
 )
 
 JOB_TYPES = ("service", "batch", "system", "sysbatch")
@@ -301,7 +440,7 @@ EXACT_TARGETS = (
 PREFIX_TARGETS = ("${attr.", "${device.", "${meta.")
 
 
-@rule("HG268")
+@rule(HG268)
 def job_settings(ctx: Context) -> None:
     job = ctx.canonical
     if not job.id:
@@ -385,7 +524,7 @@ def _group_names(ctx: Context, job: m.Job) -> None:
             first[name] = index
 
 
-@rule("HG274")
+@rule(HG274)
 def periodic(ctx: Context) -> None:
     periodic = ctx.canonical.periodic
     if periodic is None or periodic.enabled is False:
@@ -463,7 +602,7 @@ def cron_problem(spec: str) -> str | None:
     return None
 
 
-@rule("HG275")
+@rule(HG275)
 def parameterized(ctx: Context) -> None:
     config = ctx.canonical.parameterized_job
     if config is not None:
@@ -496,7 +635,7 @@ def parameterized(ctx: Context) -> None:
             )
 
 
-@rule("HG277")
+@rule(HG277)
 def spreads(ctx: Context) -> None:
     job = ctx.canonical
     for spread in job.spreads or []:
@@ -555,7 +694,7 @@ def _spread(ctx: Context, spread: m.Spread, where: str) -> None:
         )
 
 
-@rule("HG289")
+@rule(HG289)
 def multiregion_unlicensed(ctx: Context) -> None:
     """A Community Edition server refuses any job that lists regions (`Job.IsMultiregion`)."""
     multiregion = ctx.canonical.multiregion
@@ -568,7 +707,7 @@ def multiregion_unlicensed(ctx: Context) -> None:
         )
 
 
-@rule("HG288")
+@rule(HG288)
 def constraint_attributes(ctx: Context) -> None:
     for placed in ctx.placed("constraints"):
         constraint = placed.node

@@ -13,11 +13,144 @@ from collections.abc import Iterator
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
+from hclgpu.checks.server import Condition
+from hclgpu.codes.base import INFO, Code, E
 from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.ir.service_names import RUNTIME_VARIABLE  # what Nomad replaces before checking a name
 from hclgpu.source import Span
+
+HG265 = Code(
+    "HG265",
+    "invalid-service-name",
+    E,
+    summary="A service name is not a valid RFC 1123 name",
+    doc="""What: a service name (or the default `<job>-<group>-<task>` name of a service
+without `name`) is not 1-63 letters, digits and dashes, starting and ending with a
+letter or digit. `${...}` runtime variables are allowed and checked as Nomad does,
+as if they were a plain word.
+
+Why: Nomad rejects the job at registration: "Service name must be valid per RFC 1123
+and can contain only alphanumeric characters or dashes and must be no longer than 63
+characters". A default name inherits underscores or dots from the job, group or task
+names. Nomad's parser accepts such files; its server does not (`Service.ValidateName`,
+nomad/structs/services.go:954).
+
+Example:
+    job "web_app" {
+      group "api" {
+        service { port = "http" }     # named "web_app-api"
+      }
+    }
+
+Fix: set `name` to a valid name, e.g. `name = "web-app-api"`.""",
+)
+
+
+HG266 = Code(
+    "HG266",
+    "invalid-nomad-name",
+    E,
+    summary="A job ID or task name that Nomad rejects",
+    doc="""What: the job ID (the `job` label) contains a space or a NUL character, a group
+or job name contains a NUL character, or a task name contains `/` or `\\`.
+
+Why: Nomad rejects the job at registration: "Job ID contains a space", "Task name
+cannot include slashes" (the task name becomes a directory of the allocation).
+
+Example:
+    task "fetch/unpack" { }
+
+Fix: use dashes instead: `task "fetch-unpack"`.""",
+)
+
+
+HG267 = Code(
+    "HG267",
+    "name-not-dns-label",
+    INFO,
+    summary="A job, group or task name is not a DNS label",
+    doc="""What: a job, group or task name is not an RFC 1123 DNS label: at most 63 lowercase
+letters, digits and dashes, starting and ending with a letter or digit.
+
+Why: Nomad accepts it, but Kubernetes object and container names must be DNS labels,
+so the Kubernetes back end has to rewrite the name (lowercase, other characters
+replaced by dashes), and the objects it creates will not carry the name written here.
+Reported only where the job goes to Kubernetes: `targets = ["kubernetes"]` in the
+configuration, `check --target kubernetes`, or `render --target kubernetes`.
+
+Example:
+    group "Web_API" { }
+
+Fix: nothing is required; to keep the same name on every back end, use a DNS label
+such as `group "web-api"`.""",
+)
+
+SERVICE_NAME_VALID = Condition(
+    "service-name",
+    code=HG265,
+    nomad="Service.ValidateName",
+    source="nomad/structs/services.go:954",
+    condition="a service name (or its default) outside RFC 1123 letters, digits and dashes",
+    message="Service name must be valid per RFC 1123 and can contain only alphanumeric characters or dashes"
+    " and must be no longer than 63 characters: {name!r}",
+)
+
+JOB_ID_SPACE = Condition(
+    "job-id-space",
+    code=HG266,
+    nomad="Job.Validate",
+    source="nomad/structs/structs.go:4746",
+    condition="the job ID contains a space",
+    message="Job ID contains a space",
+)
+
+JOB_ID_NUL = Condition(
+    "job-id-nul",
+    code=HG266,
+    nomad="Job.Validate",
+    source="nomad/structs/structs.go:4748",
+    condition="the job ID contains a NUL character",
+    message="Job ID contains a null character",
+)
+
+JOB_NAME_NUL = Condition(
+    "job-name-nul",
+    code=HG266,
+    nomad="Job.Validate",
+    source="nomad/structs/structs.go:4753",
+    condition="the job `name` contains a NUL character (a name left to the ID is reported as the ID)",
+    message="Job Name contains a null character",
+)
+
+GROUP_NAME_NUL = Condition(
+    "group-name-nul",
+    code=HG266,
+    nomad="TaskGroup.Validate",
+    source="nomad/structs/structs.go:7117",
+    condition="a group name contains a NUL character",
+    message="Task group name contains null character",
+)
+
+TASK_NAME_SLASH = Condition(
+    "task-name-slash",
+    code=HG266,
+    nomad="Task.Validate",
+    source="nomad/structs/structs.go:8216",
+    condition="a task name contains / or \\",
+    message="Task name cannot include slashes",
+)
+
+TASK_NAME_NUL = Condition(
+    "task-name-nul",
+    code=HG266,
+    nomad="Task.Validate",
+    source="nomad/structs/structs.go:8218",
+    condition="a task name contains a NUL character (and no slash)",
+    message="Task name cannot include null characters",
+)
+
 
 SERVICE_NAME = re.compile(r"(?i:[a-z0-9]|[a-z0-9][a-z0-9\-]{0,61}[a-z0-9])")
 """Nomad's service name rule (RFC 952/1123/2782), letters of either case."""
@@ -57,7 +190,7 @@ def _services(ctx: Context) -> Iterator[tuple[m.TaskGroup, m.Task | None, m.Serv
                 yield group, task, service
 
 
-@rule("HG265")
+@rule(HG265)
 def invalid_service_name(ctx: Context) -> None:
     """Nomad refuses service names that are not RFC 1123 names, defaults included."""
     for group, task, service in _services(ctx):
@@ -66,12 +199,13 @@ def invalid_service_name(ctx: Context) -> None:
             continue
         what = f"service name `{service.name}`" if service.name else f"the default service name `{name}`"
         ctx.report(
-            "HG265",  # Service.ValidateName, nomad/structs/services.go:954 at aa026cc99c
+            HG265,  # Service.ValidateName, nomad/structs/services.go:954 at aa026cc99c
             "Service name must be valid per RFC 1123 and can contain only alphanumeric characters or "
             f"dashes and must be no longer than 63 characters: {go_quote(name)}",
             ctx.value_span(service, "name"),
             help=f"{what} is not a valid service name: {_service_name_problem(name)}; "
             f'set `name = "{_service_name_like(name)}"`',
+            check=SERVICE_NAME_VALID.id,
         )
 
 
@@ -89,44 +223,41 @@ def _service_name_like(name: str) -> str:
     return label or "service"
 
 
-@rule("HG266")
+@rule(HG266)
 def invalid_nomad_name(ctx: Context) -> None:
     """Job IDs with spaces and task names with slashes are refused at registration."""
     for _, kind, name, span in _names(ctx):
         problem = _nomad_name_problem(kind, name)
         if problem:
-            words, why = problem
-            ctx.report("HG266", words, span, help=f"the {kind} `{name}` {why}; {_rename_help(kind, name)}")
+            condition, why = problem
+            help = f"the {kind} `{name}` {why}; {_rename_help(kind, name)}"
+            ctx.report(HG266, condition.message, span, help=help, check=condition.id)
 
 
-def _nomad_name_problem(kind: str, name: str) -> tuple[str, str] | None:
-    """Nomad's words (Job.Validate and Task.Validate, nomad/structs/structs.go:4746-4753 and
-    :8216-8218, TaskGroup.Validate :7117 at aa026cc99c) and hclgpu's reason, for a name Nomad refuses."""
+def _nomad_name_problem(kind: str, name: str) -> tuple[Condition, str] | None:
+    """The check Nomad refuses a name by (Job.Validate and Task.Validate,
+    nomad/structs/structs.go:4746-4753 and :8216-8218, TaskGroup.Validate :7117 at aa026cc99c;
+    its message is Nomad's words) and hclgpu's reason."""
     if kind == "task" and ("/" in name or "\\" in name):
-        return "Task name cannot include slashes", "contains a slash (it becomes a directory name)"
-    if "\0" in name and kind in _NUL_WORDS:
-        return _NUL_WORDS[kind], "contains a NUL character"
+        return TASK_NAME_SLASH, "contains a slash (it becomes a directory name)"
+    if "\0" in name and kind in _NUL_CHECKS:
+        return _NUL_CHECKS[kind], "contains a NUL character"
     if kind == "job ID" and " " in name:
-        return "Job ID contains a space", "contains a space"
+        return JOB_ID_SPACE, "contains a space"
     return None
 
 
-_NUL_WORDS = {
-    "job ID": "Job ID contains a null character",
-    "job name": "Job Name contains a null character",
-    "group": "Task group name contains null character",
-    "task": "Task name cannot include null characters",
-}
+_NUL_CHECKS = {"job ID": JOB_ID_NUL, "job name": JOB_NAME_NUL, "group": GROUP_NAME_NUL, "task": TASK_NAME_NUL}
 
 
-@rule("HG267", target="kubernetes")
+@rule(HG267, target="kubernetes")
 def name_not_dns_label(ctx: Context) -> None:
     """Kubernetes names must be DNS labels; the back end will have to rename these."""
     for _, kind, name, span in _names(ctx):
         if DNS_LABEL.fullmatch(name) or _nomad_name_problem(kind, name):
             continue
         ctx.report(
-            "HG267",
+            HG267,
             f"{kind} `{name}` is not a DNS label; the Kubernetes back end has to rename it",
             span,
             help=f"Kubernetes names are lowercase letters, digits and dashes, e.g. `{dns_label(name)}`",

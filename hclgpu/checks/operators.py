@@ -10,8 +10,275 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
+from hclgpu.checks.server import Check, Condition
+from hclgpu.codes.base import Code, E, W
 from hclgpu.eval.expr import did_you_mean, suggested
 from hclgpu.eval.functions.base import go_quote
+
+HG220 = Code(
+    "HG220",
+    "unknown-operator",
+    E,
+    summary="An operator Nomad does not know",
+    doc="""What: operators are `=`, `==`, `is`, `!=`, `not`, `<`, `<=`, `>`, `>=`, `regexp`,
+`version`, `semver`, `set_contains`, `set_contains_all`, `set_contains_any`,
+`is_set`, `is_not_set`, `distinct_hosts` and `distinct_property`.
+
+Why: Nomad rejects the job at registration ("Unknown constraint type").
+
+Example:
+    operator = "=~"
+
+Fix: use one of the operators (the help suggests the closest).""",
+)
+
+
+HG221 = Code(
+    "HG221",
+    "operator-not-allowed-here",
+    E,
+    summary="An operator that this kind of constraint or affinity does not take",
+    doc="""What: `distinct_hosts` and `distinct_property` are not allowed in a device
+constraint; affinities take neither those nor `is_set`/`is_not_set`.
+
+Why: Nomad rejects the job at registration.
+
+Example:
+    device "nvidia/gpu" { constraint { distinct_hosts = true } }
+
+Fix: move `distinct_*` to the job or group; write affinities with a comparison.""",
+)
+
+
+HG222 = Code(
+    "HG222",
+    "invalid-regexp",
+    E,
+    summary="A `regexp` that Go's RE2 engine does not accept",
+    doc="""What: Nomad compiles the pattern with Go's `regexp` (RE2 syntax): no lookaround,
+no backreferences, no possessive quantifiers or atomic groups.
+
+Why: Nomad rejects the job at registration.
+
+Example:
+    regexp = "^(?!Tesla).*"
+
+Fix: rewrite the pattern without the unsupported construct (or use `!=`).""",
+)
+
+
+HG223 = Code(
+    "HG223",
+    "invalid-version-constraint",
+    E,
+    summary="A `version` or `semver` constraint that does not parse",
+    doc="""What: `version` takes hashicorp/go-version constraints (`">= 1.2, < 2"`,
+`"~> 1.0"`), `semver` strict semantic versions.
+
+Why: Nomad rejects the job at registration.
+
+Example:
+    version = "=> 535"
+
+Fix: write the constraint in go-version syntax (`">= 535"`).""",
+)
+
+
+HG224 = Code(
+    "HG224",
+    "missing-value",
+    E,
+    summary="An operator that needs a value has none",
+    doc="""What: comparisons and the `set_contains*` operators need a `value`.
+
+Why: Nomad rejects the job at registration ("requires an RTarget").
+
+Example:
+    constraint { attribute = "${device.model}"  operator = "set_contains" }
+
+Fix: add the value.""",
+)
+
+
+HG225 = Code(
+    "HG225",
+    "value-not-allowed",
+    E,
+    summary="`is_set` or `is_not_set` with a value",
+    doc="""What: `is_set` and `is_not_set` test only whether the attribute exists.
+
+Why: Nomad rejects the job at registration when a value is given.
+
+Example:
+    constraint { attribute = "${device.attr.power}"  operator = "is_set"  value = "true" }
+
+Fix: remove the value.""",
+)
+
+
+HG226 = Code(
+    "HG226",
+    "dropped-shortcut",
+    W,
+    summary="A constraint shortcut attribute that Nomad silently drops",
+    doc="""What: a constraint accepts `set_contains_all = X`, `set_contains_any = X`,
+`is_set = X` and `is_not_set = X` as attributes, but ignores them: the constraint
+becomes `attribute = ""`, operator `=`.
+
+Why: the constraint no longer says what was written, and the server then rejects it
+for its empty value ("Operator "=" requires an RTarget"), reported beside this as
+HG224.
+
+Example:
+    constraint { attribute = "${device.attr.x}"  set_contains_all = "a,b" }
+
+Fix: write `operator = "set_contains_all"` and `value = "a,b"`.""",
+)
+
+DEVICE_CONSTRAINT_OPERATOR = Condition(
+    "device-constraint-operator",
+    code=HG221,
+    nomad="RequestedDevice.Validate",
+    source="nomad/structs/structs.go:3139",
+    condition="a device constraint uses distinct_hosts or distinct_property",
+    message="Constraint {index} validation failed: using unsupported operand {operator!r}",
+)
+
+CONSTRAINT_SET_CONTAINS_VALUE = Condition(
+    "constraint-set-contains-value",
+    code=HG224,
+    nomad="Constraint.Validate",
+    source="nomad/structs/structs.go:10037",
+    condition="a set_contains constraint has no `value`",
+    message="Set contains constraint requires an RTarget",
+)
+
+CONSTRAINT_REGEXP = Condition(
+    "constraint-regexp",
+    code=HG222,
+    nomad="Constraint.Validate",
+    source="nomad/structs/structs.go:10041",
+    condition="a regexp constraint's `value` does not compile",
+    message="Regular expression failed to compile: {error}",
+)
+
+CONSTRAINT_VERSION = Condition(
+    "constraint-version",
+    code=HG223,
+    nomad="Constraint.Validate",
+    source="nomad/structs/structs.go:10045",
+    condition="a version constraint's `value` does not parse",
+    message="Version constraint is invalid: {error}",
+)
+
+CONSTRAINT_SEMVER = Condition(
+    "constraint-semver",
+    code=HG223,
+    nomad="Constraint.Validate",
+    source="nomad/structs/structs.go:10049",
+    condition="a semver constraint's `value` does not parse",
+    message="Semver constraint is invalid: {error}",
+)
+
+CONSTRAINT_IS_SET_VALUE = Condition(
+    "constraint-is-set-value",
+    code=HG225,
+    nomad="Constraint.Validate",
+    source="nomad/structs/structs.go:10063",
+    condition="is_set or is_not_set with a `value`",
+    message="Operator {operator!r} does not support an RTarget",
+)
+
+CONSTRAINT_OPERATOR_VALUE = Condition(
+    "constraint-operator-value",
+    code=HG224,
+    nomad="Constraint.Validate",
+    source="nomad/structs/structs.go:10067",
+    condition="a comparison operator without a `value`",
+    message="Operator {operator!r} requires an RTarget",
+)
+
+CONSTRAINT_OPERATOR = Condition(
+    "constraint-operator",
+    code=HG220,
+    nomad="Constraint.Validate",
+    source="nomad/structs/structs.go:10070",
+    condition="an unknown constraint `operator`",
+    message="Unknown constraint type {operator!r}",
+)
+
+CONSTRAINT_ATTRIBUTE = Condition(
+    "constraint-attribute",
+    code=HG224,
+    nomad="Constraint.Validate",
+    source="nomad/structs/structs.go:10077",
+    condition="a constraint without `attribute` (other than distinct_hosts)",
+    message="no attribute provided but is required by operator",
+)
+
+AFFINITY_SET_CONTAINS_VALUE = Condition(
+    "affinity-set-contains-value",
+    code=HG224,
+    nomad="Affinity.Validate",
+    source="nomad/structs/structs.go:10171",
+    condition="a set_contains, set_contains_all or set_contains_any affinity has no `value`",
+    message="Set contains operators require an RTarget",
+)
+
+AFFINITY_REGEXP = Condition(
+    "affinity-regexp",
+    code=HG222,
+    nomad="Affinity.Validate",
+    source="nomad/structs/structs.go:10175",
+    condition="a regexp affinity's `value` does not compile",
+    message="Regular expression failed to compile: {error}",
+)
+
+AFFINITY_VERSION = Condition(
+    "affinity-version",
+    code=HG223,
+    nomad="Affinity.Validate",
+    source="nomad/structs/structs.go:10179",
+    condition="a version affinity's `value` does not parse",
+    message="Version affinity is invalid: {error}",
+)
+
+AFFINITY_SEMVER = Condition(
+    "affinity-semver",
+    code=HG223,
+    nomad="Affinity.Validate",
+    source="nomad/structs/structs.go:10183",
+    condition="a semver affinity's `value` does not parse",
+    message="Semver affinity is invalid: {error}",
+)
+
+AFFINITY_OPERATOR_VALUE = Condition(
+    "affinity-operator-value",
+    code=HG224,
+    nomad="Affinity.Validate",
+    source="nomad/structs/structs.go:10187",
+    condition="a comparison affinity without a `value`",
+    message="Operator {operator!r} requires an RTarget",
+)
+
+AFFINITY_OPERATOR = Condition(
+    "affinity-operator",
+    code=HG220,
+    nomad="Affinity.Validate",
+    source="nomad/structs/structs.go:10190",
+    condition="an unknown affinity `operator`, or one affinities do not take",
+    message="Unknown affinity operator {operator!r}",
+)
+
+AFFINITY_ATTRIBUTE = Condition(
+    "affinity-attribute",
+    code=HG224,
+    nomad="Affinity.Validate",
+    source="nomad/structs/structs.go:10195",
+    condition="an affinity without `attribute`",
+    message="No LTarget provided but is required",
+)
+
 
 COMPARISONS = ("=", "==", "is", "!=", "not", "<", "<=", ">", ">=")
 SETS = ("set_contains", "set_contains_all", "set_contains_any")
@@ -31,53 +298,85 @@ NOT_IN_AFFINITY = ("is_set", "is_not_set", "distinct_hosts", "distinct_property"
 DROPPED_SHORTCUTS = ("set_contains_all", "set_contains_any", "is_set", "is_not_set")
 
 
+AFFINITY_OPERATOR_NOT_ALLOWED = Check(
+    "affinity-operator-not-allowed",
+    code=HG221,
+    condition="an affinity uses is_set, is_not_set, distinct_hosts or distinct_property (Nomad's"
+    " `Affinity.Validate` finds them unknown: affinity-operator)",
+)
+_VERSION_CHECKS = {
+    ("constraint", "version"): CONSTRAINT_VERSION,
+    ("constraint", "semver"): CONSTRAINT_SEMVER,
+    ("affinity", "version"): AFFINITY_VERSION,
+    ("affinity", "semver"): AFFINITY_SEMVER,
+}
+_VALUE_CHECKS = {
+    (False, True): CONSTRAINT_OPERATOR_VALUE,
+    (False, False): CONSTRAINT_SET_CONTAINS_VALUE,
+    (True, True): AFFINITY_OPERATOR_VALUE,
+    (True, False): AFFINITY_SET_CONTAINS_VALUE,
+}
+"""The check of a missing value, by (affinity, comparison operator)."""
+
 _UNKNOWN = {"affinity": "operator", "constraint": "type"}
 """Nomad's word for an unknown operator: "Unknown constraint type", "Unknown affinity operator"."""
+
+
+def _position(placed: Placed) -> int:
+    """The constraint's place among its device's, from 1, as `RequestedDevice.Validate` counts."""
+    constraints = placed.device.constraints if placed.device is not None else None
+    return next((i for i, c in enumerate(constraints or [], 1) if c is placed.node), 1)
 
 
 def _kind(placed: Placed) -> str:
     return "affinity" if placed.node.__class__.__name__ == "Affinity" else "constraint"
 
 
-@rule("HG220")
+@rule(HG220)
 def unknown_operator(ctx: Context) -> None:
     for placed in ctx.validated():
         operand = placed.node.operand
         if operand not in OPERATORS:
             close = suggested(did_you_mean(operand, list(OPERATORS)))
             ctx.report(
-                "HG220",
+                HG220,
                 f"Unknown {_kind(placed)} {_UNKNOWN[_kind(placed)]} {go_quote(operand)}",
                 ctx.value_span(placed.node, "operator"),
                 help=f"`{operand}` is not an operator Nomad knows; did you mean `{close}`?"
                 if close
                 else f"`{operand}` is not an operator Nomad knows; operators are {', '.join(OPERATORS)}",
                 fix=ctx.written(placed.node, "operator", f'"{close}"') if close else (),
+                check=(AFFINITY_OPERATOR if _kind(placed) == "affinity" else CONSTRAINT_OPERATOR).id,
             )
 
 
-@rule("HG221")
+@rule(HG221)
 def operator_not_allowed_here(ctx: Context) -> None:
     for placed in ctx.validated():
         operand, kind = placed.node.operand, _kind(placed)
         if kind == "affinity" and operand in NOT_IN_AFFINITY:
             where, message = "an affinity", f"Unknown affinity operator {go_quote(operand)}"
+            check = AFFINITY_OPERATOR_NOT_ALLOWED.id
         elif placed.scope == "device" and operand in NOT_IN_DEVICE:
             # RequestedDevice.Validate (structs.go:3139 at aa026cc99c) refuses them before
             # Constraint.Validate sees them
-            where, message = "a device constraint", f"using unsupported operand {go_quote(operand)}"
+            index = _position(placed)
+            where = "a device constraint"
+            message = f"Constraint {index} validation failed: using unsupported operand {go_quote(operand)}"
+            check = DEVICE_CONSTRAINT_OPERATOR.id
         else:
             continue
         ctx.report(
-            "HG221",
+            HG221,
             message,
             ctx.value_span(placed.node, "operator", operand),
             help=f"`{operand}` is not allowed in {where}: `distinct_*` belong to job or group "
             "constraints; affinities take comparisons",
+            check=check,
         )
 
 
-@rule("HG222")
+@rule(HG222)
 def invalid_regexp(ctx: Context) -> None:
     for placed in ctx.validated():
         if placed.node.operand != "regexp":
@@ -87,15 +386,16 @@ def invalid_regexp(ctx: Context) -> None:
         problem = re2_problem(placed.node.r_target)
         if problem:
             ctx.report(
-                "HG222",
+                HG222,
                 f"Regular expression failed to compile: error parsing regexp: {problem}",
                 ctx.value_span(placed.node, "regexp", "value"),
                 help="the expression does not compile with Go's RE2, which has no lookaround, "
                 "backreferences, possessive quantifiers or atomic groups",
+                check=(AFFINITY_REGEXP if _kind(placed) == "affinity" else CONSTRAINT_REGEXP).id,
             )
 
 
-@rule("HG223")
+@rule(HG223)
 def invalid_version_constraint(ctx: Context) -> None:
     for placed in ctx.validated():
         operand = placed.node.operand
@@ -107,11 +407,12 @@ def invalid_version_constraint(ctx: Context) -> None:
         problem = check(placed.node.r_target)
         if problem:
             ctx.report(
-                "HG223",
+                HG223,
                 f"{operand.capitalize()} {_kind(placed)} is invalid: {problem}",
                 ctx.value_span(placed.node, operand, "value"),
                 help=f"the {operand} constraint `{placed.node.r_target}` does not parse; "
                 'write it like ">= 1.2, < 2" or "~> 1.0"',
+                check=_VERSION_CHECKS[_kind(placed), operand].id,
             )
 
 
@@ -121,7 +422,7 @@ def _dropped(ctx: Context, placed: Placed) -> list[str]:
     return [name for name in DROPPED_SHORTCUTS if ctx.attribute(placed.node, name) is not None]
 
 
-@rule("HG224")
+@rule(HG224)
 def missing_value(ctx: Context) -> None:
     for placed in ctx.validated():
         node, operand = placed.node, placed.node.operand
@@ -131,22 +432,24 @@ def missing_value(ctx: Context) -> None:
         affinity = _kind(placed) == "affinity"
         if node.l_target == "" and operand != "distinct_hosts":
             ctx.report(
-                "HG224",
+                HG224,
                 "No LTarget provided but is required"
                 if affinity
                 else "no attribute provided but is required by operator",
                 ctx.header_span(node),
                 help=f"this {_kind(placed)} has no `attribute`; "
                 'say what to compare: `attribute = "${device.model}"`',
+                check=(AFFINITY_ATTRIBUTE if affinity else CONSTRAINT_ATTRIBUTE).id,
             )
         elif node.r_target == "" and operand in (*COMPARISONS, *SETS):
             empty = ctx.attribute(node, "value") is not None  # `value = ""`, often a blank to fill
             ctx.report(
-                "HG224",
+                HG224,
                 _needs_value(operand, affinity),
                 ctx.value_span(node, "value") if empty else ctx.value_span(node, "operator"),
                 help=(f"`{operand}` needs a non-empty `value`" if empty else f"`{operand}` needs a `value`")
                 + "; write the value to compare with: Nomad refuses an empty one when the job is registered",
+                check=_VALUE_CHECKS[affinity, operand in COMPARISONS].id,
             )
 
 
@@ -161,27 +464,28 @@ def _needs_value(operand: str, affinity: bool) -> str:
     )
 
 
-@rule("HG225")
+@rule(HG225)
 def value_not_allowed(ctx: Context) -> None:
     for placed in ctx.validated():
         node = placed.node  # an affinity's is_set is an unknown operator (HG221), not this
         if node.operand in ("is_set", "is_not_set") and node.r_target != "" and _kind(placed) == "constraint":
             ctx.report(
-                "HG225",
+                HG225,
                 f"Operator {go_quote(node.operand)} does not support an RTarget",
                 ctx.value_span(node, "value"),
                 help=f"`{node.operand}` takes no value: remove `value`",
+                check=CONSTRAINT_IS_SET_VALUE.id,
             )
 
 
-@rule("HG226")
+@rule(HG226)
 def dropped_shortcut(ctx: Context) -> None:
     for placed in ctx.validated():
         for name in _dropped(ctx, placed):
             attribute = ctx.attribute(placed.node, name)
             assert attribute is not None
             ctx.report(
-                "HG226",
+                HG226,
                 f"Nomad silently drops `{name} = ...` in a constraint, leaving an empty `=` comparison",
                 attribute.name_span,
                 help=f'write `operator = "{name}"` and `value = ...` instead',

@@ -20,142 +20,193 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.groups import SYSTEM_RESCHEDULE
 from hclgpu.checks.server import SECOND, Condition, at, go_duration, reject
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+
+HG270 = Code(
+    "HG270",
+    "invalid-restart-policy",
+    E,
+    summary="A `restart` policy Nomad refuses",
+    doc="""What: a group's restart policy, with the defaults of its job type filled in (service and
+system: 2 attempts in 30m, 15s delay, mode fail; batch: 3 attempts in 24h), has an
+unknown `mode`, 0 attempts with mode `delay`, an `interval` under 5s, or more `attempts`
+x `delay` than fits in `interval`.
+
+Why: Nomad rejects the job at registration (`RestartPolicy.Validate`): "Nomad can't
+restart the TaskGroup 10 times in an interval of 1m0s with a delay of 15s".
+
+Example:
+    restart {
+      attempts = 10
+      interval = "1m"
+    }
+
+Fix: lower `attempts` or `delay`, or lengthen `interval`.""",
+)
+
+
+HG271 = Code(
+    "HG271",
+    "invalid-reschedule-policy",
+    E,
+    summary="A `reschedule` policy Nomad refuses",
+    doc="""What: a group's reschedule policy, merged over the job's and the defaults of the job
+type, is ambiguous (`attempts` with `unlimited = true`, as a service job's default is),
+has a `delay` or `max_delay` under 5s, an unknown `delay_function`, an `interval` under
+15s, or cannot fit its attempts in its interval; or the group is in a system job (before
+Nomad 1.11, which reports that as HG269 and refuses sysbatch policies too).
+
+Why: Nomad rejects the job at registration (`ReschedulePolicy.Validate`): "Nomad can only
+make 4 attempts in 20s with initial delay 5s and delay function \"constant\"".
+
+Example:
+    reschedule {
+      attempts = 3
+      interval = "1h"
+    }   # in a service job: unlimited stays true
+
+Fix: set `unlimited = false` with `attempts`, or drop `attempts`; keep delays at 5s or
+more.""",
+)
+
 
 S = "nomad/structs/structs.go"
 
 RESTART_MODE = Condition(
     "restart-mode",
-    "HG270",
-    "RestartPolicy.Validate",
-    f"{S}:6570",
-    "`restart { mode }` is not delay or fail",
-    "Unsupported restart mode: {mode!r}",
+    code=HG270,
+    nomad="RestartPolicy.Validate",
+    source=f"{S}:6570",
+    condition="`restart { mode }` is not delay or fail",
+    message="Unsupported restart mode: {mode!r}",
 )
 RESTART_AMBIGUOUS = Condition(
     "restart-zero-attempts",
-    "HG270",
-    "RestartPolicy.Validate",
-    f"{S}:6575",
-    '`attempts = 0` with a mode other than "fail"',
-    "Restart policy {mode!r} with {attempts} attempts is ambiguous",
+    code=HG270,
+    nomad="RestartPolicy.Validate",
+    source=f"{S}:6575",
+    condition='`attempts = 0` with a mode other than "fail"',
+    message="Restart policy {mode!r} with {attempts} attempts is ambiguous",
 )
 RESTART_INTERVAL = Condition(
     "restart-interval",
-    "HG270",
-    "RestartPolicy.Validate",
-    f"{S}:6579",
-    "`restart { interval }` < 5s",
-    "Interval can not be less than 5s (got {interval})",
+    code=HG270,
+    nomad="RestartPolicy.Validate",
+    source=f"{S}:6579",
+    condition="`restart { interval }` < 5s",
+    message="Interval can not be less than 5s (got {interval})",
 )
 RESTART_FIT = Condition(
     "restart-attempts-do-not-fit",
-    "HG270",
-    "RestartPolicy.Validate",
-    f"{S}:6583",
-    "`attempts` x `delay` > `interval`",
-    "Nomad can't restart the TaskGroup {attempts} times in an interval of {interval} with a delay of {delay}",
+    code=HG270,
+    nomad="RestartPolicy.Validate",
+    source=f"{S}:6583",
+    condition="`attempts` x `delay` > `interval`",
+    message="Nomad can't restart the TaskGroup {attempts} times in an interval of {interval} with a delay"
+    " of {delay}",
 )
 RESCHEDULE_INTERVAL_ZERO = Condition(
     "reschedule-attempts-without-interval",
-    "HG271",
-    "ReschedulePolicy.Validate",
-    f"{S}:6655",
-    "`attempts` > 0 with `interval` 0",
-    "Interval must be a non zero value if Attempts > 0",
+    code=HG271,
+    nomad="ReschedulePolicy.Validate",
+    source=f"{S}:6655",
+    condition="`attempts` > 0 with `interval` 0",
+    message="Interval must be a non zero value if Attempts > 0",
 )
 RESCHEDULE_AMBIGUOUS = Condition(
     "reschedule-attempts-and-unlimited",
-    "HG271",
-    "ReschedulePolicy.Validate",
-    f"{S}:6658",
-    "`attempts` > 0 while `unlimited = true` (a service job's default)",
-    "Reschedule Policy with Attempts = {attempts}, Interval = {interval}, and Unlimited = true is ambiguous",
+    code=HG271,
+    nomad="ReschedulePolicy.Validate",
+    source=f"{S}:6658",
+    condition="`attempts` > 0 while `unlimited = true` (a service job's default)",
+    message="Reschedule Policy with Attempts = {attempts}, Interval = {interval}, and Unlimited = true is"
+    " ambiguous",
 )
 RESCHEDULE_UNLIMITED = Condition(
     "reschedule-unlimited-with-attempts",
-    "HG271",
-    "ReschedulePolicy.Validate",
-    f"{S}:6660",
-    "`attempts` > 0 while `unlimited = true` (Nomad's second error for it)",
-    "If Attempts >0, Unlimited cannot also be set to true",
+    code=HG271,
+    nomad="ReschedulePolicy.Validate",
+    source=f"{S}:6660",
+    condition="`attempts` > 0 while `unlimited = true` (Nomad's second error for it)",
+    message="If Attempts >0, Unlimited cannot also be set to true",
 )
 RESCHEDULE_DELAY = Condition(
     "reschedule-delay",
-    "HG271",
-    "ReschedulePolicy.Validate",
-    f"{S}:6667",
-    "`delay` < 5s",
-    "Delay cannot be less than 5s (got {delay})",
+    code=HG271,
+    nomad="ReschedulePolicy.Validate",
+    source=f"{S}:6667",
+    condition="`delay` < 5s",
+    message="Delay cannot be less than 5s (got {delay})",
 )
 RESCHEDULE_FUNCTION = Condition(
     "reschedule-delay-function",
-    "HG271",
-    "ReschedulePolicy.Validate",
-    f"{S}:6673",
-    "`delay_function` is not constant, exponential or fibonacci",
-    'Invalid delay function {function!r}, must be one of ["constant" "exponential" "fibonacci"]',
+    code=HG271,
+    nomad="ReschedulePolicy.Validate",
+    source=f"{S}:6673",
+    condition="`delay_function` is not constant, exponential or fibonacci",
+    message='Invalid delay function {function!r}, must be one of ["constant" "exponential" "fibonacci"]',
 )
 RESCHEDULE_MAX_DELAY = Condition(
     "reschedule-max-delay",
-    "HG271",
-    "ReschedulePolicy.Validate",
-    f"{S}:6680",
-    "`max_delay` < 5s with a delay function other than constant (Nomad prints the delay)",
-    "Max Delay cannot be less than 5s (got {delay})",
+    code=HG271,
+    nomad="ReschedulePolicy.Validate",
+    source=f"{S}:6680",
+    condition="`max_delay` < 5s with a delay function other than constant (Nomad prints the delay)",
+    message="Max Delay cannot be less than 5s (got {delay})",
 )
 RESCHEDULE_MAX_BELOW = Condition(
     "reschedule-max-delay-below-delay",
-    "HG271",
-    "ReschedulePolicy.Validate",
-    f"{S}:6684",
-    "`max_delay` < `delay` with a delay function other than constant",
-    "Max Delay cannot be less than Delay {delay} (got {max_delay})",
+    code=HG271,
+    nomad="ReschedulePolicy.Validate",
+    source=f"{S}:6684",
+    condition="`max_delay` < `delay` with a delay function other than constant",
+    message="Max Delay cannot be less than Delay {delay} (got {max_delay})",
 )
 RESCHEDULE_INTERVAL = Condition(
     "reschedule-interval",
-    "HG271",
-    "ReschedulePolicy.Validate",
-    f"{S}:6693",
-    "`interval` < 15s when attempts are limited",
-    "Interval cannot be less than 15s (got {interval})",
+    code=HG271,
+    nomad="ReschedulePolicy.Validate",
+    source=f"{S}:6693",
+    condition="`interval` < 15s when attempts are limited",
+    message="Interval cannot be less than 15s (got {interval})",
 )
 RESCHEDULE_FIT = Condition(
     "reschedule-attempts-do-not-fit",
-    "HG271",
-    "ReschedulePolicy.validateDelayParams",
-    f"{S}:6729",
-    "the delays of the limited attempts do not fit in `interval`",
-    "Set the interval to at least {interval} to accommodate {attempts} attempts",
+    code=HG271,
+    nomad="ReschedulePolicy.validateDelayParams",
+    source=f"{S}:6729",
+    condition="the delays of the limited attempts do not fit in `interval`",
+    message="Set the interval to at least {interval} to accommodate {attempts} attempts",
 )
 RESCHEDULE_CONSTANT_FIT = Condition(
     "reschedule-constant-delays-do-not-fit",
-    "HG271",
-    "ReschedulePolicy.validateDelayParams",
-    f"{S}:6723",
-    'with `delay_function = "constant"`, `attempts` x `delay` > `interval` (attempts limited)',
-    "Nomad can only make {possible} attempts in {interval} with initial delay {delay}"
+    code=HG271,
+    nomad="ReschedulePolicy.validateDelayParams",
+    source=f"{S}:6723",
+    condition='with `delay_function = "constant"`, `attempts` x `delay` > `interval` (attempts limited)',
+    message="Nomad can only make {possible} attempts in {interval} with initial delay {delay}"
     " and delay function {function!r}",
 )
 RESCHEDULE_GROWING_FIT = Condition(
     "reschedule-growing-delays-do-not-fit",
-    "HG271",
-    "ReschedulePolicy.validateDelayParams",
-    f"{S}:6726",
-    "with an exponential or fibonacci `delay_function`, the delays of the limited attempts"
+    code=HG271,
+    nomad="ReschedulePolicy.validateDelayParams",
+    source=f"{S}:6726",
+    condition="with an exponential or fibonacci `delay_function`, the delays of the limited attempts"
     " (capped at `max_delay`) do not fit in `interval`",
-    "Nomad can only make {possible} attempts in {interval} with initial delay {delay},"
+    message="Nomad can only make {possible} attempts in {interval} with initial delay {delay},"
     " delay function {function!r}, and delay ceiling {max_delay}",
 )
 SYSTEM_RESCHEDULE_LEGACY = Condition(
     "system-job-reschedule",
-    "HG271",
-    "TaskGroup.Validate",
-    f"{S}:7102",
-    "a system job's group has a `reschedule` block (its own or the job's); sysbatch policies"
+    code=HG271,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7102",
+    condition="a system job's group has a `reschedule` block (its own or the job's); sysbatch policies"
     " were validated like batch ones",
-    "System jobs should not have a reschedule policy",
+    message="System jobs should not have a reschedule policy",
     until=(1, 11, 0),
     tag="v1.10.0",
 )
@@ -164,7 +215,7 @@ RESCHEDULE_MIN_DELAY = 5 * SECOND
 RESCHEDULE_MIN_INTERVAL = 15 * SECOND
 
 
-@rule("HG270")
+@rule(HG270)
 def restart_policies(ctx: Context) -> None:
     for group, written in zip(ctx.canonical.task_groups or [], ctx.job.task_groups or [], strict=False):
         policy = group.restart_policy
@@ -216,7 +267,7 @@ def restart_policies(ctx: Context) -> None:
             )
 
 
-@rule("HG271")
+@rule(HG271)
 def reschedule_policies(ctx: Context) -> None:
     job_type = ctx.canonical.type or "service"
     # Since 1.11 sysbatch groups are refused a policy outright too (HG269); before, theirs

@@ -13,8 +13,66 @@ from itertools import combinations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
+from hclgpu.codes.base import Code, W
 from hclgpu.diagnostics import Related
 from hclgpu.ir import models as m
+
+HG235 = Code(
+    "HG235",
+    "contradictory-constraints",
+    W,
+    summary="Constraints on one device target that no value can satisfy together",
+    doc="""What: two constraints of one device request on the same target exclude each
+other (`memory >= 8 GiB` and `memory < 4 GiB`, `model = "A100"` and
+`model = "T4"`, `model = "A100"` and `regexp = "^Tesla"`).
+
+Why: no device can ever match: the task is never placed.
+
+Example:
+    constraint { attribute = "${device.attr.memory}"  operator = ">="  value = "8 GiB" }
+    constraint { attribute = "${device.attr.memory}"  operator = "<"   value = "4 GiB" }
+
+Fix: fix the bounds or remove one constraint.""",
+)
+
+
+HG236 = Code(
+    "HG236",
+    "device-model-excluded",
+    W,
+    summary="The model in the device name is excluded by the request's own constraint",
+    doc="""What: `device "nvidia/gpu/Tesla T4"` asks for one model, and a constraint on
+`${device.model}` rules that model out.
+
+Why: no device can match both: the task is never placed.
+
+Example:
+    device "nvidia/gpu/Tesla T4" {
+      constraint { attribute = "${device.model}"  value = "A100" }
+    }
+
+Fix: keep the model in one place.""",
+)
+
+
+HG237 = Code(
+    "HG237",
+    "affinity-never-matches",
+    W,
+    summary="An affinity that the request's constraints make impossible",
+    doc="""What: an affinity prefers a value that the same request's constraints (or its
+name) already exclude.
+
+Why: the affinity never scores; it only costs scheduling time and misleads readers.
+
+Example:
+    device "nvidia/gpu/Tesla T4" {
+      affinity { attribute = "${device.model}"  value = "A100"  weight = 50 }
+    }
+
+Fix: remove the affinity or the conflicting constraint.""",
+)
+
 
 EQUALS = ("=", "==", "is")
 LOWER = (">", ">=")
@@ -64,7 +122,7 @@ def _excludes(a: m.Constraint, b: m.Constraint) -> bool:
     return order > 0 or (order == 0 and (lower.operand == ">" or upper.operand == "<"))
 
 
-@rule("HG235")
+@rule(HG235)
 def contradictory_constraints(ctx: Context) -> None:
     for _, task, device in ctx.devices():
         for target, constraints in _literal_constraints(device).items():
@@ -72,7 +130,7 @@ def contradictory_constraints(ctx: Context) -> None:
                 if _excludes(first, second):
                     span = ctx.value_span(first, "value")
                     ctx.report(
-                        "HG235",
+                        HG235,
                         f"no device satisfies both constraints on `{target}` in task `{task.name}`: "
                         f"`{first.operand} {first.r_target}` and `{second.operand} {second.r_target}`",
                         ctx.value_span(second, "value", "regexp"),
@@ -87,7 +145,7 @@ def _model_of(device: m.RequestedDevice) -> str | None:
     return parts[2] if len(parts) == 3 and parts[2] else None
 
 
-@rule("HG236")
+@rule(HG236)
 def device_model_excluded(ctx: Context) -> None:
     for _, _, device in ctx.devices():
         model = _model_of(device)
@@ -97,7 +155,7 @@ def device_model_excluded(ctx: Context) -> None:
             if not _allows(constraint, _value(model, MODEL)):
                 span = ctx.label_span(device)
                 ctx.report(
-                    "HG236",
+                    HG236,
                     f"the device name asks for the model `{model}`, which this constraint excludes",
                     ctx.value_span(constraint, "value", "regexp"),
                     help="keep the model in one place: the name or the constraint",
@@ -105,7 +163,7 @@ def device_model_excluded(ctx: Context) -> None:
                 )
 
 
-@rule("HG237")
+@rule(HG237)
 def affinity_never_matches(ctx: Context) -> None:
     for _, _, device in ctx.devices():
         constraints = _literal_constraints(device)
@@ -118,7 +176,7 @@ def affinity_never_matches(ctx: Context) -> None:
             named = affinity.l_target == MODEL and model is not None and model != affinity.r_target
             if blocked or named:
                 ctx.report(
-                    "HG237",
+                    HG237,
                     f"this affinity prefers `{affinity.r_target}`, which the request "
                     f"{'name' if named else 'constraints'} already exclude",
                     ctx.value_span(affinity, "value"),

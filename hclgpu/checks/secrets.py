@@ -19,185 +19,235 @@ import re
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, reject
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
 from hclgpu.source import Span
+
+HG286 = Code(
+    "HG286",
+    "invalid-identity",
+    E,
+    summary="An `identity` or `vault` block Nomad refuses",
+    doc="""What: an identity has a name outside `[a-zA-Z0-9-_]{1,128}`, an empty audience, a
+`change_mode`/`change_signal` mismatch, a negative `ttl`, or `filepath` without
+`file = true`; the default identity (an `identity` block without a name) has a `ttl`,
+or a task has three or more of them; a `vault` block's change mode is unknown or
+`signal` without `change_signal`, or (Nomad 1.8 and 1.9) its `policies` hold "root".
+
+Why: Nomad rejects the job at registration (`WorkloadIdentity.Validate`,
+`Vault.Validate`, `Task.Validate`).
+
+Example:
+    vault {
+      change_mode = "signal"
+    }
+
+Fix: add `change_signal = "SIGHUP"`, or use change_mode restart or noop.""",
+)
+
+
+HG293 = Code(
+    "HG293",
+    "invalid-secret",
+    E,
+    summary="A task `secret` block Nomad refuses",
+    doc="""What: a task's `secret "<name>"` block has a name that is not 1-128 letters, digits or
+underscores, no `provider` or `path`, an `env` block with the nomad or vault provider, a
+`config` block with a plugin provider, or uses Vault in a task without a `vault` block
+(the job's counts); or two secrets of a task share a name.
+
+Why: Nomad rejects the job at registration (`Secret.Validate`, `Task.Validate`, Nomad
+1.11 and later).
+
+Example:
+    secret "db-password" {
+      provider = "vault"
+      path     = "secret/db"
+    }
+
+Fix: name it `db_password`, and give the task a `vault` block.""",
+)
+
 
 S = "nomad/structs/structs.go"
 W = "nomad/structs/workload_id.go"
 
 VAULT_SIGNAL = Condition(
     "vault-signal-without-signal",
-    "HG286",
-    "Vault.Validate",
-    f"{S}:10530",
-    'a `vault` block has `change_mode = "signal"` without `change_signal`',
-    'Signal must be specified when using change mode "signal"',
+    code=HG286,
+    nomad="Vault.Validate",
+    source=f"{S}:10530",
+    condition='a `vault` block has `change_mode = "signal"` without `change_signal`',
+    message='Signal must be specified when using change mode "signal"',
 )
 VAULT_MODE = Condition(
     "vault-change-mode",
-    "HG286",
-    "Vault.Validate",
-    f"{S}:10534",
-    "a `vault` block's `change_mode` is not noop, restart or signal",
-    "Unknown change mode {mode!r}",
+    code=HG286,
+    nomad="Vault.Validate",
+    source=f"{S}:10534",
+    condition="a `vault` block's `change_mode` is not noop, restart or signal",
+    message="Unknown change mode {mode!r}",
 )
 VAULT_ROOT_POLICY = Condition(
     "vault-root-policy",
-    "HG286",
-    "Vault.Validate",
-    f"{S}:10508",
-    'a `vault` block\'s `policies` holds "root" (from 1.10 on the agent drops `policies`)',
-    'Can not specify "root" policy',
+    code=HG286,
+    nomad="Vault.Validate",
+    source=f"{S}:10508",
+    condition='a `vault` block\'s `policies` holds "root" (from 1.10 on the agent drops `policies`)',
+    message='Can not specify "root" policy',
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 IDENTITY_NAME = Condition(
     "identity-name",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    f"{W}:459",
-    "an `identity` name does not match ^[a-zA-Z0-9-_]{1,128}$",
-    "invalid name {name!r}. Must match regex ^[a-zA-Z0-9-_]{{1,128}}$",
+    code=HG286,
+    nomad="WorkloadIdentity.Validate",
+    source=f"{W}:459",
+    condition="an `identity` name does not match ^[a-zA-Z0-9-_]{1,128}$",
+    message="invalid name {name!r}. Must match regex ^[a-zA-Z0-9-_]{{1,128}}$",
 )
 IDENTITY_AUDIENCE = Condition(
     "identity-empty-audience",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    f"{W}:465",
-    "a named `identity { aud }` holds an empty string (the default identity's audience is"
+    code=HG286,
+    nomad="WorkloadIdentity.Validate",
+    source=f"{W}:465",
+    condition="a named `identity { aud }` holds an empty string (the default identity's audience is"
     " always nomadproject.io)",
-    "an empty string is an invalid audience ({index})",
+    message="an empty string is an invalid audience ({index})",
 )
 IDENTITY_SIGNAL_MODE = Condition(
     "identity-signal-without-mode",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    f"{W}:473",
-    "`change_signal` on an identity whose `change_mode` is noop, restart or unset",
-    'can only use change_signal={signal!r} with change_mode="signal"',
+    code=HG286,
+    nomad="WorkloadIdentity.Validate",
+    source=f"{W}:473",
+    condition="`change_signal` on an identity whose `change_mode` is noop, restart or unset",
+    message='can only use change_signal={signal!r} with change_mode="signal"',
 )
 IDENTITY_SIGNAL = Condition(
     "identity-signal-without-signal",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    f"{W}:478",
-    '`change_mode = "signal"` on an identity without `change_signal`',
-    'change_signal must be specified when using change_mode="signal"',
+    code=HG286,
+    nomad="WorkloadIdentity.Validate",
+    source=f"{W}:478",
+    condition='`change_mode = "signal"` on an identity without `change_signal`',
+    message='change_signal must be specified when using change_mode="signal"',
 )
 IDENTITY_MODE = Condition(
     "identity-change-mode",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    f"{W}:482",
-    "an identity's `change_mode` is not noop, restart, signal or empty",
-    "invalid change_mode: {mode}",
+    code=HG286,
+    nomad="WorkloadIdentity.Validate",
+    source=f"{W}:482",
+    condition="an identity's `change_mode` is not noop, restart, signal or empty",
+    message="invalid change_mode: {mode}",
 )
 IDENTITY_DEFAULT_TTL = Condition(
     "identity-default-ttl",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    f"{W}:486",
-    "the default identity (an `identity` block without `name`, or named default) has a `ttl` above 0",
-    "ttl for default identity not yet supported",
+    code=HG286,
+    nomad="WorkloadIdentity.Validate",
+    source=f"{W}:486",
+    condition="the default identity (an `identity` block without `name`, or named default) has a `ttl`"
+    " above 0",
+    message="ttl for default identity not yet supported",
     since=(1, 9, 0),
 )
 IDENTITY_TTL = Condition(
     "identity-negative-ttl",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    f"{W}:490",
-    "an identity's `ttl` < 0",
-    "ttl must be >= 0",
+    code=HG286,
+    nomad="WorkloadIdentity.Validate",
+    source=f"{W}:490",
+    condition="an identity's `ttl` < 0",
+    message="ttl must be >= 0",
 )
 IDENTITY_FILEPATH = Condition(
     "identity-filepath-without-file",
-    "HG286",
-    "WorkloadIdentity.Validate",
-    f"{W}:494",
-    "an identity sets `filepath` without `file = true`",
-    "file parameter must be true in order to specify filepath",
+    code=HG286,
+    nomad="WorkloadIdentity.Validate",
+    source=f"{W}:494",
+    condition="an identity sets `filepath` without `file = true`",
+    message="file parameter must be true in order to specify filepath",
     since=(1, 9, 0),
 )
 IDENTITY_DEFAULT_TWICE = Condition(
     "identity-default-twice",
-    "HG286",
-    "Task.Validate",
-    f"{S}:8410",
-    "a task has three or more default `identity` blocks (no `name`, or named default): jobspec2 keeps"
+    code=HG286,
+    nomad="Task.Validate",
+    source=f"{S}:8410",
+    condition="a task has three or more default `identity` blocks (no `name`, or named default): jobspec2"
+    " keeps"
     " the first, the server replaces it by the last, the others are duplicates (with two, the second"
     " silently wins)",
-    "Duplicate default identities found",
+    message="Duplicate default identities found",
 )
 SECRET_TWICE = Condition(
     "secret-defined-twice",
-    "HG293",
-    "Task.Validate",
-    f"{S}:8421",
-    "two `secret` blocks of a task have one label (job-level secrets are appended to every task)",
-    "Duplicate secret {name!r} found",
+    code=HG293,
+    nomad="Task.Validate",
+    source=f"{S}:8421",
+    condition="two `secret` blocks of a task have one label (job-level secrets are appended to every task)",
+    message="Duplicate secret {name!r} found",
     since=(1, 11, 0),
 )
 SECRET_VAULT = Condition(
     "secret-vault-without-vault",
-    "HG293",
-    "Task.Validate",
-    f"{S}:8427",
-    'a secret has `provider = "vault"` in a task without a `vault` block (a job-level `vault` counts)',
-    'Secret {name!r} has provider "vault" but no vault block',
+    code=HG293,
+    nomad="Task.Validate",
+    source=f"{S}:8427",
+    condition='a secret has `provider = "vault"` in a task without a `vault` block (a job-level `vault`'
+    " counts)",
+    message='Secret {name!r} has provider "vault" but no vault block',
     since=(1, 11, 0),
 )
 SECRET_NAMELESS = Condition(
     "secret-without-name",
-    "HG293",
-    "Secret.Validate",
-    f"{S}:10598",
-    'a secret is labelled with the empty string (`secret "" {}`)',
-    "secret name cannot be empty",
+    code=HG293,
+    nomad="Secret.Validate",
+    source=f"{S}:10598",
+    condition='a secret is labelled with the empty string (`secret "" {}`)',
+    message="secret name cannot be empty",
     since=(1, 11, 0),
 )
 SECRET_NAME = Condition(
     "secret-name",
-    "HG293",
-    "Secret.Validate",
-    f"{S}:10602",
-    "a secret's label does not match ^[a-zA-Z0-9_]{1,128}$ (no dashes or dots)",
-    "secret name must match regex ^[a-zA-Z0-9_]{{1,128}}$",
+    code=HG293,
+    nomad="Secret.Validate",
+    source=f"{S}:10602",
+    condition="a secret's label does not match ^[a-zA-Z0-9_]{1,128}$ (no dashes or dots)",
+    message="secret name must match regex ^[a-zA-Z0-9_]{{1,128}}$",
     since=(1, 11, 0),
 )
 SECRET_PROVIDER = Condition(
     "secret-without-provider",
-    "HG293",
-    "Secret.Validate",
-    f"{S}:10606",
-    "a secret has no `provider`",
-    "secret provider cannot be empty",
+    code=HG293,
+    nomad="Secret.Validate",
+    source=f"{S}:10606",
+    condition="a secret has no `provider`",
+    message="secret provider cannot be empty",
     since=(1, 11, 0),
 )
 SECRET_PATH = Condition(
     "secret-without-path",
-    "HG293",
-    "Secret.Validate",
-    f"{S}:10610",
-    "a secret has no `path`",
-    "secret path cannot be empty",
+    code=HG293,
+    nomad="Secret.Validate",
+    source=f"{S}:10610",
+    condition="a secret has no `path`",
+    message="secret path cannot be empty",
     since=(1, 11, 0),
 )
 SECRET_ENV = Condition(
     "secret-env-with-builtin-provider",
-    "HG293",
-    "Secret.Validate",
-    f"{S}:10615",
-    "a secret of the nomad or vault provider has an `env` block",
-    "{provider} provider cannot use the env block",
+    code=HG293,
+    nomad="Secret.Validate",
+    source=f"{S}:10615",
+    condition="a secret of the nomad or vault provider has an `env` block",
+    message="{provider} provider cannot use the env block",
     since=(1, 11, 0),
 )
 SECRET_CONFIG = Condition(
     "secret-config-with-plugin-provider",
-    "HG293",
-    "Secret.Validate",
-    f"{S}:10619",
-    "a secret of a provider other than nomad and vault (a plugin) has a `config` block",
-    "custom plugin provider {provider} cannot use the config block",
+    code=HG293,
+    nomad="Secret.Validate",
+    source=f"{S}:10619",
+    condition="a secret of a provider other than nomad and vault (a plugin) has a `config` block",
+    message="custom plugin provider {provider} cannot use the config block",
     since=(1, 11, 0),
 )
 
@@ -207,7 +257,7 @@ BUILTIN_SECRET_PROVIDERS = ("nomad", "vault")
 DEFAULT_IDENTITY = "default"
 
 
-@rule("HG286")
+@rule(HG286)
 def identities_and_vault(ctx: Context) -> None:
     """`Vault.Validate`, then the identities as `Task.Validate` sees them after two moves."""
     validates_default = ctx.profile.release >= (1, 9, 0)  # 1.8 skipped Task.Identity
@@ -350,7 +400,7 @@ def _identity_change_mode(ctx: Context, identity: m.WorkloadIdentity, where: str
         )
 
 
-@rule("HG293")
+@rule(HG293)
 def task_secrets(ctx: Context) -> None:
     """`Task.Validate`'s secret loop: duplicates, Vault without a vault block, then each secret."""
     for _, task in ctx.canonical_tasks():

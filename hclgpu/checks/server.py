@@ -17,10 +17,12 @@ two equal, row for row).
 from __future__ import annotations
 
 import json
+import posixpath
 import string
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from hclgpu.checks.context import Context
+from hclgpu.codes.base import Code
 from hclgpu.ir.base import Node
 from hclgpu.settings.releases import Release
 from hclgpu.source import Span
@@ -39,8 +41,8 @@ class Condition:
     """One check of Nomad's server, as hclgpu reports it."""
 
     id: str
-    """A stable kebab-case name, unique over all conditions."""
-    code: str
+    """A stable kebab-case name, unique over all conditions, never a code's name."""
+    _: KW_ONLY
     nomad: str
     """The Go function, e.g. ``RestartPolicy.Validate``."""
     source: str
@@ -49,6 +51,9 @@ class Condition:
     """When it fails, in job-file terms."""
     message: str
     """Nomad's words, with ``{name}`` placeholders for what Nomad formats in."""
+    code: Code | None = None
+    """The code its findings are reported under; none for a check hclgpu cannot make
+    offline (:attr:`needs`), documented only."""
     since: Release | None = None
     until: Release | None = None
     """The first release without the check (exclusive), when it was removed."""
@@ -64,7 +69,7 @@ class Condition:
     guess (see :class:`hclgpu.settings.Profile`)."""
 
     def __post_init__(self) -> None:
-        if self.id in CONDITIONS:
+        if self.id in CONDITIONS or self.id in OWN_CHECKS:
             raise ValueError(f"condition {self.id} is declared twice")
         CONDITIONS[self.id] = self
 
@@ -86,6 +91,29 @@ class Condition:
         return f">= {since}" if since else (f"< {until}" if until else "all")
 
 
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One of hclgpu's own checks, in a code that has several (the rest of its findings come
+    from Nomad's checks, or it groups related problems hclgpu finds): named so that a finding
+    says which check found it and `ignore` can take exactly that check. A code with a single
+    check needs none: its check is the code's name."""
+
+    id: str
+    _: KW_ONLY
+    code: Code
+    condition: str
+    """When it fails, in job-file terms."""
+
+    def __post_init__(self) -> None:
+        if self.id in CONDITIONS or self.id in OWN_CHECKS:
+            raise ValueError(f"check {self.id} is declared twice")
+        OWN_CHECKS[self.id] = self
+
+
+OWN_CHECKS: dict[str, Check] = {}
+"""Every declared :class:`Check` by name (filled as rule modules load)."""
+
+
 def reject(
     ctx: Context,
     condition: Condition,
@@ -96,7 +124,7 @@ def reject(
     **values: object,
 ) -> None:
     """Report ``condition`` in Nomad's words, prefixed by where in the job it is."""
-    if condition.needs or not condition.holds_in(ctx.profile.release):
+    if condition.code is None or condition.needs or not condition.holds_in(ctx.profile.release):
         return
     if condition.fact and ctx.profile.fact(condition.fact) is not False:
         return  # the cluster's configuration decides, and the profile does not say it is off
@@ -138,7 +166,7 @@ def at(ctx: Context, nodes: list[Node | None], *names: str) -> Span | None:
     return header
 
 
-__all__ = ["CONDITIONS", "NOMAD_COMMIT", "Condition", "at", "go_duration", "reject"]
+__all__ = ["CONDITIONS", "NOMAD_COMMIT", "OWN_CHECKS", "Check", "Condition", "at", "go_duration", "reject"]
 
 
 def parse_uint_reason(text: str, base: int = 10, bits: int = 64) -> str | None:
@@ -156,3 +184,11 @@ def parse_uint_error(text: str, base: int = 10, bits: int = 64) -> str | None:
     "x": invalid syntax``), or None when it parses."""
     reason = parse_uint_reason(text, base, bits)
     return f"strconv.ParseUint: parsing {json.dumps(text, ensure_ascii=False)}: {reason}" if reason else None
+
+
+def escapes_allocation(prefix: str, path: str) -> bool:
+    """``escapingfs.PathEscapesAllocViaRelative``: does ``<alloc>/<prefix>/<path>`` leave ``<alloc>``?
+
+    Go's ``filepath.Join`` keeps an absolute ``path`` under the prefix, so only ``..`` escapes."""
+    full = posixpath.normpath("/".join(("/alloc-dir/alloc-id", prefix, path)))
+    return posixpath.relpath(full, "/alloc-dir/alloc-id").startswith("..")

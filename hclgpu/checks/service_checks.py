@@ -29,10 +29,41 @@ from urllib.parse import unquote
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import SECOND, Condition, at, go_duration, reject
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.ir.service_names import job_services, server_check_name, server_service_name
 from hclgpu.settings.releases import Release
+
+HG284 = Code(
+    "HG284",
+    "invalid-service-check",
+    E,
+    summary="A service `check` Nomad refuses",
+    doc="""What: a check has an unknown `type`; needs a port and has none; is an http check
+without a relative `path` that parses, or a script check without `command`; has an interval
+or timeout under 1s; an unknown `initial_status`, `address_mode` or `on_update`, or one that
+conflicts with `check_restart`; a negative `check_restart` limit or grace; a Consul-only
+setting (`expose`, thresholds, TLS, `ignore_warnings`, driver mode) with provider nomad;
+`expose` or a threshold on a type that has none; `notes` over 255 bytes; a `task` that is
+not a task of the group (or, in a task service, not its own); or a name used twice in one
+task service. Also a tcp check on a Connect sidecar service, and a script check in a group
+service without `task`.
+
+Why: Nomad rejects the job at registration (`Service.Validate` and the `ServiceCheck`
+validators, `TaskGroup.validateServices`, the task's `validateServices`).
+
+Example:
+    check {
+      type     = "http"
+      path     = "/health"
+      interval = "500ms"
+      timeout  = "2s"
+    }
+
+Fix: use an interval of at least 1s, and give the check (or its service) a `port`.""",
+)
+
 
 S = "nomad/structs/structs.go"
 SV = "nomad/structs/services.go"
@@ -41,160 +72,165 @@ SV = "nomad/structs/services.go"
 
 CHECK_PORT = Condition(
     "check-without-port",
-    "HG284",
-    "Service.validateCheckPort",
-    f"{SV}:845",
-    "a grpc, http or tcp check (`type` as written, lowercase) has no `port` and its service none either",
-    "Check {name} invalid: check requires a port but neither check nor service {service!r} have a port",
+    code=HG284,
+    nomad="Service.validateCheckPort",
+    source=f"{SV}:845",
+    condition="a grpc, http or tcp check (`type` as written, lowercase) has no `port` and its service none"
+    " either",
+    message="Check {name} invalid: check requires a port but neither check nor service {service!r} have a"
+    " port",
 )
 TCP_WITH_SIDECAR = Condition(
     "check-tcp-with-sidecar",
-    "HG284",
-    "Service.validateConsulService",
-    f"{SV}:865",
-    '`type = "tcp"` on a check of a Consul service with `connect { sidecar_service }`',
-    "Check {name} invalid: tcp checks are not valid for Connect enabled services",
+    code=HG284,
+    nomad="Service.validateConsulService",
+    source=f"{SV}:865",
+    condition='`type = "tcp"` on a check of a Consul service with `connect { sidecar_service }`',
+    message="Check {name} invalid: tcp checks are not valid for Connect enabled services",
 )
 
 # ---- ServiceCheck.validateCommon --------------------------------------------------------
 
 CHECK_TYPE = Condition(
     "check-type",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:262",
-    "a check's `type` (any case) is not grpc, tcp, http or script (tcp or http with provider nomad)",
-    "invalid check type ({type!r}), must be one of {allowed}",
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:262",
+    condition="a check's `type` (any case) is not grpc, tcp, http or script (tcp or http with provider"
+    " nomad)",
+    message="invalid check type ({type!r}), must be one of {allowed}",
 )
 HTTP_PATH = Condition(
     "check-http-without-path",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:269",
-    "an http check has no `path`",
-    "http type must have http path",
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:269",
+    condition="an http check has no `path`",
+    message="http type must have http path",
 )
 HTTP_PATH_PARSES = Condition(
     "check-http-path-parses",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:273",
-    "an http check's `path` is not a URL Go's `net/url` parses: a control character, a `%` not"
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:273",
+    condition="an http check's `path` is not a URL Go's `net/url` parses: a control character, a `%` not"
     " followed by two hex digits, a colon in the first segment of a relative path, or a bad"
     " user, host or port after `//`",
-    "http type must have valid http path",
+    message="http type must have valid http path",
 )
 HTTP_RELATIVE = Condition(
     "check-http-absolute-path",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:276",
-    "an http check's `path` is an absolute URL (has a scheme)",
-    "http type must have relative http path",
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:276",
+    condition="an http check's `path` is an absolute URL (has a scheme)",
+    message="http type must have relative http path",
 )
 SCRIPT_COMMAND = Condition(
     "check-script-without-command",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:280",
-    "a script check has no `command`",
-    "script type must have a valid script path",
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:280",
+    condition="a script check has no `command`",
+    message="script type must have a valid script path",
 )
 INTERVAL_MISSING = Condition(
     "check-without-interval",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:286",
-    "a check has no `interval`",
-    "missing required value interval. Interval cannot be less than 1s",
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:286",
+    condition="a check has no `interval`",
+    message="missing required value interval. Interval cannot be less than 1s",
 )
 INTERVAL_LOW = Condition(
     "check-interval",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:288",
-    "a check's `interval` < 1s",
-    "interval ({value}) cannot be lower than 1s",
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:288",
+    condition="a check's `interval` < 1s",
+    message="interval ({value}) cannot be lower than 1s",
 )
 TIMEOUT_MISSING = Condition(
     "check-without-timeout",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:293",
-    "a check has no `timeout`",
-    "missing required value timeout. Timeout cannot be less than 1s",
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:293",
+    condition="a check has no `timeout`",
+    message="missing required value timeout. Timeout cannot be less than 1s",
 )
 TIMEOUT_LOW = Condition(
     "check-timeout",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:295",
-    "a check's `timeout` < 1s",
-    "timeout ({value}) is lower than required minimum timeout 1s",
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:295",
+    condition="a check's `timeout` < 1s",
+    message="timeout ({value}) is lower than required minimum timeout 1s",
 )
 INITIAL_STATUS = Condition(
     "check-initial-status",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:305",
-    "`initial_status` is not passing, warning or critical",
-    'invalid initial check state ({value}), must be one of "passing", "warning", "critical" or empty',
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:305",
+    condition="`initial_status` is not passing, warning or critical",
+    message='invalid initial check state ({value}), must be one of "passing", "warning", "critical" or empty',
 )
 CHECK_AUTO = Condition(
     "check-address-mode-auto",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:313",
-    '`address_mode = "auto"` on a check',
-    'invalid address_mode "auto" - auto only valid for services',
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:313",
+    condition='`address_mode = "auto"` on a check',
+    message='invalid address_mode "auto" - auto only valid for services',
 )
 CHECK_ADDRESS = Condition(
     "check-address-mode",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:315",
-    "a check's `address_mode` is not host, driver, alloc or alloc_ipv6 (alloc_ipv6 from 1.10.4)",
-    "invalid address_mode {mode!r}",
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:315",
+    condition="a check's `address_mode` is not host, driver, alloc or alloc_ipv6 (alloc_ipv6 from 1.10.4)",
+    message="invalid address_mode {mode!r}",
 )
 CHECK_ON_UPDATE = Condition(
     "check-on-update",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:323",
-    "a check's `on_update` (else its service's) is not require_healthy, ignore_warnings or ignore",
-    'on_update must be "require_healthy", "ignore_warnings", or "ignore"; got {value!r}',
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:323",
+    condition="a check's `on_update` (else its service's) is not require_healthy, ignore_warnings or ignore",
+    message='on_update must be "require_healthy", "ignore_warnings", or "ignore"; got {value!r}',
 )
 IGNORE_WITH_RESTART = Condition(
     "check-on-update-ignore-with-restart",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:333",
-    '`on_update = "ignore"` on a check with `check_restart` (its own or its service\'s)',
-    'on_update value "ignore" is not compatible with check_restart',
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:333",
+    condition='`on_update = "ignore"` on a check with `check_restart` (its own or its service\'s)',
+    message='on_update value "ignore" is not compatible with check_restart',
 )
 IGNORE_WARNINGS_WITH_RESTART = Condition(
     "check-on-update-ignore-warnings-with-restart",
-    "HG284",
-    "ServiceCheck.validateCommon",
-    f"{SV}:338",
-    '`on_update = "ignore_warnings"` on a check whose `check_restart` lacks `ignore_warnings = true`',
-    'on_update value "ignore_warnings" not supported with check_restart ignore_warnings value "false"',
+    code=HG284,
+    nomad="ServiceCheck.validateCommon",
+    source=f"{SV}:338",
+    condition='`on_update = "ignore_warnings"` on a check whose `check_restart` lacks `ignore_warnings ='
+    " true`",
+    message='on_update value "ignore_warnings" not supported with check_restart ignore_warnings value'
+    ' "false"',
 )
 RESTART_LIMIT = Condition(
     "check-restart-negative-limit",
-    "HG284",
-    "CheckRestart.Validate",
-    f"{S}:7800",
-    "`check_restart { limit }` < 0",
-    "limit must be greater than or equal to 0 but found {value}",
+    code=HG284,
+    nomad="CheckRestart.Validate",
+    source=f"{S}:7800",
+    condition="`check_restart { limit }` < 0",
+    message="limit must be greater than or equal to 0 but found {value}",
 )
 RESTART_GRACE = Condition(
     "check-restart-negative-grace",
-    "HG284",
-    "CheckRestart.Validate",
-    f"{S}:7804",
-    "`check_restart { grace }` < 0",
-    "grace period must be greater than or equal to 0 but found {value}",
+    code=HG284,
+    nomad="CheckRestart.Validate",
+    source=f"{S}:7804",
+    condition="`check_restart { grace }` < 0",
+    message="grace period must be greater than or equal to 0 but found {value}",
 )
 
 # ---- ServiceCheck.validateNomad -----------------------------------------------------------
@@ -205,7 +241,16 @@ def _nomad_only(
 ) -> Condition:
     """A check `validateNomad` refuses because only Consul has the feature."""
     nomad = "ServiceCheck.validateNomad"
-    return Condition(ident, "HG284", nomad, f"{SV}:{line}", condition, message, until=until, tag=tag)
+    return Condition(
+        ident,
+        code=HG284,
+        nomad=nomad,
+        source=f"{SV}:{line}",
+        condition=condition,
+        message=message,
+        until=until,
+        tag=tag,
+    )
 
 
 NOMAD_EXPOSE = _nomad_only(
@@ -276,22 +321,22 @@ NOMAD_TLS_SKIP_VERIFY = _nomad_only(
 
 CONSUL_EXPOSE = Condition(
     "check-expose-type",
-    "HG284",
-    "ServiceCheck.validateConsul",
-    f"{SV}:431",
-    "`expose = true` on a Consul check whose `type` (any case) is not http or grpc",
-    "expose may only be set on HTTP or gRPC checks",
+    code=HG284,
+    nomad="ServiceCheck.validateConsul",
+    source=f"{SV}:431",
+    condition="`expose = true` on a Consul check whose `type` (any case) is not http or grpc",
+    message="expose may only be set on HTTP or gRPC checks",
 )
 
 
 def _threshold(ident: str, line: int, attribute: str) -> Condition:
     return Condition(
         ident,
-        "HG284",
-        "ServiceCheck.validateConsul",
-        f"{SV}:{line}",
-        f"`{attribute}` > 0 on a Consul check whose `type` (as written) is not tcp, http or grpc",
-        f"{attribute} not supported for check of type {{type!r}}",
+        code=HG284,
+        nomad="ServiceCheck.validateConsul",
+        source=f"{SV}:{line}",
+        condition=f"`{attribute}` > 0 on a Consul check whose `type` (as written) is not tcp, http or grpc",
+        message=f"{attribute} not supported for check of type {{type!r}}",
     )
 
 
@@ -300,12 +345,12 @@ FAILURES_BEFORE_CRITICAL = _threshold("check-failures-before-critical-type", 450
 FAILURES_BEFORE_WARNING = _threshold("check-failures-before-warning-type", 456, "failures_before_warning")
 NOTES_LENGTH = Condition(
     "check-notes-length",
-    "HG284",
-    "ServiceCheck.validateConsul",
-    f"{SV}:461",
-    "a Consul check's `notes` are longer than 255 bytes",
-    "notes must not be longer than 255 characters",
-    since=(1, 8, 1),  # the agent passes `notes` on since 1.8.1
+    code=HG284,
+    nomad="ServiceCheck.validateConsul",
+    source=f"{SV}:461",
+    condition="a Consul check's `notes` are longer than 255 bytes",
+    message="notes must not be longer than 255 characters",
+    since=(1, 8, 1),
 )
 
 CONSUL_TYPES = ("grpc", "tcp", "http", "script")
@@ -521,7 +566,7 @@ def _consul(check: m.ServiceCheck) -> list[Problem]:
     return []
 
 
-@rule("HG284")
+@rule(HG284)
 def invalid_service_checks(ctx: Context) -> None:
     """Each check of every service, as `Service.Validate` sees it."""
     job, release = ctx.canonical, ctx.profile.release

@@ -24,6 +24,7 @@ from hclgpu.checks.naming import SERVICE_NAME, service_name
 from hclgpu.checks.server import Condition, at, reject
 from hclgpu.checks.service_checks import (
     ALLOC_IPV6,
+    HG284,
     PORT_TYPES,
     UPDATE_MODES,
     Problem,
@@ -33,9 +34,35 @@ from hclgpu.checks.service_checks import (
     report,
     server_port_label,
 )
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
 from hclgpu.ir.service_names import job_services, server_check_name, server_service_name
 from hclgpu.settings.releases import Release
+
+HG283 = Code(
+    "HG283",
+    "invalid-service",
+    E,
+    summary="A `service` block Nomad refuses",
+    doc="""What: a service has an unknown `address_mode`, `provider`, `on_update` or Consul
+`kind`, an `address` without `address_mode = "auto"`, an `identity` without `aud`, or a
+`connect` block with provider nomad; a task service uses an alloc address mode, a `connect`
+block or another task's name; a group service uses `address_mode = "driver"`; two services
+of a group (or a task) share name and port; or a group mixes providers.
+
+Why: Nomad rejects the job at registration (`Service.Validate`,
+`TaskGroup.validateServices`, and the task's `validateServices`).
+
+Example:
+    service {
+      name     = "web"
+      provider = "k8s"
+    }
+
+Fix: use provider consul or nomad; address_mode auto, host, driver, alloc or alloc_ipv6
+(alloc and alloc_ipv6 in group services, driver in task services).""",
+)
+
 
 S = "nomad/structs/structs.go"
 SV = "nomad/structs/services.go"
@@ -44,222 +71,230 @@ SV = "nomad/structs/services.go"
 
 ADDRESS_NEEDS_AUTO = Condition(
     "service-address-without-auto",
-    "HG283",
-    "Service.Validate",
-    f"{SV}:778",
-    "`address` is set while `address_mode` is host, driver, alloc or alloc_ipv6",
-    'Service address_mode must be "auto" if address is set',
+    code=HG283,
+    nomad="Service.Validate",
+    source=f"{SV}:778",
+    condition="`address` is set while `address_mode` is host, driver, alloc or alloc_ipv6",
+    message='Service address_mode must be "auto" if address is set',
 )
 ADDRESS_MODE = Condition(
     "service-address-mode",
-    "HG283",
-    "Service.Validate",
-    f"{SV}:781",
-    "`address_mode` is not auto, host, driver, alloc or alloc_ipv6 (alloc_ipv6 from 1.10.4)",
-    'Service address_mode must be "auto", "host", or "driver"; not {mode!r}',
+    code=HG283,
+    nomad="Service.Validate",
+    source=f"{SV}:781",
+    condition="`address_mode` is not auto, host, driver, alloc or alloc_ipv6 (alloc_ipv6 from 1.10.4)",
+    message='Service address_mode must be "auto", "host", or "driver"; not {mode!r}',
 )
 ON_UPDATE = Condition(
     "service-on-update",
-    "HG283",
-    "Service.Validate",
-    f"{SV}:788",
-    "a service's `on_update` is not require_healthy, ignore_warnings or ignore",
-    'Service on_update must be "require_healthy", "ignore_warnings", or "ignore"; not {value!r}',
+    code=HG283,
+    nomad="Service.Validate",
+    source=f"{SV}:788",
+    condition="a service's `on_update` is not require_healthy, ignore_warnings or ignore",
+    message='Service on_update must be "require_healthy", "ignore_warnings", or "ignore"; not {value!r}',
 )
 PROVIDER = Condition(
     "service-provider",
-    "HG283",
-    "Service.Validate",
-    f"{SV}:800",
-    "`provider` is not consul or nomad",
-    'Service provider must be "consul", or "nomad"; not {provider!r}',
+    code=HG283,
+    nomad="Service.Validate",
+    source=f"{SV}:800",
+    condition="`provider` is not consul or nomad",
+    message='Service provider must be "consul", or "nomad"; not {provider!r}',
 )
 KIND = Condition(
     "service-kind",
-    "HG283",
-    "Service.validateConsulService",
-    f"{SV}:883",
-    "a Consul service sets a `kind` other than api-gateway, ingress-gateway, mesh-gateway or"
+    code=HG283,
+    nomad="Service.validateConsulService",
+    source=f"{SV}:883",
+    condition="a Consul service sets a `kind` other than api-gateway, ingress-gateway, mesh-gateway or"
     " terminating-gateway",
-    "Service {name} kind must be one of consul service kind or empty",
+    message="Service {name} kind must be one of consul service kind or empty",
     since=(1, 10, 3),
 )
 NOMAD_CONNECT = Condition(
     "nomad-service-with-connect",
-    "HG283",
-    "Service.validateNomadService",
-    f"{SV}:924",
-    'a service with `provider = "nomad"` has a `connect` block',
-    "Service with provider nomad cannot include Connect blocks",
+    code=HG283,
+    nomad="Service.validateNomadService",
+    source=f"{SV}:924",
+    condition='a service with `provider = "nomad"` has a `connect` block',
+    message="Service with provider nomad cannot include Connect blocks",
 )
 IDENTITY_AUDIENCE = Condition(
     "service-identity-without-aud",
-    "HG283",
-    "Service.validateIdentity",
-    f"{SV}:936",
-    "a service's `identity` block has no `aud`",
-    "Service identity must provide at least one target aud value",
+    code=HG283,
+    nomad="Service.validateIdentity",
+    source=f"{SV}:936",
+    condition="a service's `identity` block has no `aud`",
+    message="Service identity must provide at least one target aud value",
 )
 
 # ---- TaskGroup.validateServices and validateScriptChecksInGroupServices ---------------------
 
 OWN_TASK = Condition(
     "task-service-other-task",
-    "HG283",
-    "TaskGroup.validateServices",
-    f"{S}:7480",
-    "a task service's `task` names another task",
-    "Service {name} is invalid: may only specify task the service belongs to, got {task!r}",
+    code=HG283,
+    nomad="TaskGroup.validateServices",
+    source=f"{S}:7480",
+    condition="a task service's `task` names another task",
+    message="Service {name} is invalid: may only specify task the service belongs to, got {task!r}",
 )
 CHECK_OWN_TASK = Condition(
     "task-service-check-other-task",
-    "HG284",
-    "TaskGroup.validateServices",
-    f"{S}:7488",
-    "a check of a task service whose `task` names another task (the check takes its service's `task`)",
-    "Check {name} is invalid: may only specify task the check belongs to, got {task!r}",
+    code=HG284,
+    nomad="TaskGroup.validateServices",
+    source=f"{S}:7488",
+    condition="a check of a task service whose `task` names another task (the check takes its service's"
+    " `task`)",
+    message="Check {name} is invalid: may only specify task the check belongs to, got {task!r}",
 )
 GROUP_DRIVER_MODE = Condition(
     "group-service-driver-address-mode",
-    "HG283",
-    "TaskGroup.validateServices",
-    f"{S}:7526",
-    'a group service has `address_mode = "driver"`',
-    'service {name!r} cannot use address_mode="driver", only services defined in a "task" block'
+    code=HG283,
+    nomad="TaskGroup.validateServices",
+    source=f"{S}:7526",
+    condition='a group service has `address_mode = "driver"`',
+    message='service {name!r} cannot use address_mode="driver", only services defined in a "task" block'
     " can use this mode",
 )
 GROUP_CHECK_DRIVER_MODE = Condition(
     "group-check-driver-address-mode",
-    "HG284",
-    "TaskGroup.validateServices",
-    f"{S}:7532",
-    'a check of a group service has a `task` (its own or the service\'s) and `address_mode = "driver"`',
-    'Check {name!r} invalid: cannot use address_mode="driver", only checks defined in a "task" service'
+    code=HG284,
+    nomad="TaskGroup.validateServices",
+    source=f"{S}:7532",
+    condition="a check of a group service has a `task` (its own or the service's) and"
+    ' `address_mode = "driver"`',
+    message='Check {name!r} invalid: cannot use address_mode="driver", only checks defined in a "task"'
+    " service"
     " block can use this mode",
 )
 CHECK_UNKNOWN_TASK = Condition(
     "group-check-unknown-task",
-    "HG284",
-    "TaskGroup.validateServices",
-    f"{S}:7536",
-    "a check of a group service names (itself or through the service's `task`) no task of the group",
-    "Check {name} invalid: refers to non-existent task {task}",
+    code=HG284,
+    nomad="TaskGroup.validateServices",
+    source=f"{S}:7536",
+    condition="a check of a group service names (itself or through the service's `task`) no task of the"
+    " group",
+    message="Check {name} invalid: refers to non-existent task {task}",
 )
 NOT_UNIQUE = Condition(
     "group-services-not-unique",
-    "HG283",
-    "TaskGroup.validateServices",
-    f"{S}:7547",
-    "two services of the group have one name, one `port` and one owner (the task, or the group)",
-    "Services are not unique: {services}",
+    code=HG283,
+    nomad="TaskGroup.validateServices",
+    source=f"{S}:7547",
+    condition="two services of the group have one name, one `port` and one owner (the task, or the group)",
+    message="Services are not unique: {services}",
 )
 MIXED_PROVIDERS = Condition(
     "group-mixes-service-providers",
-    "HG283",
-    "TaskGroup.validateServices",
-    f"{S}:7566",
-    "the services of one group (its own and its tasks') use both providers",
-    "Multiple service providers used: task group services must use the same provider",
+    code=HG283,
+    nomad="TaskGroup.validateServices",
+    source=f"{S}:7566",
+    condition="the services of one group (its own and its tasks') use both providers",
+    message="Multiple service providers used: task group services must use the same provider",
 )
 SCRIPT_CHECK_TASK = Condition(
     "group-script-check-without-task",
-    "HG284",
-    "TaskGroup.validateScriptChecksInGroupServices",
-    f"{S}:7582",
-    'a group service without `task` has a `type = "script"` check (lowercase) without `task`',
-    "Service [{group}]->{service} or Check {name} must specify task parameter",
+    code=HG284,
+    nomad="TaskGroup.validateScriptChecksInGroupServices",
+    source=f"{S}:7582",
+    condition='a group service without `task` has a `type = "script"` check (lowercase) without `task`',
+    message="Service [{group}]->{service} or Check {name} must specify task parameter",
 )
 
 # ---- validateServices (the services of a task) ------------------------------------------------
 
 TASK_ALLOC_MODE = Condition(
     "task-service-alloc-address-mode",
-    "HG283",
-    "validateServices",
-    f"{S}:8460",
-    'a task service has `address_mode = "alloc"`',
-    'service {name!r} cannot use address_mode="alloc", only services defined in a "group" block'
+    code=HG283,
+    nomad="validateServices",
+    source=f"{S}:8460",
+    condition='a task service has `address_mode = "alloc"`',
+    message='service {name!r} cannot use address_mode="alloc", only services defined in a "group" block'
     " can use this mode",
 )
 TASK_ALLOC_IPV6_MODE = Condition(
     "task-service-alloc-ipv6-address-mode",
-    "HG283",
-    "validateServices",
-    f"{S}:8464",
-    'a task service has `address_mode = "alloc_ipv6"`',
-    'service {name!r} cannot use address_mode="alloc_ipv6", only services defined in a "group" block'
+    code=HG283,
+    nomad="validateServices",
+    source=f"{S}:8464",
+    condition='a task service has `address_mode = "alloc_ipv6"`',
+    message='service {name!r} cannot use address_mode="alloc_ipv6", only services defined in a "group" block'
     " can use this mode",
     since=ALLOC_IPV6,
 )
 TASK_DUPLICATE = Condition(
     "task-service-duplicate",
-    "HG283",
-    "validateServices",
-    f"{S}:8470",
-    "two services of a task have one name and one port (compared as name and port run together)",
-    "service {name!r} is duplicate",
+    code=HG283,
+    nomad="validateServices",
+    source=f"{S}:8470",
+    condition="two services of a task have one name and one port (compared as name and port run together)",
+    message="service {name!r} is duplicate",
 )
 TASK_CONNECT = Condition(
     "task-service-with-connect",
-    "HG283",
-    "validateServices",
-    f"{S}:8489",
-    "a task service has a `connect` block",
-    'service {name!r} cannot have "connect" block, only services defined in a "group" block can',
+    code=HG283,
+    nomad="validateServices",
+    source=f"{S}:8489",
+    condition="a task service has a `connect` block",
+    message='service {name!r} cannot have "connect" block, only services defined in a "group" block can',
 )
 TASK_CHECK_DUPLICATE = Condition(
     "task-check-duplicate",
-    "HG284",
-    "validateServices",
-    f"{S}:8496",
-    'two checks of a task service have one name (unnamed checks are all `service: "<service>" check`)',
-    "check {name!r} is duplicate",
+    code=HG284,
+    nomad="validateServices",
+    source=f"{S}:8496",
+    condition='two checks of a task service have one name (unnamed checks are all `service: "<service>"'
+    " check`)",
+    message="check {name!r} is duplicate",
 )
 TASK_CHECK_ALLOC_MODE = Condition(
     "task-check-alloc-address-mode",
-    "HG284",
-    "validateServices",
-    f"{S}:8501",
-    'a check of a task service has `address_mode = "alloc"` (the message names the service)',
-    'check {name!r} cannot use address_mode="alloc", only checks defined in a "group" service block'
+    code=HG284,
+    nomad="validateServices",
+    source=f"{S}:8501",
+    condition='a check of a task service has `address_mode = "alloc"` (the message names the service)',
+    message='check {name!r} cannot use address_mode="alloc", only checks defined in a "group" service block'
     " can use this mode",
 )
 TASK_CHECK_ALLOC_IPV6_MODE = Condition(
     "task-check-alloc-ipv6-address-mode",
-    "HG284",
-    "validateServices",
-    f"{S}:8505",
-    'a check of a task service has `address_mode = "alloc_ipv6"` (the message names the service)',
-    'check {name!r} cannot use address_mode="alloc_ipv6", only checks defined in a "group" service block'
+    code=HG284,
+    nomad="validateServices",
+    source=f"{S}:8505",
+    condition='a check of a task service has `address_mode = "alloc_ipv6"` (the message names the service)',
+    message='check {name!r} cannot use address_mode="alloc_ipv6", only checks defined in a "group" service'
+    " block"
     " can use this mode",
     since=ALLOC_IPV6,
 )
 TASK_CHECK_PORT = Condition(
     "task-check-missing-port",
-    "HG284",
-    "validateServices",
-    f"{S}:8520",
-    "a grpc, http or tcp check (lowercase) of a task service has no `port` and its service none either",
-    "check {name!r} is missing a port",
+    code=HG284,
+    nomad="validateServices",
+    source=f"{S}:8520",
+    condition="a grpc, http or tcp check (lowercase) of a task service has no `port` and its service none"
+    " either",
+    message="check {name!r} is missing a port",
 )
 TASK_CHECK_PORT_NUMBER = Condition(
     "task-check-invalid-numeric-port",
-    "HG284",
-    "validateServices",
-    f"{S}:8533",
-    'a port-needing check of a task service with `address_mode = "driver"` uses a port number of 0 or less'
+    code=HG284,
+    nomad="validateServices",
+    source=f"{S}:8533",
+    condition='a port-needing check of a task service with `address_mode = "driver"` uses a port number of'
+    " 0 or less"
     " (its own `port`, else its service's)",
-    "check {name!r} has invalid numeric port {port}",
+    message="check {name!r} has invalid numeric port {port}",
 )
 TASK_CHECK_INHERITED_NUMBER = Condition(
     "task-check-inherited-numeric-port",
-    "HG284",
-    "validateServices",
-    f"{S}:8539",
-    "a port-needing check of a task service without `port` and without"
+    code=HG284,
+    nomad="validateServices",
+    source=f"{S}:8539",
+    condition="a port-needing check of a task service without `port` and without"
     ' `address_mode = "driver"` inherits its service\'s numeric `port` (a number the check'
     " writes itself is HG248)",
-    'check {name!r} cannot use a numeric port {port} without setting address_mode="driver"',
+    message='check {name!r} cannot use a numeric port {port} without setting address_mode="driver"',
 )
 
 CONSUL_KINDS = ("", "api-gateway", "ingress-gateway", "mesh-gateway", "terminating-gateway")
@@ -308,7 +343,7 @@ def service_refused(
     return any(p.condition.holds_in(release) for p in found)
 
 
-@rule("HG283")
+@rule(HG283)
 def invalid_services(ctx: Context) -> None:
     """Every service as `Service.Validate` sees it, then the task's and the group's rules."""
     job, release = ctx.canonical, ctx.profile.release
@@ -438,7 +473,7 @@ def _providers(ctx: Context, group: m.TaskGroup) -> None:
 # ---- the checks TaskGroup.validateServices looks at ---------------------------------------------
 
 
-@rule("HG284")
+@rule(HG284)
 def group_level_checks(ctx: Context) -> None:
     """The checks' `task` and `address_mode`, as the group sees them."""
     job, release = ctx.canonical, ctx.profile.release
@@ -531,7 +566,7 @@ def _native_task(group: m.TaskGroup, service: m.Service) -> bool:
 # ---- the checks of a task's services (validateServices) -------------------------------------
 
 
-@rule("HG284")
+@rule(HG284)
 def task_level_checks(ctx: Context) -> None:
     """Check names, address modes and ports, as `validateServices` sees a task's checks."""
     job = ctx.canonical

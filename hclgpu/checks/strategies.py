@@ -20,266 +20,339 @@ from __future__ import annotations
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, go_duration, reject
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+
+HG272 = Code(
+    "HG272",
+    "invalid-update-strategy",
+    E,
+    summary="An `update` block Nomad refuses",
+    doc="""What: a group's update strategy, merged over the job's and the defaults, breaks
+`UpdateStrategy.Validate`: unknown `health_check`, negative `max_parallel` or `canary`,
+`auto_promote` without canaries, `min_healthy_time` not below `healthy_deadline`,
+`healthy_deadline` not below `progress_deadline`, a non-positive `stagger`.
+
+Why: Nomad rejects the job at registration.
+
+Example:
+    update {
+      min_healthy_time = "10m"
+      healthy_deadline = "5m"
+    }
+
+Fix: keep min_healthy_time < healthy_deadline < progress_deadline (or progress_deadline
+0).""",
+)
+
+
+HG273 = Code(
+    "HG273",
+    "invalid-migrate-strategy",
+    E,
+    summary="A `migrate` block Nomad refuses",
+    doc="""What: a service group's migrate strategy has a negative `max_parallel`, an empty or
+unknown `health_check`, a negative `min_healthy_time` or `healthy_deadline`, or a
+`min_healthy_time` above its `healthy_deadline`.
+
+Why: Nomad rejects the job at registration (`MigrateStrategy.Validate`).
+
+Example:
+    migrate {
+      health_check = "tasks"
+    }
+
+Fix: use `health_check = "checks"` or `"task_states"`, and durations that fit.""",
+)
+
+
+HG276 = Code(
+    "HG276",
+    "invalid-disconnect",
+    E,
+    summary="A `disconnect` block Nomad refuses",
+    doc="""What: a group's `disconnect` block has a negative `lost_after` or
+`stop_on_client_after`, sets both, uses `stop_on_client_after` outside service and batch
+jobs, or names an unknown `reconcile`. Nomad 1.8 and 1.9 also refuse the group attributes
+it replaced when misused: a negative `max_client_disconnect` or
+`stop_after_client_disconnect`, both at once, either next to a `disconnect` block, and
+`prevent_reschedule_on_lost` with a `disconnect` block or with reschedule attempts (1.10
+and later ignore those attributes: HG258).
+
+Why: Nomad rejects the job at registration (`DisconnectStrategy.Validate`,
+`TaskGroup.Validate`, `Job.Validate`).
+
+Example:
+    disconnect {
+      lost_after           = "1h"
+      stop_on_client_after = "30m"
+    }
+
+Fix: keep one of the two durations; `reconcile` is best_score, longest_running,
+keep_original or keep_replacement.""",
+)
+
 
 S = "nomad/structs/structs.go"
 
 UPDATE_HEALTH = Condition(
     "update-health-check",
-    "HG272",
-    "UpdateStrategy.Validate",
-    f"{S}:5473",
-    "`update { health_check }` is not checks, task_states or manual",
-    "Invalid health check given: {value!r}",
+    code=HG272,
+    nomad="UpdateStrategy.Validate",
+    source=f"{S}:5473",
+    condition="`update { health_check }` is not checks, task_states or manual",
+    message="Invalid health check given: {value!r}",
 )
 UPDATE_PARALLEL = Condition(
     "update-max-parallel",
-    "HG272",
-    "UpdateStrategy.Validate",
-    f"{S}:5477",
-    "`update { max_parallel }` < 0",
-    "Max parallel can not be less than zero: {value} < 0",
+    code=HG272,
+    nomad="UpdateStrategy.Validate",
+    source=f"{S}:5477",
+    condition="`update { max_parallel }` < 0",
+    message="Max parallel can not be less than zero: {value} < 0",
 )
 UPDATE_CANARY = Condition(
     "update-canary",
-    "HG272",
-    "UpdateStrategy.Validate",
-    f"{S}:5480",
-    "`update { canary }` < 0",
-    "Canary count can not be less than zero: {value} < 0",
+    code=HG272,
+    nomad="UpdateStrategy.Validate",
+    source=f"{S}:5480",
+    condition="`update { canary }` < 0",
+    message="Canary count can not be less than zero: {value} < 0",
 )
 UPDATE_PROMOTE = Condition(
     "update-auto-promote-without-canary",
-    "HG272",
-    "UpdateStrategy.Validate",
-    f"{S}:5483",
-    "`auto_promote = true` with `canary = 0`",
-    "Auto Promote requires a Canary count greater than zero",
+    code=HG272,
+    nomad="UpdateStrategy.Validate",
+    source=f"{S}:5483",
+    condition="`auto_promote = true` with `canary = 0`",
+    message="Auto Promote requires a Canary count greater than zero",
 )
 UPDATE_MIN_HEALTHY = Condition(
     "update-min-healthy-time",
-    "HG272",
-    "UpdateStrategy.Validate",
-    f"{S}:5486",
-    "`min_healthy_time` < 0",
-    "Minimum healthy time may not be less than zero: {value}",
+    code=HG272,
+    nomad="UpdateStrategy.Validate",
+    source=f"{S}:5486",
+    condition="`min_healthy_time` < 0",
+    message="Minimum healthy time may not be less than zero: {value}",
 )
 UPDATE_DEADLINE = Condition(
     "update-healthy-deadline",
-    "HG272",
-    "UpdateStrategy.Validate",
-    f"{S}:5489",
-    "`healthy_deadline` <= 0",
-    "Healthy deadline must be greater than zero: {value}",
+    code=HG272,
+    nomad="UpdateStrategy.Validate",
+    source=f"{S}:5489",
+    condition="`healthy_deadline` <= 0",
+    message="Healthy deadline must be greater than zero: {value}",
 )
 UPDATE_PROGRESS = Condition(
     "update-progress-deadline",
-    "HG272",
-    "UpdateStrategy.Validate",
-    f"{S}:5492",
-    "`progress_deadline` < 0",
-    "Progress deadline must be zero or greater: {value}",
+    code=HG272,
+    nomad="UpdateStrategy.Validate",
+    source=f"{S}:5492",
+    condition="`progress_deadline` < 0",
+    message="Progress deadline must be zero or greater: {value}",
 )
 UPDATE_MIN_VS_DEADLINE = Condition(
     "update-min-healthy-not-below-deadline",
-    "HG272",
-    "UpdateStrategy.Validate",
-    f"{S}:5495",
-    "`min_healthy_time` >= `healthy_deadline` (10s and 5m by default)",
-    "Minimum healthy time must be less than healthy deadline: {min} > {deadline}",
+    code=HG272,
+    nomad="UpdateStrategy.Validate",
+    source=f"{S}:5495",
+    condition="`min_healthy_time` >= `healthy_deadline` (10s and 5m by default)",
+    message="Minimum healthy time must be less than healthy deadline: {min} > {deadline}",
 )
 UPDATE_DEADLINE_VS_PROGRESS = Condition(
     "update-deadline-not-below-progress",
-    "HG272",
-    "UpdateStrategy.Validate",
-    f"{S}:5498",
-    "`progress_deadline` is not 0 and `healthy_deadline` >= it (5m and 10m by default)",
-    "Healthy deadline must be less than progress deadline: {deadline} > {progress}",
+    code=HG272,
+    nomad="UpdateStrategy.Validate",
+    source=f"{S}:5498",
+    condition="`progress_deadline` is not 0 and `healthy_deadline` >= it (5m and 10m by default)",
+    message="Healthy deadline must be less than progress deadline: {deadline} > {progress}",
 )
 UPDATE_STAGGER = Condition(
     "update-stagger",
-    "HG272",
-    "UpdateStrategy.Validate",
-    f"{S}:5501",
-    "`stagger` <= 0",
-    "Stagger must be greater than zero: {value}",
+    code=HG272,
+    nomad="UpdateStrategy.Validate",
+    source=f"{S}:5501",
+    condition="`stagger` <= 0",
+    message="Stagger must be greater than zero: {value}",
 )
 MIGRATE_PARALLEL = Condition(
     "migrate-max-parallel",
-    "HG273",
-    "MigrateStrategy.Validate",
-    f"{S}:6840",
-    "`migrate { max_parallel }` < 0",
-    "MaxParallel must be >= 0 but found {value}",
+    code=HG273,
+    nomad="MigrateStrategy.Validate",
+    source=f"{S}:6840",
+    condition="`migrate { max_parallel }` < 0",
+    message="MaxParallel must be >= 0 but found {value}",
 )
 MIGRATE_HEALTH = Condition(
     "migrate-health-check",
-    "HG273",
-    "MigrateStrategy.Validate",
-    f"{S}:6851",
-    "`migrate { health_check }` is not checks or task_states",
-    "Invalid HealthCheck: {value!r}",
+    code=HG273,
+    nomad="MigrateStrategy.Validate",
+    source=f"{S}:6851",
+    condition="`migrate { health_check }` is not checks or task_states",
+    message="Invalid HealthCheck: {value!r}",
 )
 MIGRATE_NEGATIVE = Condition(
     "migrate-negative-duration",
-    "HG273",
-    "MigrateStrategy.Validate",
-    f"{S}:6855",
-    "`migrate { min_healthy_time }` < 0",
-    "MinHealthyTime is {value} and must be >= 0",
+    code=HG273,
+    nomad="MigrateStrategy.Validate",
+    source=f"{S}:6855",
+    condition="`migrate { min_healthy_time }` < 0",
+    message="MinHealthyTime is {value} and must be >= 0",
 )
 MIGRATE_DEADLINE_NEGATIVE = Condition(
     "migrate-healthy-deadline-negative",
-    "HG273",
-    "MigrateStrategy.Validate",
-    f"{S}:6859",
-    "`migrate { healthy_deadline }` < 0",
-    "HealthyDeadline is {value} and must be >= 0",
+    code=HG273,
+    nomad="MigrateStrategy.Validate",
+    source=f"{S}:6859",
+    condition="`migrate { healthy_deadline }` < 0",
+    message="HealthyDeadline is {value} and must be >= 0",
 )
 MIGRATE_MISSING_HEALTH = Condition(
     "migrate-missing-health-check",
-    "HG273",
-    "MigrateStrategy.Validate",
-    f"{S}:6848",
-    '`migrate { health_check = "" }` with `max_parallel` above 0 (1 by default)',
-    "Missing HealthCheck",
+    code=HG273,
+    nomad="MigrateStrategy.Validate",
+    source=f"{S}:6848",
+    condition='`migrate { health_check = "" }` with `max_parallel` above 0 (1 by default)',
+    message="Missing HealthCheck",
 )
 MIGRATE_ORDER = Condition(
     "migrate-min-healthy-above-deadline",
-    "HG273",
-    "MigrateStrategy.Validate",
-    f"{S}:6863",
-    "`min_healthy_time` > `healthy_deadline` (10s and 5m by default)",
-    "MinHealthyTime must be less than HealthyDeadline",
+    code=HG273,
+    nomad="MigrateStrategy.Validate",
+    source=f"{S}:6863",
+    condition="`min_healthy_time` > `healthy_deadline` (10s and 5m by default)",
+    message="MinHealthyTime must be less than HealthyDeadline",
 )
 STOP_NEGATIVE = Condition(
     "disconnect-stop-negative",
-    "HG276",
-    "DisconnectStrategy.Validate",
-    "nomad/structs/group.go:75",
-    "`stop_on_client_after` < 0",
-    "stop_after cannot be a negative duration",
+    code=HG276,
+    nomad="DisconnectStrategy.Validate",
+    source="nomad/structs/group.go:75",
+    condition="`stop_on_client_after` < 0",
+    message="stop_after cannot be a negative duration",
 )
 STOP_TYPE = Condition(
     "disconnect-stop-job-type",
-    "HG276",
-    "DisconnectStrategy.Validate",
-    "nomad/structs/group.go:79",
-    "`stop_on_client_after` in a job that is not service or batch",
-    "stop_after can only be used with service or batch job types",
+    code=HG276,
+    nomad="DisconnectStrategy.Validate",
+    source="nomad/structs/group.go:79",
+    condition="`stop_on_client_after` in a job that is not service or batch",
+    message="stop_after can only be used with service or batch job types",
 )
 LOST_NEGATIVE = Condition(
     "disconnect-lost-negative",
-    "HG276",
-    "DisconnectStrategy.Validate",
-    "nomad/structs/group.go:84",
-    "`lost_after` < 0",
-    "lost_after cannot be a negative duration",
+    code=HG276,
+    nomad="DisconnectStrategy.Validate",
+    source="nomad/structs/group.go:84",
+    condition="`lost_after` < 0",
+    message="lost_after cannot be a negative duration",
 )
 STOP_AND_LOST = Condition(
     "disconnect-stop-and-lost",
-    "HG276",
-    "DisconnectStrategy.Validate",
-    "nomad/structs/group.go:88",
-    "both `stop_on_client_after` and a non-zero `lost_after`",
-    "Disconnect cannot be configured with both lost_after and stop_after",
+    code=HG276,
+    nomad="DisconnectStrategy.Validate",
+    source="nomad/structs/group.go:88",
+    condition="both `stop_on_client_after` and a non-zero `lost_after`",
+    message="Disconnect cannot be configured with both lost_after and stop_after",
 )
 RECONCILE = Condition(
     "disconnect-reconcile",
-    "HG276",
-    "DisconnectStrategy.Validate",
-    "nomad/structs/group.go:95",
-    "`reconcile` is not best_score, longest_running, keep_original or keep_replacement",
-    "reconcile option is invalid: {value}",
+    code=HG276,
+    nomad="DisconnectStrategy.Validate",
+    source="nomad/structs/group.go:95",
+    condition="`reconcile` is not best_score, longest_running, keep_original or keep_replacement",
+    message="reconcile option is invalid: {value}",
 )
 STOP_AFTER_TYPE = Condition(
     "stop-after-client-disconnect-job-type",
-    "HG276",
-    "Job.Validate",
-    f"{S}:4892",
-    "a group's `stop_after_client_disconnect` > 0 in a job that is not service or batch",
-    "stop_after_client_disconnect can only be set in batch and service jobs",
+    code=HG276,
+    nomad="Job.Validate",
+    source=f"{S}:4892",
+    condition="a group's `stop_after_client_disconnect` > 0 in a job that is not service or batch",
+    message="stop_after_client_disconnect can only be set in batch and service jobs",
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 STOP_AFTER_NEGATIVE = Condition(
     "stop-after-client-disconnect-negative",
-    "HG276",
-    "Job.Validate",
-    f"{S}:4894",
-    "a group's `stop_after_client_disconnect` < 0",
-    "stop_after_client_disconnect must be a positive value",
+    code=HG276,
+    nomad="Job.Validate",
+    source=f"{S}:4894",
+    condition="a group's `stop_after_client_disconnect` < 0",
+    message="stop_after_client_disconnect must be a positive value",
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 LOST_WITHOUT_RESCHEDULE = Condition(
     "max-client-disconnect-prevent-reschedule",
-    "HG276",
-    "Job.Validate",
-    f"{S}:4907",
-    "a group sets `max_client_disconnect` and `prevent_reschedule_on_lost = true` while its"
+    code=HG276,
+    nomad="Job.Validate",
+    source=f"{S}:4907",
+    condition="a group sets `max_client_disconnect` and `prevent_reschedule_on_lost = true` while its"
     " reschedule attempts are above 0 (a batch job's default is 1)",
-    "max_client_disconnect and prevent_reschedule_on_lost cannot be enabled when rechedule.attempts > 0",
+    message="max_client_disconnect and prevent_reschedule_on_lost cannot be enabled when rechedule.attempts"
+    " > 0",
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 BOTH_LEGACY = Condition(
     "max-and-stop-after-client-disconnect",
-    "HG276",
-    "TaskGroup.Validate",
-    f"{S}:7118",
-    "a group sets both `max_client_disconnect` and `stop_after_client_disconnect`",
-    "Task group cannot be configured with both max_client_disconnect and stop_after_client_disconnect",
+    code=HG276,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7118",
+    condition="a group sets both `max_client_disconnect` and `stop_after_client_disconnect`",
+    message="Task group cannot be configured with both max_client_disconnect and"
+    " stop_after_client_disconnect",
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 MAX_DISCONNECT_NEGATIVE = Condition(
     "max-client-disconnect-negative",
-    "HG276",
-    "TaskGroup.Validate",
-    f"{S}:7122",
-    "a group's `max_client_disconnect` < 0",
-    "max_client_disconnect cannot be negative",
+    code=HG276,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7122",
+    condition="a group's `max_client_disconnect` < 0",
+    message="max_client_disconnect cannot be negative",
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 LOST_AND_MAX = Condition(
     "disconnect-with-max-client-disconnect",
-    "HG276",
-    "TaskGroup.Validate",
-    f"{S}:7127",
-    "a group with a `disconnect` block sets `max_client_disconnect`, and `lost_after` (which the"
+    code=HG276,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7127",
+    condition="a group with a `disconnect` block sets `max_client_disconnect`, and `lost_after` (which the"
     " server sets to it when 0) is above 0; Nomad stops validating the group there",
-    "using both lost_after and max_client_disconnect is not allowed",
+    message="using both lost_after and max_client_disconnect is not allowed",
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 STOP_AND_STOP_AFTER = Condition(
     "disconnect-with-stop-after-client-disconnect",
-    "HG276",
-    "TaskGroup.Validate",
-    f"{S}:7131",
-    "a group with a `disconnect` block sets `stop_after_client_disconnect`; Nomad stops"
+    code=HG276,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7131",
+    condition="a group with a `disconnect` block sets `stop_after_client_disconnect`; Nomad stops"
     " validating the group there",
-    "using both stop_after_client_disconnect and stop_on_client_after is not allowed",
+    message="using both stop_after_client_disconnect and stop_on_client_after is not allowed",
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 PREVENT_AND_REPLACE = Condition(
     "disconnect-with-prevent-reschedule-on-lost",
-    "HG276",
-    "TaskGroup.Validate",
-    f"{S}:7135",
-    "a group with a `disconnect` block (whose `replace` the agent always sets) sets"
+    code=HG276,
+    nomad="TaskGroup.Validate",
+    source=f"{S}:7135",
+    condition="a group with a `disconnect` block (whose `replace` the agent always sets) sets"
     " `prevent_reschedule_on_lost = true`; Nomad stops validating the group there",
-    "using both prevent_reschedule_on_lost and replace is not allowed",
+    message="using both prevent_reschedule_on_lost and replace is not allowed",
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 
 
-@rule("HG272")
+@rule(HG272)
 def update_strategies(ctx: Context) -> None:
     for group, written in zip(ctx.canonical.task_groups or [], ctx.job.task_groups or [], strict=False):
         update = group.update
@@ -358,7 +431,7 @@ def _update_limits(update: m.UpdateStrategy) -> list[tuple[Condition, str, bool,
     ]
 
 
-@rule("HG273")
+@rule(HG273)
 def migrate_strategies(ctx: Context) -> None:
     if (ctx.canonical.type or "service") != "service":
         return  # refused outright (HG269)
@@ -418,7 +491,7 @@ def migrate_strategies(ctx: Context) -> None:
             )
 
 
-@rule("HG276")
+@rule(HG276)
 def disconnect_strategies(ctx: Context) -> None:
     job_type = ctx.canonical.type or "service"
     legacy = LOST_AND_MAX.holds_in(ctx.profile.release)

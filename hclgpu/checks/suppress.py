@@ -16,13 +16,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from hclgpu.codes.policies import HG401, HG402
+from hclgpu.codes.suppression import HG290, HG291
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 
 _COMMENT = re.compile(r"(?:#|//|/\*)\s*hclgpu-ignore(?P<file>-file)?\s*:\s*(?P<codes>[\w\s,-]+)")
-SUPPRESSIBLE = ("HG2", "HG3", "HG401", "HG402")
-POLICY_FINDINGS = ("HG401", "HG402")
+SUPPRESSIBLE = ("HG2", "HG3", HG401, HG402)
+POLICY_FINDINGS = (HG401, HG402)
 _SUPPRESSIBLE = "only HG2xx, HG3xx, HG401 and HG402 codes (and their checks) can be suppressed"
 
 
@@ -50,10 +52,10 @@ def read_suppressions(tree: ast.File, source: SourceFile, sink: Sink) -> list[Su
             try:
                 chosen = selector(word)
             except UnknownSelector as unknown:
-                sink.emit("HG291", str(unknown), source, comment.span, help=_SUPPRESSIBLE)
+                sink.emit(HG291, str(unknown), source, comment.span, help=_SUPPRESSIBLE)
                 continue
             if not any(code.startswith(SUPPRESSIBLE) for code in codes_of(chosen)):
-                sink.emit("HG291", f"`{word}` cannot be suppressed", source, comment.span, help=_SUPPRESSIBLE)
+                sink.emit(HG291, f"`{word}` cannot be suppressed", source, comment.span, help=_SUPPRESSIBLE)
                 continue
             codes[chosen] = word
         found.append(
@@ -94,7 +96,7 @@ def apply_suppressions(
             if chosen not in suppression.used and (policies_ran or not of_policies):
                 where = "in this file" if suppression.line is None else "on the line it applies to"
                 sink.emit(
-                    "HG290",
+                    HG290,
                     f"`{written}` is not reported {where}",
                     source,
                     suppression.span,

@@ -12,7 +12,86 @@ import re
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
+from hclgpu.codes.base import Code, W
 from hclgpu.eval.expr import did_you_mean, suggested
+
+HG210 = Code(
+    "HG210",
+    "unresolvable-device-target",
+    W,
+    summary="A target inside a device block that Nomad never resolves there",
+    doc="""What: inside `device`, only `${device.ids}`, `${device.model}`,
+`${device.vendor}`, `${device.type}` and `${device.attr.<name>}` resolve. Node
+targets (`${node.*}`, `${attr.*}`, `${meta.*}`) and anything else are "not found".
+
+Why: a constraint on a target that is never found never matches (the device is
+never placed); an affinity on it never scores.
+
+Example:
+    device "nvidia/gpu" {
+      constraint { attribute = "${attr.kernel.name}"  value = "linux" }
+    }
+
+Fix: move node constraints to the task, group or job; use `${device.*}` here.""",
+)
+
+
+HG211 = Code(
+    "HG211",
+    "device-target-outside-device",
+    W,
+    summary="A `${device.*}` target in a job, group or task constraint",
+    doc="""What: a constraint or affinity outside any `device` block refers to
+`${device.*}`.
+
+Why: node constraints resolve targets against the node, where `${device.*}` does
+not exist: the constraint never matches.
+
+Example:
+    task "t" {
+      constraint { attribute = "${device.model}"  value = "A100" }
+    }
+
+Fix: move it inside the `device` block it is about.""",
+)
+
+
+HG212 = Code(
+    "HG212",
+    "spaces-in-target",
+    W,
+    summary="Spaces inside `${ }` of a constraint or affinity target",
+    doc="""What: `"${ device.model }"` is kept as written, spaces included.
+
+Why: Nomad compares targets literally: `${ device.model }` is not
+`${device.model}`; inside a device it never resolves, and the server rejects it in a
+node constraint.
+
+Example:
+    affinity { attribute = "${ device.vendor }"  value = "nvidia" }
+
+Fix: remove the spaces: `"${device.vendor}"`.""",
+)
+
+
+HG213 = Code(
+    "HG213",
+    "unknown-device-attribute",
+    W,
+    summary="A `${device.attr.X}` that the NVIDIA plugin does not report",
+    doc="""What: the NVIDIA device plugin reports `memory`, `bar1`, `power`, `cores_clock`,
+`memory_clock`, `pci_bandwidth`, `driver_version`, `display_state` and
+`persistence_mode` (names are case-sensitive).
+
+Why: an attribute that does not exist is "not found": a constraint on it never
+matches, an affinity never scores.
+
+Example:
+    constraint { attribute = "${device.attr.memory_mb}"  operator = ">="  value = "16 GiB" }
+
+Fix: use one of the reported names (the help suggests the closest).""",
+)
+
 
 DEVICE_TARGETS = ("${device.ids}", "${device.model}", "${device.vendor}", "${device.type}")
 NVIDIA_ATTRIBUTES = (
@@ -45,7 +124,7 @@ def _where(placed: Placed) -> str:
     return "affinity" if placed.node.__class__.__name__ == "Affinity" else "constraint"
 
 
-@rule("HG210")
+@rule(HG210)
 def unresolvable_device_target(ctx: Context) -> None:
     for placed in ctx.all_placed():
         if placed.scope != "device":
@@ -53,7 +132,7 @@ def unresolvable_device_target(ctx: Context) -> None:
         for side, target in _sides(placed):
             if not resolves_in_device(target) and " " not in target:
                 ctx.report(
-                    "HG210",
+                    HG210,
                     f"`{target}` never resolves inside a device block: this {_where(placed)} never matches",
                     ctx.value_span(placed.node, side),
                     help="only ${device.ids|model|vendor|type} and ${device.attr.<name>} resolve here; "
@@ -61,7 +140,7 @@ def unresolvable_device_target(ctx: Context) -> None:
                 )
 
 
-@rule("HG211")
+@rule(HG211)
 def device_target_outside_device(ctx: Context) -> None:
     for placed in ctx.all_placed():
         if placed.scope == "device":
@@ -69,14 +148,14 @@ def device_target_outside_device(ctx: Context) -> None:
         for side, target in _sides(placed):
             if target.startswith("${device."):
                 ctx.report(
-                    "HG211",
+                    HG211,
                     f"`{target}` in a {placed.scope} {_where(placed)} never matches: nodes have no device",
                     ctx.value_span(placed.node, side),
                     help="move it into the `device` block it is about",
                 )
 
 
-@rule("HG212")
+@rule(HG212)
 def spaces_in_target(ctx: Context) -> None:
     for placed in ctx.all_placed():
         for side, target in _sides(placed):
@@ -84,7 +163,7 @@ def spaces_in_target(ctx: Context) -> None:
                 fixed = "${" + target[2:-1].strip() + "}"
                 quoted = '"' + fixed.replace("\\", "\\\\").replace('"', '\\"') + '"'
                 ctx.report(
-                    "HG212",
+                    HG212,
                     f"`{target}` has spaces inside `${{ }}`; Nomad compares targets as written",
                     ctx.value_span(placed.node, side),
                     help=f"write `{fixed}`",
@@ -92,7 +171,7 @@ def spaces_in_target(ctx: Context) -> None:
                 )
 
 
-@rule("HG213")
+@rule(HG213)
 def unknown_device_attribute(ctx: Context) -> None:
     for placed in ctx.all_placed():
         device = placed.device
@@ -103,7 +182,7 @@ def unknown_device_attribute(ctx: Context) -> None:
             if match and match["name"] not in NVIDIA_ATTRIBUTES:
                 close = suggested(did_you_mean(match["name"], list(NVIDIA_ATTRIBUTES)))
                 ctx.report(
-                    "HG213",
+                    HG213,
                     f"the NVIDIA plugin reports no attribute `{match['name']}`, so this "
                     f"{_where(placed)} never matches",
                     ctx.value_span(placed.node, side),

@@ -16,116 +16,144 @@ import re
 
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, reject
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
+
+HG278 = Code(
+    "HG278",
+    "invalid-task",
+    E,
+    summary="A task setting Nomad refuses",
+    doc="""What: a task breaks a rule of `Task.Validate` or of a block it holds: no name or
+`driver`, the name `alloc`, a negative `kill_timeout` or `shutdown_delay`, a
+`kill_timeout` longer than the group's progress deadline (10m by default in service
+jobs), two templates with one destination, a `distinct_hosts`/`distinct_property`
+constraint at task level; an `action` without a command, with a name Nomad refuses or
+defined twice; `resources` with negative `cores` or `secrets`, or `secrets` above
+`memory`; a `csi_plugin` without `id`, of an unknown `type`, or staging inside its
+`mount_dir`; a `schedule { cron }` whose `start` or `end` is not six and two fields
+without steps or lists (checked by Nomad Enterprise; the Community Edition refuses any
+schedule, HG289).
+
+Why: Nomad rejects the job at registration ("Task web validation failed: ...").
+
+Example:
+    task "web" {
+      kill_timeout = "15m"   # service job: progress_deadline defaults to 10m
+    }
+
+Fix: do what the message says; for kill_timeout, raise `update { progress_deadline }`
+above it or shorten it.""",
+)
 
 S = "nomad/structs/structs.go"
 SCHEDULE = "nomad/structs/task_sched.go"
 
 ACTION_TWICE = Condition(
     "action-defined-twice",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8330",
-    "two `action` blocks of a task have one name",
-    "Action {name} defined multiple times",
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8330",
+    condition="two `action` blocks of a task have one name",
+    message="Action {name} defined multiple times",
 )
 ACTION_COMMAND = Condition(
     "action-without-command",
-    "HG278",
-    "Action.Validate",
-    "nomad/structs/actions.go:86",
-    "an `action` has an empty `command`",
-    "command cannot be empty",
+    code=HG278,
+    nomad="Action.Validate",
+    source="nomad/structs/actions.go:86",
+    condition="an `action` has an empty `command`",
+    message="command cannot be empty",
 )
 ACTION_NAME = Condition(
     "action-name",
-    "HG278",
-    "Action.Validate",
-    "nomad/structs/actions.go:89",
-    "an `action` label is empty, longer than 128 characters, or holds white space or a NUL",
-    "invalid name '{name}'",
+    code=HG278,
+    nomad="Action.Validate",
+    source="nomad/structs/actions.go:89",
+    condition="an `action` label is empty, longer than 128 characters, or holds white space or a NUL",
+    message="invalid name '{name}'",
     since=(1, 9, 4),
 )
 ACTION_NAME_LETTERS = Condition(
     "action-name-letters-digits-dashes",
-    "HG278",
-    "Action.Validate",
-    "nomad/structs/actions.go:89",
-    "an `action` label is not 1-128 letters, digits and dashes",
-    "invalid name '{name}'",
+    code=HG278,
+    nomad="Action.Validate",
+    source="nomad/structs/actions.go:89",
+    condition="an `action` label is not 1-128 letters, digits and dashes",
+    message="invalid name '{name}'",
     until=(1, 9, 4),
     tag="v1.9.0",
 )
 CSI_PLUGIN_ID = Condition(
     "csi-plugin-without-id",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8383",
-    "a `csi_plugin` block has no `id`",
-    "CSIPluginConfig must have a non-empty PluginID",
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8383",
+    condition="a `csi_plugin` block has no `id`",
+    message="CSIPluginConfig must have a non-empty PluginID",
 )
 CSI_PLUGIN_TYPE = Condition(
     "csi-plugin-type",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8387",
-    "a `csi_plugin`'s `type` is not node, controller or monolith (it has no default)",
-    "CSIPluginConfig PluginType must be one of 'node', 'controller', or 'monolith', got: \"{type}\"",
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8387",
+    condition="a `csi_plugin`'s `type` is not node, controller or monolith (it has no default)",
+    message="CSIPluginConfig PluginType must be one of 'node', 'controller', or 'monolith', got: \"{type}\"",
 )
 CSI_STAGE_INSIDE_MOUNT = Condition(
     "csi-plugin-stage-inside-mount-dir",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8392",
-    "a `csi_plugin`'s `stage_publish_base_dir` (/local/csi by default) is `mount_dir` (/csi by"
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8392",
+    condition="a `csi_plugin`'s `stage_publish_base_dir` (/local/csi by default) is `mount_dir` (/csi by"
     " default) or a directory below it",
-    "CSIPluginConfig StagePublishBaseDir must not be a subdirectory of MountDir, got:"
+    message="CSIPluginConfig StagePublishBaseDir must not be a subdirectory of MountDir, got:"
     ' StagePublishBaseDir="{stage}" MountDir="{mount}"',
     since=(2, 0, 1),
 )
 CSI_STAGE_PREFIX = Condition(
     "csi-plugin-stage-starts-with-mount-dir",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8383",
-    "a `csi_plugin`'s `stage_publish_base_dir` (/local/csi by default) starts with the text of"
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8383",
+    condition="a `csi_plugin`'s `stage_publish_base_dir` (/local/csi by default) starts with the text of"
     " `mount_dir` (/csi by default), so /csi-staging too",
-    "CSIPluginConfig StagePublishBaseDir must not be a subdirectory of MountDir, got:"
+    message="CSIPluginConfig StagePublishBaseDir must not be a subdirectory of MountDir, got:"
     ' StagePublishBaseDir="{stage}" MountDir="{mount}"',
     until=(2, 0, 1),
     tag="v1.9.0",
 )
 SCHEDULE_START_FIELDS = Condition(
     "schedule-cron-start-fields",
-    "HG278",
-    "TaskSchedule.Validate",
-    f"{SCHEDULE}:77",
-    "(Nomad Enterprise) a task's `schedule { cron { start } }` is not six fields, one space apart",
-    "cron.start must contain {count} fields",
+    code=HG278,
+    nomad="TaskSchedule.Validate",
+    source=f"{SCHEDULE}:77",
+    condition="(Nomad Enterprise) a task's `schedule { cron { start } }` is not six fields, one space apart",
+    message="cron.start must contain {count} fields",
 )
 SCHEDULE_END_FIELDS = Condition(
     "schedule-cron-end-fields",
-    "HG278",
-    "TaskSchedule.Validate",
-    f"{SCHEDULE}:80",
-    "(Nomad Enterprise) a task's `schedule { cron { end } }` is not two fields, one space apart",
-    "cron.end must contain {count} fields",
+    code=HG278,
+    nomad="TaskSchedule.Validate",
+    source=f"{SCHEDULE}:80",
+    condition="(Nomad Enterprise) a task's `schedule { cron { end } }` is not two fields, one space apart",
+    message="cron.end must contain {count} fields",
 )
 SCHEDULE_START_CHARACTERS = Condition(
     "schedule-cron-start-steps-or-lists",
-    "HG278",
-    "TaskSchedule.Validate",
-    f"{SCHEDULE}:83",
-    "(Nomad Enterprise) a task's `schedule { cron { start } }` holds / or ,",
-    "cron.start must not contain {characters!r}",
+    code=HG278,
+    nomad="TaskSchedule.Validate",
+    source=f"{SCHEDULE}:83",
+    condition="(Nomad Enterprise) a task's `schedule { cron { start } }` holds / or ,",
+    message="cron.start must not contain {characters!r}",
 )
 SCHEDULE_END_CHARACTERS = Condition(
     "schedule-cron-end-steps-or-lists",
-    "HG278",
-    "TaskSchedule.Validate",
-    f"{SCHEDULE}:86",
-    "(Nomad Enterprise) a task's `schedule { cron { end } }` holds / or ,",
-    "cron.end must not contain {characters!r}",
+    code=HG278,
+    nomad="TaskSchedule.Validate",
+    source=f"{SCHEDULE}:86",
+    condition="(Nomad Enterprise) a task's `schedule { cron { end } }` holds / or ,",
+    message="cron.end must not contain {characters!r}",
 )
 
 

@@ -13,190 +13,233 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Condition, at, go_duration, parse_uint_error, reject
-from hclgpu.checks.tasks import escapes_allocation
+from hclgpu.checks.server import Condition, at, escapes_allocation, go_duration, parse_uint_error, reject
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
 from hclgpu.ir.service_names import RUNTIME_VARIABLE
 from hclgpu.source import Span
+
+HG281 = Code(
+    "HG281",
+    "invalid-template",
+    E,
+    summary="A `template` block Nomad refuses",
+    doc="""What: a template has neither `source` nor `data`, no `destination`, a destination
+outside the allocation, an unknown `change_mode`, `change_mode = "signal"` without
+`change_signal` (or with `env = true`), `change_mode = "script"` without a script
+command, a negative `splay`, `perms` that are not octal, or `wait` with min above max.
+
+Why: Nomad rejects the job at registration (`Template.Validate`).
+
+Example:
+    template {
+      data        = "x"
+      destination = "local/x"
+      change_mode = "signal"
+    }
+
+Fix: add what the change mode needs, or pick another mode.""",
+)
+
+
+HG282 = Code(
+    "HG282",
+    "invalid-artifact",
+    E,
+    summary="An `artifact` block Nomad refuses",
+    doc="""What: an artifact has no `source`, an unknown `mode`, a destination outside the
+allocation, or a `checksum` option that is empty or not `type:value` with a hex value of
+the length its type (md5, sha1, sha256, sha512) needs. A checksum that holds a
+`${...}` reference is only checked by the client, once interpolated.
+
+Why: Nomad rejects the job at registration (`TaskArtifact.Validate`).
+
+Example:
+    artifact {
+      source  = "https://example.com/app.tgz"
+      options { checksum = "sha256" }
+    }
+
+Fix: write the checksum as `sha256:<64 hex digits>`.""",
+)
+
 
 S = "nomad/structs/structs.go"
 
 TEMPLATE_SOURCE = Condition(
     "template-without-source",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8938",
-    "a template has neither `source` nor `data`",
-    "Must specify a source path or have an embedded template",
+    code=HG281,
+    nomad="Template.Validate",
+    source=f"{S}:8938",
+    condition="a template has neither `source` nor `data`",
+    message="Must specify a source path or have an embedded template",
 )
 TEMPLATE_DESTINATION = Condition(
     "template-without-destination",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8943",
-    "a template has no `destination`",
-    "Must specify a destination for the template",
+    code=HG281,
+    nomad="Template.Validate",
+    source=f"{S}:8943",
+    condition="a template has no `destination`",
+    message="Must specify a destination for the template",
 )
 TEMPLATE_ESCAPES = Condition(
     "template-destination-escapes",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8951",
-    "a template's `destination` leads out of the allocation directory",
-    "destination escapes allocation directory",
+    code=HG281,
+    nomad="Template.Validate",
+    source=f"{S}:8951",
+    condition="a template's `destination` leads out of the allocation directory",
+    message="destination escapes allocation directory",
 )
 TEMPLATE_SIGNAL = Condition(
     "template-signal-without-signal",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8959",
-    '`change_mode = "signal"` without `change_signal`',
-    "Must specify signal value when change mode is signal",
+    code=HG281,
+    nomad="Template.Validate",
+    source=f"{S}:8959",
+    condition='`change_mode = "signal"` without `change_signal`',
+    message="Must specify signal value when change mode is signal",
 )
 TEMPLATE_SIGNAL_ENV = Condition(
     "template-signal-with-env",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8962",
-    '`change_mode = "signal"` with `env = true`',
-    "cannot use signals with env var templates",
+    code=HG281,
+    nomad="Template.Validate",
+    source=f"{S}:8962",
+    condition='`change_mode = "signal"` with `env = true`',
+    message="cannot use signals with env var templates",
 )
 TEMPLATE_SCRIPT = Condition(
     "template-script-without-script",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8966",
-    '`change_mode = "script"` without a `change_script` block',
-    "must specify change script configuration value when change mode is script",
+    code=HG281,
+    nomad="Template.Validate",
+    source=f"{S}:8966",
+    condition='`change_mode = "script"` without a `change_script` block',
+    message="must specify change script configuration value when change mode is script",
 )
 TEMPLATE_SCRIPT_COMMAND = Condition(
     "template-script-without-command",
-    "HG281",
-    "ChangeScript.Validate",
-    f"{S}:9068",
-    '`change_mode = "script"` with a `change_script` whose `command` is empty',
-    "must specify script path value when change mode is script",
+    code=HG281,
+    nomad="ChangeScript.Validate",
+    source=f"{S}:9068",
+    condition='`change_mode = "script"` with a `change_script` whose `command` is empty',
+    message="must specify script path value when change mode is script",
 )
 TEMPLATE_MODE = Condition(
     "template-change-mode",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8973",
-    "`change_mode` is not noop, restart, signal or script",
-    "Invalid change mode. Must be one of the following: noop, signal, script, restart",
+    code=HG281,
+    nomad="Template.Validate",
+    source=f"{S}:8973",
+    condition="`change_mode` is not noop, restart, signal or script",
+    message="Invalid change mode. Must be one of the following: noop, signal, script, restart",
 )
 TEMPLATE_SPLAY = Condition(
     "template-negative-splay",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8978",
-    "`splay` < 0",
-    "Must specify positive splay value",
+    code=HG281,
+    nomad="Template.Validate",
+    source=f"{S}:8978",
+    condition="`splay` < 0",
+    message="Must specify positive splay value",
 )
 TEMPLATE_PERMS = Condition(
     "template-perms-not-octal",
-    "HG281",
-    "Template.Validate",
-    f"{S}:8984",
-    "`perms` is not an octal number of at most 12 bits",
-    "Failed to parse {perms!r} as octal: {error}",
+    code=HG281,
+    nomad="Template.Validate",
+    source=f"{S}:8984",
+    condition="`perms` is not an octal number of at most 12 bits",
+    message="Failed to parse {perms!r} as octal: {error}",
 )
 TEMPLATE_WAIT = Condition(
     "template-wait-min-above-max",
-    "HG281",
-    "WaitConfig.Validate",
-    f"{S}:9126",
-    "`wait { min }` > `wait { max }`",
-    "wait min {min} is greater than max {max}",
+    code=HG281,
+    nomad="WaitConfig.Validate",
+    source=f"{S}:9126",
+    condition="`wait { min }` > `wait { max }`",
+    message="wait min {min} is greater than max {max}",
 )
 ARTIFACT_SOURCE = Condition(
     "artifact-without-source",
-    "HG282",
-    "TaskArtifact.Validate",
-    f"{S}:9893",
-    "an artifact has an empty `source`",
-    "source must be specified",
+    code=HG282,
+    nomad="TaskArtifact.Validate",
+    source=f"{S}:9893",
+    condition="an artifact has an empty `source`",
+    message="source must be specified",
 )
 ARTIFACT_MODE = Condition(
     "artifact-mode",
-    "HG282",
-    "TaskArtifact.Validate",
-    f"{S}:9903",
-    "an artifact's `mode` is not any, file or dir",
-    "invalid artifact mode {mode!r}; must be one of: any, file, dir",
+    code=HG282,
+    nomad="TaskArtifact.Validate",
+    source=f"{S}:9903",
+    condition="an artifact's `mode` is not any, file or dir",
+    message="invalid artifact mode {mode!r}; must be one of: any, file, dir",
 )
 ARTIFACT_ESCAPES = Condition(
     "artifact-destination-escapes",
-    "HG282",
-    "TaskArtifact.Validate",
-    f"{S}:9911",
-    "an artifact's `destination` leads out of the allocation directory",
-    "destination escapes allocation directory",
+    code=HG282,
+    nomad="TaskArtifact.Validate",
+    source=f"{S}:9911",
+    condition="an artifact's `destination` leads out of the allocation directory",
+    message="destination escapes allocation directory",
 )
 CHECKSUM_EMPTY = Condition(
     "artifact-checksum-empty",
-    "HG282",
-    "TaskArtifact.validateChecksum",
-    f"{S}:9936",
-    "an artifact's `options { checksum }` is empty or white space",
-    "checksum value cannot be empty",
+    code=HG282,
+    nomad="TaskArtifact.validateChecksum",
+    source=f"{S}:9936",
+    condition="an artifact's `options { checksum }` is empty or white space",
+    message="checksum value cannot be empty",
 )
 CHECKSUM_FORMAT = Condition(
     "artifact-checksum-format",
-    "HG282",
-    "TaskArtifact.validateChecksum",
-    f"{S}:9941",
-    "an artifact's checksum is not `type:value` (one colon)",
-    'checksum must be given as "type:value"; got {checksum!r}',
+    code=HG282,
+    nomad="TaskArtifact.validateChecksum",
+    source=f"{S}:9941",
+    condition="an artifact's checksum is not `type:value` (one colon)",
+    message='checksum must be given as "type:value"; got {checksum!r}',
 )
 CHECKSUM_HEX = Condition(
     "artifact-checksum-not-hex",
-    "HG282",
-    "TaskArtifact.validateChecksum",
-    f"{S}:9947",
-    "an artifact's checksum value is not hexadecimal (a character that is not, or an odd length)",
-    "invalid checksum: {error}",
+    code=HG282,
+    nomad="TaskArtifact.validateChecksum",
+    source=f"{S}:9947",
+    condition="an artifact's checksum value is not hexadecimal (a character that is not, or an odd length)",
+    message="invalid checksum: {error}",
 )
 CHECKSUM_MD5_FIPS = Condition(
     "artifact-checksum-md5-fips",
-    "",
-    "TaskArtifact.validateChecksum",
-    f"{S}:9955",
-    "an artifact's checksum is md5, and the server runs in FIPS 140 mode",
-    "md5 checksums are not supported in FIPS-140 mode",
+    nomad="TaskArtifact.validateChecksum",
+    source=f"{S}:9955",
+    condition="an artifact's checksum is md5, and the server runs in FIPS 140 mode",
+    message="md5 checksums are not supported in FIPS-140 mode",
     since=(2, 0, 5),
     needs="the server running in FIPS 140 mode",
 )
 CHECKSUM_SHA1_FIPS = Condition(
     "artifact-checksum-sha1-fips",
-    "",
-    "TaskArtifact.validateChecksum",
-    f"{S}:9960",
-    "an artifact's checksum is sha1, and the server runs in FIPS 140 mode",
-    "sha1 checksums are not supported in FIPS-140 mode",
+    nomad="TaskArtifact.validateChecksum",
+    source=f"{S}:9960",
+    condition="an artifact's checksum is sha1, and the server runs in FIPS 140 mode",
+    message="sha1 checksums are not supported in FIPS-140 mode",
     since=(2, 0, 5),
     needs="the server running in FIPS 140 mode",
 )
 CHECKSUM_TYPE = Condition(
     "artifact-checksum-type",
-    "HG282",
-    "TaskArtifact.validateChecksum",
-    f"{S}:9968",
-    "an artifact's checksum type is not md5, sha1, sha256 or sha512 (lowercase)",
-    "unsupported checksum type: {type}",
+    code=HG282,
+    nomad="TaskArtifact.validateChecksum",
+    source=f"{S}:9968",
+    condition="an artifact's checksum type is not md5, sha1, sha256 or sha512 (lowercase)",
+    message="unsupported checksum type: {type}",
 )
 CHECKSUM_LENGTH = Condition(
     "artifact-checksum-length",
-    "HG282",
-    "TaskArtifact.validateChecksum",
-    f"{S}:9972",
-    "an artifact's checksum value is not as long as its type's digest (md5 32 hex digits, sha1 40,"
+    code=HG282,
+    nomad="TaskArtifact.validateChecksum",
+    source=f"{S}:9972",
+    condition="an artifact's checksum value is not as long as its type's digest (md5 32 hex digits, sha1 40,"
     " sha256 64, sha512 128)",
-    "invalid {type} checksum: {value}",
+    message="invalid {type} checksum: {value}",
 )
 
 
-@rule("HG281")
+@rule(HG281)
 def templates(ctx: Context) -> None:
     for _, task in ctx.canonical_tasks():
         for index, template in enumerate(task.templates or [], 1):
@@ -291,7 +334,7 @@ def _change_mode(ctx: Context, template: m.Template, where: str) -> None:
         reject(ctx, TEMPLATE_MODE, span, where=where, help="use noop, restart, signal or script")
 
 
-@rule("HG282")
+@rule(HG282)
 def artifacts(ctx: Context) -> None:
     for _, task in ctx.canonical_tasks():
         for index, artifact in enumerate(task.artifacts or [], 1):

@@ -13,227 +13,310 @@ in, such as log rotation 10 x 10 MB), because that is what the server checks.
 
 from __future__ import annotations
 
-import posixpath
-
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
+from hclgpu.checks.jobs import HG289
 from hclgpu.checks.server import Condition, at, go_duration, reject
-from hclgpu.checks.task_blocks import validate_actions, validate_csi_plugin, validate_schedule
+from hclgpu.checks.task_blocks import HG278, validate_actions, validate_csi_plugin, validate_schedule
+from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
+
+HG205 = Code(
+    "HG205",
+    "invalid-numa",
+    E,
+    summary="A `numa` block Nomad refuses",
+    doc="""What: a task's `resources { numa { ... } }` names an affinity other than `none`,
+`prefer` or `require`, or lists in `devices` a device the task does not request.
+
+Why: Nomad rejects the job at registration: "numa affinity must be one of none, prefer,
+or require", "numa device \"amd/gpu\" not requested as task resource"
+(`Resources.Validate`, `NUMA.Validate`).
+
+Example:
+    resources {
+      numa {
+        affinity = "sometimes"
+        devices  = ["amd/gpu"]
+      }
+    }
+
+Fix: use one of the three affinities, and list only devices the task asks for in a
+`device` block.""",
+)
+
+
+HG279 = Code(
+    "HG279",
+    "invalid-lifecycle",
+    E,
+    summary="A `lifecycle` block Nomad refuses",
+    doc="""What: a task's `lifecycle { hook }` is not prestart, poststart or poststop.
+
+Why: Nomad rejects the job at registration (`TaskLifecycleConfig.Validate`: "invalid
+hook: ...").
+
+Example:
+    lifecycle {
+      hook = "before"
+    }
+
+Fix: use prestart, poststart or poststop.""",
+)
+
+
+HG280 = Code(
+    "HG280",
+    "invalid-logs-or-disk",
+    E,
+    summary="A `logs` or `ephemeral_disk` setting Nomad refuses",
+    doc="""What: `logs { max_files }` is below 1 or `max_file_size` below 1 MB, the logs of the
+group's tasks (files x size) do not fit below `ephemeral_disk { size }`, or that size is
+under 10 MB.
+
+Why: Nomad rejects the job at registration (`LogConfig.Validate`,
+`EphemeralDisk.Validate`).
+
+Example:
+    ephemeral_disk { size = 5 }
+
+Fix: raise the disk size, or keep fewer or smaller log files.""",
+)
+
+
+HG285 = Code(
+    "HG285",
+    "invalid-volume",
+    E,
+    summary="A `volume` or `volume_mount` Nomad refuses",
+    doc="""What: a group volume has no `source`, uses `per_alloc` in a system job, with canaries
+or with `sticky`; a host volume has `mount_options`, an access mode other than the
+single-node ones (before 1.10: any access or attachment mode), or a reader mode without
+`read_only`; a CSI volume lacks `access_mode` or `attachment_mode`, is a block device with
+`mount_options`, has a read-only mode without `read_only`, or has a single-claim mode in a
+group of several allocations without `per_alloc`; or a task's `volume_mount` names a
+volume the group does not declare, or has an unknown `propagation_mode`.
+
+Why: Nomad rejects the job at registration (`VolumeRequest.Validate`,
+`VolumeMount.Validate`, `Task.Validate`).
+
+Example:
+    volume_mount {
+      volume      = "data"   # no volume \"data\" in the group
+      destination = "/data"
+    }
+
+Fix: declare the volume in the group, or mount one that is declared.""",
+)
+
 
 S = "nomad/structs/structs.go"
 
 NUMA_AFFINITY = Condition(
     "numa-affinity",
-    "HG205",
-    "NUMA.Validate",
-    "nomad/structs/numa.go:87",
-    "`numa { affinity }` is not none, prefer or require",
-    "numa affinity must be one of none, prefer, or require",
+    code=HG205,
+    nomad="NUMA.Validate",
+    source="nomad/structs/numa.go:87",
+    condition="`numa { affinity }` is not none, prefer or require",
+    message="numa affinity must be one of none, prefer, or require",
 )
 NUMA_DEVICE = Condition(
     "numa-device-not-requested",
-    "HG205",
-    "Resources.Validate",
-    f"{S}:2453",
-    "`numa { devices }` names a device no `device` block of the task requests",
-    "numa device {device!r} not requested as task resource",
+    code=HG205,
+    nomad="Resources.Validate",
+    source=f"{S}:2453",
+    condition="`numa { devices }` names a device no `device` block of the task requests",
+    message="numa device {device!r} not requested as task resource",
     since=(2, 0, 0),
 )
 NUMA_ENTERPRISE = Condition(
     "numa-requires-enterprise",
-    "HG289",
-    "jobNumaHook.Validate",
-    "nomad/job_endpoint_hook_numa_ce.go:20",
-    "a task's `numa { affinity }` is prefer or require (Community Edition)",
-    "numa scheduling requires Nomad Enterprise",
+    code=HG289,
+    nomad="jobNumaHook.Validate",
+    source="nomad/job_endpoint_hook_numa_ce.go:20",
+    condition="a task's `numa { affinity }` is prefer or require (Community Edition)",
+    message="numa scheduling requires Nomad Enterprise",
     fact="enterprise",
 )
 TASK_NAMELESS = Condition(
     "task-missing-name",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8205",
-    'a task is labelled with the empty string (`task "" {}`; its group reports it too)',
-    "Missing task name",
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8205",
+    condition='a task is labelled with the empty string (`task "" {}`; its group reports it too)',
+    message="Missing task name",
 )
 MISSING_DRIVER = Condition(
     "task-missing-driver",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8221",
-    "a task has no `driver`",
-    "Missing task driver",
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8221",
+    condition="a task has no `driver`",
+    message="Missing task driver",
 )
 NAMED_ALLOC = Condition(
     "task-named-alloc",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8211",
-    'a task is named "alloc"',
-    'Task cannot be named "alloc"',
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8211",
+    condition='a task is named "alloc"',
+    message='Task cannot be named "alloc"',
     since=(1, 11, 0),
 )
 KILL_TIMEOUT_NEGATIVE = Condition(
     "kill-timeout-negative",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8224",
-    "`kill_timeout` < 0",
-    "KillTimeout must be a positive value",
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8224",
+    condition="`kill_timeout` < 0",
+    message="KillTimeout must be a positive value",
 )
 KILL_TIMEOUT_DEADLINE = Condition(
     "kill-timeout-over-progress-deadline",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8236",
-    "a service job's task has a `kill_timeout` longer than its group's `update { progress_deadline }`"
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8236",
+    condition="a service job's task has a `kill_timeout` longer than its group's `update"
+    " { progress_deadline }`"
     " (10m by default)",
-    "KillTimout ({kill}) longer than the group's ProgressDeadline ({deadline})",
+    message="KillTimout ({kill}) longer than the group's ProgressDeadline ({deadline})",
 )
 TASK_SHUTDOWN_DELAY = Condition(
     "task-shutdown-delay-negative",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8241",
-    "a task's `shutdown_delay` < 0",
-    "ShutdownDelay must be a positive value",
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8241",
+    condition="a task's `shutdown_delay` < 0",
+    message="ShutdownDelay must be a positive value",
 )
 DISTINCT_AT_TASK = Condition(
     "distinct-constraint-in-task",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8267",
-    "a task-level constraint uses `distinct_hosts` or `distinct_property`",
-    "Constraint {index} has disallowed Operand at task level: {operator}",
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8267",
+    condition="a task-level constraint uses `distinct_hosts` or `distinct_property`",
+    message="Constraint {index} has disallowed Operand at task level: {operator}",
 )
 TASK_SYSTEM_AFFINITY = Condition(
     "system-task-affinity",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8274",
-    "a task of a system job has an `affinity` block",
-    "System jobs may not have an affinity block",
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8274",
+    condition="a task of a system job has an `affinity` block",
+    message="System jobs may not have an affinity block",
 )
 SAME_DESTINATION = Condition(
     "template-same-destination",
-    "HG278",
-    "Task.Validate",
-    f"{S}:8314",
-    "two templates of a task write to one `destination`",
-    "Template {index} has same destination as {other}",
+    code=HG278,
+    nomad="Task.Validate",
+    source=f"{S}:8314",
+    condition="two templates of a task write to one `destination`",
+    message="Template {index} has same destination as {other}",
 )
 CORES_NEGATIVE = Condition(
     "resources-negative-cores",
-    "HG278",
-    "Resources.Validate",
-    f"{S}:2428",
-    "`resources { cores }` < 0",
-    "cores value ({cores}) cannot be negative",
+    code=HG278,
+    nomad="Resources.Validate",
+    source=f"{S}:2428",
+    condition="`resources { cores }` < 0",
+    message="cores value ({cores}) cannot be negative",
     since=(2, 0, 5),
 )
 SECRETS_ABOVE_MEMORY = Condition(
     "resources-secrets-above-memory",
-    "HG278",
-    "Resources.Validate",
-    f"{S}:2470",
-    "`resources { secrets }` (the secrets tmpfs, in MB) is larger than `memory` (300 by default)",
-    "SecretsMB value ({secrets}) cannot be larger than MemoryMB value ({memory})",
+    code=HG278,
+    nomad="Resources.Validate",
+    source=f"{S}:2470",
+    condition="`resources { secrets }` (the secrets tmpfs, in MB) is larger than `memory` (300 by default)",
+    message="SecretsMB value ({secrets}) cannot be larger than MemoryMB value ({memory})",
     since=(1, 9, 0),
 )
 SECRETS_NEGATIVE = Condition(
     "resources-negative-secrets",
-    "HG278",
-    "Resources.Validate",
-    f"{S}:2473",
-    "`resources { secrets }` < 0",
-    "SecretsMB value ({secrets}) cannot be negative",
+    code=HG278,
+    nomad="Resources.Validate",
+    source=f"{S}:2473",
+    condition="`resources { secrets }` < 0",
+    message="SecretsMB value ({secrets}) cannot be negative",
     since=(1, 9, 0),
 )
 LIFECYCLE_EMPTY = Condition(
     "lifecycle-without-hook",
-    "HG279",
-    "TaskLifecycleConfig.Validate",
-    f"{S}:6187",
-    '`lifecycle { hook = "" }`',
-    "no lifecycle hook provided",
+    code=HG279,
+    nomad="TaskLifecycleConfig.Validate",
+    source=f"{S}:6187",
+    condition='`lifecycle { hook = "" }`',
+    message="no lifecycle hook provided",
 )
 LIFECYCLE_HOOK = Condition(
     "lifecycle-invalid-hook",
-    "HG279",
-    "TaskLifecycleConfig.Validate",
-    f"{S}:6189",
-    "`lifecycle { hook }` is not prestart, poststart or poststop",
-    "invalid hook: {hook}",
+    code=HG279,
+    nomad="TaskLifecycleConfig.Validate",
+    source=f"{S}:6189",
+    condition="`lifecycle { hook }` is not prestart, poststart or poststop",
+    message="invalid hook: {hook}",
 )
 LOG_FILES = Condition(
     "logs-max-files",
-    "HG280",
-    "LogConfig.Validate",
-    f"{S}:7869",
-    "`logs { max_files }` < 1",
-    "minimum number of files is 1; got {value}",
+    code=HG280,
+    nomad="LogConfig.Validate",
+    source=f"{S}:7869",
+    condition="`logs { max_files }` < 1",
+    message="minimum number of files is 1; got {value}",
 )
 LOG_SIZE = Condition(
     "logs-max-file-size",
-    "HG280",
-    "LogConfig.Validate",
-    f"{S}:7872",
-    "`logs { max_file_size }` < 1",
-    "minimum file size is 1MB; got {value}",
+    code=HG280,
+    nomad="LogConfig.Validate",
+    source=f"{S}:7872",
+    condition="`logs { max_file_size }` < 1",
+    message="minimum file size is 1MB; got {value}",
 )
 LOG_DISK = Condition(
     "logs-exceed-disk",
-    "HG280",
-    "LogConfig.Validate",
-    f"{S}:7878",
-    "a task's log files (max_files x max_file_size, 10 x 10 MB by default) do not fit below the group's"
+    code=HG280,
+    nomad="LogConfig.Validate",
+    source=f"{S}:7878",
+    condition="a task's log files (max_files x max_file_size, 10 x 10 MB by default) do not fit below the"
+    " group's"
     " `ephemeral_disk { size }` (300 MB by default)",
-    "log storage ({usage} MB) must be less than requested disk capacity ({disk} MB)",
+    message="log storage ({usage} MB) must be less than requested disk capacity ({disk} MB)",
 )
 MOUNT_UNDEFINED = Condition(
     "volume-mount-undefined-volume",
-    "HG285",
-    "Task.Validate",
-    f"{S}:8372",
-    "a `volume_mount` names a volume the group does not declare",
-    "Volume Mount ({index}) references undefined volume {volume}",
+    code=HG285,
+    nomad="Task.Validate",
+    source=f"{S}:8372",
+    condition="a `volume_mount` names a volume the group does not declare",
+    message="Volume Mount ({index}) references undefined volume {volume}",
 )
 MOUNT_PROPAGATION = Condition(
     "volume-mount-propagation",
-    "HG285",
-    "VolumeMount.Validate",
-    "nomad/structs/volumes.go:335",
-    "`propagation_mode` is not private, host-to-task or bidirectional",
-    "volume mount has an invalid propagation mode: {mode!r}",
+    code=HG285,
+    nomad="VolumeMount.Validate",
+    source="nomad/structs/volumes.go:335",
+    condition="`propagation_mode` is not private, host-to-task or bidirectional",
+    message="volume mount has an invalid propagation mode: {mode!r}",
 )
 MOUNT_EMPTY_VOLUME = Condition(
     "volume-mount-empty-volume",
-    "HG285",
-    "VolumeMount.Validate",
-    "nomad/structs/volumes.go:331",
-    '`volume_mount { volume = "" }` (a mount without `volume` is dropped by the agent)',
-    "volume mount references an empty volume",
+    code=HG285,
+    nomad="VolumeMount.Validate",
+    source="nomad/structs/volumes.go:331",
+    condition='`volume_mount { volume = "" }` (a mount without `volume` is dropped by the agent)',
+    message="volume mount references an empty volume",
 )
 MOUNT_SELINUX = Condition(
     "volume-mount-selinux-label",
-    "HG285",
-    "VolumeMount.Validate",
-    "nomad/structs/volumes.go:339",
-    "`selinux_label` is not z, Z or empty",
-    'volume mount has an invalid SELinux label: "{label}"',
+    code=HG285,
+    nomad="VolumeMount.Validate",
+    source="nomad/structs/volumes.go:339",
+    condition="`selinux_label` is not z, Z or empty",
+    message='volume mount has an invalid SELinux label: "{label}"',
 )
 
 
-def escapes_allocation(prefix: str, path: str) -> bool:
-    """``escapingfs.PathEscapesAllocViaRelative``: does ``<alloc>/<prefix>/<path>`` leave ``<alloc>``?
-
-    Go's ``filepath.Join`` keeps an absolute ``path`` under the prefix, so only ``..`` escapes."""
-    full = posixpath.normpath("/".join(("/alloc-dir/alloc-id", prefix, path)))
-    return posixpath.relpath(full, "/alloc-dir/alloc-id").startswith("..")
-
-
-@rule("HG205")
+@rule(HG205)
 def numa_blocks(ctx: Context) -> None:
     """`numa` needs a known affinity and devices the task requests; CE refuses any request."""
     for _, task in ctx.canonical_tasks():
@@ -272,7 +355,7 @@ def numa_blocks(ctx: Context) -> None:
             )
 
 
-@rule("HG278")
+@rule(HG278)
 def task_settings(ctx: Context) -> None:
     """`Task.Validate`'s own checks, in its order, then those of the blocks it reports as HG278."""
     job_type = ctx.canonical.type or "service"
@@ -421,7 +504,7 @@ def _destinations(ctx: Context, task: m.Task, where: str) -> None:
             seen[destination] = index
 
 
-@rule("HG279")
+@rule(HG279)
 def lifecycle_hooks(ctx: Context) -> None:
     for _, task in ctx.canonical_tasks():
         lifecycle = task.lifecycle
@@ -438,7 +521,7 @@ def lifecycle_hooks(ctx: Context) -> None:
         )
 
 
-@rule("HG280")
+@rule(HG280)
 def log_rotation(ctx: Context) -> None:
     """`LogConfig.Validate`, with the group's ephemeral disk (`EphemeralDisk.Validate` is in groups)."""
     for group, task in ctx.canonical_tasks():
@@ -478,7 +561,7 @@ def log_rotation(ctx: Context) -> None:
             )
 
 
-@rule("HG285")
+@rule(HG285)
 def volume_mounts(ctx: Context) -> None:
     """`Task.Validate`'s mount loop; a mount without `volume` never reaches it (the agent drops it)."""
     for group, task in ctx.canonical_tasks():

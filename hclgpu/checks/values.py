@@ -13,7 +13,113 @@ from collections.abc import Iterator
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
+from hclgpu.codes.base import Code, W
 from hclgpu.eval.expr import did_you_mean
+
+HG214 = Code(
+    "HG214",
+    "unitless-value",
+    W,
+    summary="A number without a unit compared with an attribute that has one",
+    doc="""What: `memory`, `bar1` (MiB), `power` (W), `cores_clock`, `memory_clock` (MHz) and
+`pci_bandwidth` (MB/s) carry units; a plain number has none.
+
+Why: Nomad compares a unit value only with a value of the same unit family: `16384`
+against `16130 MiB` is "not comparable", so `>=` is false, and so is `!=`.
+
+Example:
+    constraint { attribute = "${device.attr.memory}"  operator = ">="  value = "16384" }
+
+Fix: write the unit: `"16384 MiB"` or `"16 GiB"`.""",
+)
+
+
+HG215 = Code(
+    "HG215",
+    "unknown-unit",
+    W,
+    summary="A value that ends in something that is not one of Nomad's units",
+    doc="""What: units are case-sensitive and only `KiB`..`EiB`, `kB`/`KB`..`EB`, their `/s`
+rates, `MHz`, `GHz`, `mW`, `W`, `kW`, `MW` and `GW` exist (no `B`, `Hz`, `gb`).
+
+Why: with an unknown unit the whole value silently becomes a string, which never
+compares with a number.
+
+Example:
+    value = "16 gb"
+
+Fix: use the unit the help suggests (`"16 GB"` or `"16 GiB"`).""",
+)
+
+
+HG216 = Code(
+    "HG216",
+    "unit-family-mismatch",
+    W,
+    summary="A value whose unit belongs to another family than the attribute's",
+    doc="""What: bytes, byte rates, hertz and watts are different families.
+
+Why: values of different families are not comparable, so the comparison is false.
+
+Example:
+    constraint { attribute = "${device.attr.memory}"  operator = ">="  value = "2 GHz" }
+
+Fix: use a unit of the attribute's family.""",
+)
+
+
+HG217 = Code(
+    "HG217",
+    "trailing-space-in-value",
+    W,
+    summary="A value with a unit and a trailing space",
+    doc="""What: Nomad looks for a unit only when the last character is a letter.
+
+Why: `"5 GiB "` ends in a space, so it is the string `5 GiB `, which never compares
+with a number.
+
+Example:
+    value = "5 GiB "
+
+Fix: remove the trailing space.""",
+)
+
+
+HG218 = Code(
+    "HG218",
+    "bool-like-value",
+    W,
+    summary="A value Nomad reads as a bool",
+    doc="""What: `t`, `T`, `f`, `F`, `TRUE`, `true`, `False`... are parsed as bools, not
+strings (but `1` and `0` are numbers).
+
+Why: compared with a string attribute, a bool is not comparable: the constraint is
+false.
+
+Example:
+    constraint { attribute = "${device.attr.display_state}"  value = "T" }
+
+Fix: if a string is meant, it cannot be written this way; match it with `regexp`.""",
+)
+
+
+HG219 = Code(
+    "HG219",
+    "unit-overflow",
+    W,
+    summary="A value too large for Nomad's 64-bit arithmetic",
+    doc="""What: Nomad multiplies integer values by their unit in int64: from 8 EiB
+(2^63 bytes) on, the result wraps around.
+
+Why: `16 EiB` then compares as less than `1 KiB`.
+
+Example:
+    value = "16 EiB"
+
+Fix: use a smaller value, or write it as a float (`"16.0 EiB"`), which Nomad
+compares exactly.""",
+)
+
 
 NVIDIA_UNITS = {
     "memory": "MiB",
@@ -49,7 +155,7 @@ def _literals(ctx: Context) -> Iterator[tuple[Placed, str, str, str | None]]:
                 yield placed, side, literal, match["name"] if match else None
 
 
-@rule("HG214")
+@rule(HG214)
 def unitless_value(ctx: Context) -> None:
     from hclgpu.units import parse_attribute
 
@@ -60,14 +166,14 @@ def unitless_value(ctx: Context) -> None:
         parsed = parse_attribute(literal)
         if parsed.kind in ("int", "float") and parsed.unit is None:
             ctx.report(
-                "HG214",
+                HG214,
                 f"`{literal}` has no unit, but `{attribute}` is reported in {unit}: they never compare",
                 ctx.value_span(placed.node, side),
                 help=f'write the unit: "{literal.strip()} {unit}"',
             )
 
 
-@rule("HG215")
+@rule(HG215)
 def unknown_unit(ctx: Context) -> None:
     from hclgpu.units import UNITS, parse_attribute
 
@@ -82,14 +188,14 @@ def unknown_unit(ctx: Context) -> None:
             u for u in UNITS if u.lower().startswith(word.lower())
         ]
         ctx.report(
-            "HG215",
+            HG215,
             f"`{word}` is not one of Nomad's units, so `{literal}` is compared as a string",
             ctx.value_span(placed.node, side),
             help=f"did you mean `{close[0]}`?" if close else did_you_mean(word, list(UNITS)),
         )
 
 
-@rule("HG216")
+@rule(HG216)
 def unit_family_mismatch(ctx: Context) -> None:
     from hclgpu.units import UNITS, parse_attribute
 
@@ -101,7 +207,7 @@ def unit_family_mismatch(ctx: Context) -> None:
         expected = UNITS[unit]
         if parsed.unit.base != expected.base:
             ctx.report(
-                "HG216",
+                HG216,
                 f"`{literal}` is in {parsed.unit.base}s, but `{attribute}` is in {expected.base}s: "
                 "they never compare",
                 ctx.value_span(placed.node, side),
@@ -109,35 +215,35 @@ def unit_family_mismatch(ctx: Context) -> None:
             )
 
 
-@rule("HG217")
+@rule(HG217)
 def trailing_space_in_value(ctx: Context) -> None:
     from hclgpu.units import parse_attribute
 
     for placed, side, literal, _ in _literals(ctx):
         if literal != literal.rstrip() and parse_attribute(literal.rstrip()).unit is not None:
             ctx.report(
-                "HG217",
+                HG217,
                 f'`"{literal}"` ends with a space, so Nomad reads it as a string, not a number with a unit',
                 ctx.value_span(placed.node, side),
                 help=f'write "{literal.rstrip()}"',
             )
 
 
-@rule("HG218")
+@rule(HG218)
 def bool_like_value(ctx: Context) -> None:
     from hclgpu.units import parse_attribute
 
     for placed, side, literal, _ in _literals(ctx):
         if literal not in _CANONICAL_BOOLS and parse_attribute(literal).kind == "bool":
             ctx.report(
-                "HG218",
+                HG218,
                 f'Nomad reads `"{literal}"` as a bool, not as a string',
                 ctx.value_span(placed.node, side),
                 help="to match a string that looks like a bool, use `regexp`",
             )
 
 
-@rule("HG219")
+@rule(HG219)
 def unit_overflow(ctx: Context) -> None:
     from hclgpu.units import in_base_units, parse_attribute
 
@@ -153,7 +259,7 @@ def unit_overflow(ctx: Context) -> None:
         exact = parsed.value * parsed.unit.multiplier
         if not -(2**63) <= exact < 2**63:
             ctx.report(
-                "HG219",
+                HG219,
                 f"`{literal}` is {exact} in {parsed.unit.base}s, beyond Nomad's 64-bit integers: "
                 f"it compares as {in_base_units(parsed)}",
                 ctx.value_span(placed.node, side),

@@ -17,6 +17,7 @@ from __future__ import annotations
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, reject
+from hclgpu.checks.tasks import HG285
 from hclgpu.ir import models as m
 from hclgpu.source import Span
 
@@ -24,151 +25,151 @@ V = "nomad/structs/volumes.go"
 
 VOLUME_SOURCE = Condition(
     "volume-without-source",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:159",
-    "a host or csi `volume` has an empty `source`",
-    "volume has an empty source",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:159",
+    condition="a host or csi `volume` has an empty `source`",
+    message="volume has an empty source",
 )
 PER_ALLOC_SYSTEM = Condition(
     "volume-per-alloc-in-system-job",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:163",
-    "`per_alloc = true` in a system or sysbatch job",
-    "volume cannot be per_alloc for system or sysbatch jobs",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:163",
+    condition="`per_alloc = true` in a system or sysbatch job",
+    message="volume cannot be per_alloc for system or sysbatch jobs",
 )
 PER_ALLOC_CANARY = Condition(
     "volume-per-alloc-with-canaries",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:166",
-    "`per_alloc = true` while the group's update strategy has canaries",
-    "volume cannot be per_alloc when canaries are in use",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:166",
+    condition="`per_alloc = true` while the group's update strategy has canaries",
+    message="volume cannot be per_alloc when canaries are in use",
 )
 PER_ALLOC_STICKY = Condition(
     "volume-per-alloc-and-sticky",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:169",
-    "`per_alloc = true` and `sticky = true`",
-    "volume cannot be per_alloc and sticky at the same time",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:169",
+    condition="`per_alloc = true` and `sticky = true`",
+    message="volume cannot be per_alloc and sticky at the same time",
     since=(1, 10, 0),
 )
 HOST_MOUNT_OPTIONS = Condition(
     "host-volume-mount-options",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:177",
-    "a host `volume` has a `mount_options` block",
-    "host volumes cannot have mount options",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:177",
+    condition="a host `volume` has a `mount_options` block",
+    message="host volumes cannot have mount options",
 )
 HOST_READER_WRITABLE = Condition(
     "host-volume-reader-not-read-only",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:183",
-    'a host `volume` with `access_mode = "single-node-reader-only"` lacks `read_only = true`',
-    "{mode} volumes must be read-only",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:183",
+    condition='a host `volume` with `access_mode = "single-node-reader-only"` lacks `read_only = true`',
+    message="{mode} volumes must be read-only",
     since=(1, 10, 0),
 )
 HOST_ACCESS_MODE = Condition(
     "host-volume-access-mode",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:193",
-    "a host `volume`'s `access_mode` is not single-node-reader-only, single-node-writer,"
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:193",
+    condition="a host `volume`'s `access_mode` is not single-node-reader-only, single-node-writer,"
     " single-node-single-writer or single-node-multi-writer (Nomad 1.10 prints"
     " `%!s(MISSING)` for the mode)",
-    "host volumes cannot be mounted with {mode} access mode",
+    message="host volumes cannot be mounted with {mode} access mode",
     since=(1, 10, 0),
 )
 HOST_ATTACHMENT_LEGACY = Condition(
     "host-volume-with-attachment-mode",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:158",
-    "a host `volume` sets `attachment_mode`",
-    "host volumes cannot have an attachment mode",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:158",
+    condition="a host `volume` sets `attachment_mode`",
+    message="host volumes cannot have an attachment mode",
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 HOST_ACCESS_LEGACY = Condition(
     "host-volume-with-access-mode",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:161",
-    "a host `volume` sets `access_mode`",
-    "host volumes cannot have an access mode",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:161",
+    condition="a host `volume` sets `access_mode`",
+    message="host volumes cannot have an access mode",
     until=(1, 10, 0),
     tag="v1.9.0",
 )
 CSI_ATTACHMENT = Condition(
     "csi-volume-without-attachment-mode",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:200",
-    "a csi `volume` has no `attachment_mode`",
-    "CSI volumes must have an attachment mode",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:200",
+    condition="a csi `volume` has no `attachment_mode`",
+    message="CSI volumes must have an attachment mode",
 )
 BLOCK_MOUNT_OPTIONS = Condition(
     "block-device-mount-options",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:203",
-    'a csi `volume` with `attachment_mode = "block-device"` has a `mount_options` block',
-    "block devices cannot have mount options",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:203",
+    condition='a csi `volume` with `attachment_mode = "block-device"` has a `mount_options` block',
+    message="block devices cannot have mount options",
 )
 CSI_ACCESS = Condition(
     "csi-volume-without-access-mode",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:209",
-    "a csi `volume` has no `access_mode`",
-    "CSI volumes must have an access mode",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:209",
+    condition="a csi `volume` has no `access_mode`",
+    message="CSI volumes must have an access mode",
 )
 CSI_READER_WRITABLE = Condition(
     "csi-volume-reader-not-read-only",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:212",
-    'a csi `volume` with `access_mode = "single-node-reader-only"` lacks `read_only = true`',
-    "{mode} volumes must be read-only",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:212",
+    condition='a csi `volume` with `access_mode = "single-node-reader-only"` lacks `read_only = true`',
+    message="{mode} volumes must be read-only",
 )
 CSI_ONE_READER = Condition(
     "csi-volume-one-reader",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:215",
-    'a csi `volume` with `access_mode = "single-node-reader-only"` in a group of `count` > 1,'
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:215",
+    condition='a csi `volume` with `access_mode = "single-node-reader-only"` in a group of `count` > 1,'
     " without `per_alloc = true`",
-    "volume with {mode} access mode allows only one reader",
+    message="volume with {mode} access mode allows only one reader",
 )
 CSI_ONE_READER_OR_WRITER = Condition(
     "csi-volume-one-reader-or-writer",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:220",
-    'a csi `volume` with `access_mode = "single-node-writer"` in a group of `count` > 1,'
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:220",
+    condition='a csi `volume` with `access_mode = "single-node-writer"` in a group of `count` > 1,'
     " without `per_alloc = true`",
-    "volume with {mode} access mode allows only one reader or writer",
+    message="volume with {mode} access mode allows only one reader or writer",
 )
 CSI_MULTI_READER_WRITABLE = Condition(
     "csi-volume-multi-reader-not-read-only",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:224",
-    'a csi `volume` with `access_mode = "multi-node-reader-only"` lacks `read_only = true`',
-    "{mode} volumes must be read-only",
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:224",
+    condition='a csi `volume` with `access_mode = "multi-node-reader-only"` lacks `read_only = true`',
+    message="{mode} volumes must be read-only",
 )
 CSI_ONE_WRITER = Condition(
     "csi-volume-one-writer",
-    "HG285",
-    "VolumeRequest.Validate",
-    f"{V}:228",
-    'a csi `volume` with `access_mode = "multi-node-single-writer"`, not `read_only`, in a group'
+    code=HG285,
+    nomad="VolumeRequest.Validate",
+    source=f"{V}:228",
+    condition='a csi `volume` with `access_mode = "multi-node-single-writer"`, not `read_only`, in a group'
     " of `count` > 1, without `per_alloc = true`",
-    "volume with {mode} access mode allows only one writer",
+    message="volume with {mode} access mode allows only one writer",
 )
 
 HOST_ACCESS_MODES = (
@@ -185,7 +186,7 @@ READ_ONLY_FIX = "set `read_only = true`, or use a mode that allows writing"
 ONE_CLAIM_FIX = "set `per_alloc = true` to give each allocation its own volume, or use `count = 1`"
 
 
-@rule("HG285")
+@rule(HG285)
 def volume_requests(ctx: Context) -> None:
     """`VolumeRequest.Validate` for every host and csi volume of every group."""
     job_type = ctx.canonical.type or "service"

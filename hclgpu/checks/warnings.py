@@ -25,9 +25,41 @@ from __future__ import annotations
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, reject
+from hclgpu.codes.base import Code, W
 from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+
+HG264 = Code(
+    "HG264",
+    "server-warning",
+    W,
+    summary="What Nomad's server accepts with a warning",
+    doc="""What: the job registers, but Nomad's server answers with a warning. Each warning is
+its own check, named in the output, and `ignore`, `select` and suppression comments take
+that name: `memory-oversubscription-disabled` (`memory_max` while memory oversubscription
+is off: reported only when the profile says `memory-oversubscription = false`),
+`auto-promote-not-everywhere` (`auto_promote` on some groups with canaries but not all),
+`task-services-without-shutdown-delay`, `group-services-without-shutdown-delay` and
+`service-task-without-shutdown-delay` (services whose task and group have no
+`shutdown_delay`, Nomad 2.0.1 and later), `vault-identity-without-vault` and
+`vault-policies-with-identity` (Vault identities and policies that do nothing),
+`job-source-too-large` (a job file over the servers' `job_max_source_size`, the profile's
+`job-max-source-size`).
+
+Why: `nomad job run` prints these warnings and goes on; the setting then does less than it
+says (`memory_max` is ignored, a deployment waits for manual promotion, a service is
+deregistered only as its task stops, the job's source is not kept).
+
+Example:
+    resources {
+      memory     = 512
+      memory_max = 1024
+    }
+
+Fix: do what the warning says, or enable the feature on the cluster.""",
+)
+
 
 S = "nomad/structs/structs.go"
 HOOKS = "nomad/job_endpoint_hooks.go"
@@ -36,135 +68,137 @@ SHUTDOWN = "generateTaskGroupServiceShutdownDelayWarnings"
 
 MEMORY_OVERSUBSCRIPTION = Condition(
     "memory-oversubscription-disabled",
-    "HG264",
-    "memoryOversubscriptionValidate.Validate",
-    f"{HOOKS}:643",
-    "a task sets `memory_max` (any value but 0) while memory oversubscription is off (reported"
+    code=HG264,
+    nomad="memoryOversubscriptionValidate.Validate",
+    source=f"{HOOKS}:643",
+    condition="a task sets `memory_max` (any value but 0) while memory oversubscription is off (reported"
     " when the profile states `memory-oversubscription = false`)",
-    'Memory oversubscription is not enabled; Task "{group}.{task}" memory_max value will be'
+    message='Memory oversubscription is not enabled; Task "{group}.{task}" memory_max value will be'
     " ignored. Update the Scheduler Configuration to allow oversubscription.",
     fact="memory-oversubscription",
 )
 SOURCE_TOO_LARGE = Condition(
     "job-source-too-large",
-    "HG264",
-    "Job.submissionController",
-    f"{HOOKS}:674",
-    "the job file is larger than the servers' `job_max_source_size` (the profile's"
+    code=HG264,
+    nomad="Job.submissionController",
+    source=f"{HOOKS}:674",
+    condition="the job file is larger than the servers' `job_max_source_size` (the profile's"
     " `job-max-source-size`, Nomad's default 1 MB unless it states another; variable files and"
     " `-var` values, which Nomad adds, are not counted): `nomad job run` registers the job"
     " without its source",
-    "job source size of {size} exceeds maximum of {limit} and will be discarded",
+    message="job source size of {size} exceeds maximum of {limit} and will be discarded",
 )
 VAULT_IDENTITY_UNUSED = Condition(
     "vault-identity-without-vault",
-    "HG264",
-    "jobValidate.validateVaultIdentity",
-    f"{HOOKS}:589",
-    "a task without a `vault` block has an `identity` whose name starts with `vault_`",
-    "Task {task} has an identity called {identity} but no vault block",
+    code=HG264,
+    nomad="jobValidate.validateVaultIdentity",
+    source=f"{HOOKS}:589",
+    condition="a task without a `vault` block has an `identity` whose name starts with `vault_`",
+    message="Task {task} has an identity called {identity} but no vault block",
 )
 VAULT_POLICIES_IGNORED = Condition(
     "vault-policies-with-identity",
-    "HG264",
-    "jobValidate.validateVaultIdentity",
-    f"{HOOKS}:597",
-    'a task\'s `vault` block sets `policies` and the task has an `identity "vault_<cluster>"`'
+    code=HG264,
+    nomad="jobValidate.validateVaultIdentity",
+    source=f"{HOOKS}:597",
+    condition='a task\'s `vault` block sets `policies` and the task has an `identity "vault_<cluster>"`'
     " (one the servers inject from their `default_identity` is not seen)",
-    "Task {task} has a Vault block with policies but uses workload identity to authenticate"
+    message="Task {task} has a Vault block with policies but uses workload identity to authenticate"
     " with Vault, policies will be ignored",
     tag="v1.9.0",
     until=(1, 10, 0),
 )
 REFERENCED_TASK_SHUTDOWN = Condition(
     "service-task-without-shutdown-delay",
-    "HG264",
-    SHUTDOWN,
-    f"{S}:4932",
-    "a group service names a `task` (a Connect native service its only task) whose"
+    code=HG264,
+    nomad=SHUTDOWN,
+    source=f"{S}:4932",
+    condition="a group service names a `task` (a Connect native service its only task) whose"
     " `shutdown_delay` is 0 or unset",
-    "group {group!r} references task {task!r} in a service definition, but the task has no"
+    message="group {group!r} references task {task!r} in a service definition, but the task has no"
     " shutdown_delay set",
     since=(2, 0, 1),
 )
 TASK_SERVICES_SHUTDOWN = Condition(
     "task-services-without-shutdown-delay",
-    "HG264",
-    SHUTDOWN,
-    f"{S}:4940",
-    "a task with `service` blocks has a `shutdown_delay` of 0 or none",
-    "task {task!r} in group {group!r} defines services, but has no shutdown_delay set",
+    code=HG264,
+    nomad=SHUTDOWN,
+    source=f"{S}:4940",
+    condition="a task with `service` blocks has a `shutdown_delay` of 0 or none",
+    message="task {task!r} in group {group!r} defines services, but has no shutdown_delay set",
     since=(2, 0, 1),
 )
 GROUP_SERVICES_SHUTDOWN = Condition(
     "group-services-without-shutdown-delay",
-    "HG264",
-    SHUTDOWN,
-    f"{S}:4947",
-    "a group service names no `task` and has no `sidecar_task`, and neither the group nor any"
+    code=HG264,
+    nomad=SHUTDOWN,
+    source=f"{S}:4947",
+    condition="a group service names no `task` and has no `sidecar_task`, and neither the group nor any"
     " of its tasks has a `shutdown_delay` above 0 (Connect's Envoy tasks have 5s)",
-    "group {group!r} defines services, but neither the group nor any of its tasks have shutdown_delay set",
+    message="group {group!r} defines services, but neither the group nor any of its tasks have"
+    " shutdown_delay set",
     since=(2, 0, 1),
 )
 AUTO_PROMOTE = Condition(
     "auto-promote-not-everywhere",
-    "HG264",
-    "Job.Warnings",
-    f"{S}:4981",
-    "a group's `update { auto_promote = true }` (its own or the job's) while another group has"
+    code=HG264,
+    nomad="Job.Warnings",
+    source=f"{S}:4981",
+    condition="a group's `update { auto_promote = true }` (its own or the job's) while another group has"
     " `canary` above 0 without `auto_promote`",
-    "auto_promote must be true for all groups to enable automatic promotion",
+    message="auto_promote must be true for all groups to enable automatic promotion",
 )
 
 IDENTITY = "nomad/structs/workload_id.go"
 IDENTITY_NO_AUDIENCE = Condition(
     "identity-without-audience",
-    "HG264",
-    "WorkloadIdentity.Warnings",
-    f"{IDENTITY}:508",
-    "a task's named `identity` (not the default one), or a service's, has no `aud`",
-    "{owner} identities without an audience are insecure",
+    code=HG264,
+    nomad="WorkloadIdentity.Warnings",
+    source=f"{IDENTITY}:508",
+    condition="a task's named `identity` (not the default one), or a service's, has no `aud`",
+    message="{owner} identities without an audience are insecure",
 )
 IDENTITY_AUDIENCES = Condition(
     "identity-multiple-audiences",
-    "HG264",
-    "WorkloadIdentity.Warnings",
-    f"{IDENTITY}:510",
-    "a task's named `identity`, or a service's, lists more than one audience in `aud`",
-    "{owner} while multiple audiences is allowed, it is more secure to use 1 audience per identity",
+    code=HG264,
+    nomad="WorkloadIdentity.Warnings",
+    source=f"{IDENTITY}:510",
+    condition="a task's named `identity`, or a service's, lists more than one audience in `aud`",
+    message="{owner} while multiple audiences is allowed, it is more secure to use 1 audience per identity",
 )
 IDENTITY_NO_TTL = Condition(
     "identity-without-expiration",
-    "HG264",
-    "WorkloadIdentity.Warnings",
-    f"{IDENTITY}:515",
-    "a task's named `identity` has no `ttl` (or 0); so has a service's, once named (the server"
+    code=HG264,
+    nomad="WorkloadIdentity.Warnings",
+    source=f"{IDENTITY}:515",
+    condition="a task's named `identity` has no `ttl` (or 0); so has a service's, once named (the server"
     " names a Consul service's identity: nomad/job_endpoint_hook_implicit_identities.go:87)",
-    "{owner} identities without an expiration are insecure",
+    message="{owner} identities without an expiration are insecure",
 )
 IDENTITY_ENV = Condition(
     "identity-env-without-restart",
-    "HG264",
-    "WorkloadIdentity.Warnings",
-    f"{IDENTITY}:521",
-    "a task's named `identity`, or a service's, sets `env = true` with a `change_mode` other than"
+    code=HG264,
+    nomad="WorkloadIdentity.Warnings",
+    source=f"{IDENTITY}:521",
+    condition="a task's named `identity`, or a service's, sets `env = true` with a `change_mode` other than"
     ' "restart"',
-    '{owner} using env=true without change_mode="restart" may result in task not getting updated identity',
+    message='{owner} using env=true without change_mode="restart" may result in task not getting updated'
+    " identity",
 )
 VAULT_GRACE = Condition(
     "template-vault-grace",
-    "HG264",
-    "Template.Warnings",
-    f"{S}:9000",
-    "a `template` sets `vault_grace`, which Nomad ignores",
-    "Template[{index}] VaultGrace has been deprecated as of Nomad 0.11 and ignored since Vault"
+    code=HG264,
+    nomad="Template.Warnings",
+    source=f"{S}:9000",
+    condition="a `template` sets `vault_grace`, which Nomad ignores",
+    message="Template[{index}] VaultGrace has been deprecated as of Nomad 0.11 and ignored since Vault"
     " 0.5. Please remove VaultGrace / vault_grace from template block.",
 )
 
 SHUTDOWN_HELP = 'add `shutdown_delay = "5s"`, so that the service is deregistered before the task stops'
 
 
-@rule("HG264")
+@rule(HG264)
 def server_warnings(ctx: Context) -> None:
     """The warnings of `Job.Warnings` and the admission validators, on the job the mutators
     leave (:func:`~hclgpu.ir.admission.admit`)."""

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from hclgpu.cli.cache import Cache, Inputs, Touched, diagnostic, entry
 from hclgpu.codes import Severity
+from hclgpu.codes.policies import HG411, HG412, HG414
+from hclgpu.codes.syntax import HG901
 from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.io.inputs import Input, decode, read_input
 from hclgpu.source import SourceFile, Span
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 
 WORKERS_PAY_FROM = 24
 """Fewer files than this are checked in this process: forking costs more than it saves."""
-_UNCACHEABLE = frozenset({"HG411", "HG412", "HG414"})
+_UNCACHEABLE = frozenset({HG411, HG412, HG414})
 PROGRESS_FROM = 50
 """A progress bar for runs of at least this many files (on a terminal, text output only)."""
 
@@ -280,7 +282,7 @@ def compile_entries(path: str, text: str, inputs: Inputs) -> tuple[list[dict[str
     except Exception as error:  # a bug in hclgpu: report it, never a traceback
         message = f"internal error while checking this file: {type(error).__name__}: {error}"
         bug = "this is a bug in hclgpu; please report it with the file"
-        found = [Diagnostic("HG901", Severity.ERROR, message, source, help=bug)]
+        found = [Diagnostic(HG901, Severity.ERROR, message, source, help=bug)]
         touched.append(("", None))  # never cache a crash
     finally:
         TOUCHED.reset(token)

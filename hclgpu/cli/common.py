@@ -12,6 +12,8 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from hclgpu.codes.syntax import HG901
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:
@@ -67,7 +69,7 @@ def check_one(
             result = compile_source(source, options, checks=checks, skip_non_jobs=item.walked)
     except Exception as error:  # a bug in hclgpu: report it, never a traceback
         sink.emit(
-            "HG901",
+            HG901,
             f"internal error while checking this file: {type(error).__name__}: {error}",
             SourceFile(source.path, source.text),
             help="this is a bug in hclgpu; please report it with the file",
@@ -154,7 +156,7 @@ def internal_error(
     """HG901 for an exception that escaped a back end or the planner, reported with the file
     like every other diagnostic (exit 2; the caller writes nothing)."""
     sink.emit(
-        "HG901",
+        HG901,
         f"internal error while {doing}: {type(error).__name__}: {error}",
         source,
         help="this is a bug in hclgpu; please report it with the file",

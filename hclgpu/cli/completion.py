@@ -76,8 +76,7 @@ def commands() -> list[Command]:
 def _setting_words() -> dict[str, list[str]]:
     """The words a setting's flag takes that argparse does not list: the releases of
     ``--nomad-version``, the codes and check names of ``--select`` and ``--ignore``."""
-    from hclgpu.codes import BY_NAME, CODES
-    from hclgpu.codes.checks import CHECKS
+    from hclgpu.codes import BY_NAME, CHECKS, CODES
     from hclgpu.settings import Settings
     from hclgpu.settings.kinds import Many, NomadRelease, Selector
     from hclgpu.settings.releases import NEWEST_PATCH, all_releases, release_text

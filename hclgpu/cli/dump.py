@@ -16,6 +16,7 @@ from hclgpu.cli.common import (
     report,
     single,
 )
+from hclgpu.codes.syntax import HG012
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         data = to_json(result.tree, result.source)
         text = json.dumps(data, ensure_ascii=False, indent=2)
     except RecursionError:
-        sink.emit("HG012", "the file is nested too deeply to print", result.source)
+        sink.emit(HG012, "the file is nested too deeply to print", result.source)
         report(args, sink.sorted(), 1)
         return EXIT_ERRORS
     if diagnostics:

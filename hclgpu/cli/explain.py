@@ -11,6 +11,7 @@ from hclgpu.cli.common import EXIT_FATAL, EXIT_OK
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from hclgpu.cli.parser import Subparsers
+    from hclgpu.codes import Code
 
 
 def add_parser(commands: Subparsers) -> None:
@@ -43,22 +44,43 @@ def _admission(wanted: str) -> int | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hclgpu.codes import lookup
-    from hclgpu.codes.checks import CHECKS
+    from hclgpu.codes import CHECKS, declared, lookup
 
     admitted = _admission(args.code)
     if admitted is not None:
         return admitted
-    code = lookup(args.code) or lookup(CHECKS.get(args.code.lower(), ""))
-    if code is None:
+    entry = lookup(args.code) or lookup(CHECKS.get(args.code.lower(), ""))
+    if entry is None:
         sys.stderr.write(f"hclgpu: unknown code `{args.code}`; `hclgpu rules` lists them all\n")
         return EXIT_FATAL
-    sys.stdout.write(f"{code.id} {code.name} ({code.severity})\n\n{code.summary}.\n\n{code.doc}\n")
-    checks = [name for name, of in CHECKS.items() if of == code.id]
-    if checks:
-        sys.stdout.write(
-            "\nChecks (each named in the output, and taken by `select`, `ignore` and suppression"
-            " comments; docs/validation.md has Nomad's source of each):\n"
-            + "".join(f"  {name}\n" for name in checks)
-        )
+    code = declared(entry.id)
+    sys.stdout.write(f"{code.id} {code.name} ({code.severity})\n\n{code.summary}.\n\n{code.doc}\n\n")
+    sys.stdout.write(_checks(code))
     return EXIT_OK
+
+
+def _checks(code: Code) -> str:
+    """Every check of ``code``, as a finding names it: Nomad's with their source, hclgpu's
+    own, and those that need the cluster's configuration (documented, never reported)."""
+    from hclgpu.checks.registry import checks_of
+    from hclgpu.checks.server import Condition
+
+    named = checks_of(code.id)
+    if not named:
+        return f"Check: `{code.name}`, the only one (findings name it; `ignore` takes it).\n"
+    width = max(len(check.id) for check in named)
+    rows = []
+    for check in named:
+        if not isinstance(check, Condition):
+            where = "hclgpu's own"
+        elif check.needs or check.code is None:
+            where = f"{check.nomad} ({check.location}); not checked offline: needs {check.needs}"
+        else:
+            where = f"{check.nomad} ({check.location})"
+            if check.fact:
+                where += f"; reported when the profile says `{check.fact} = false`"
+        rows.append(f"  {check.id.ljust(width)}  {where}\n")
+    return (
+        f"Checks ({len(named)}; each finding names one, and `select`, `ignore` and suppression comments"
+        " take the name):\n" + "".join(rows)
+    )

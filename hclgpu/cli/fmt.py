@@ -7,6 +7,7 @@ import sys
 
 from hclgpu.cli.common import EXIT_ERRORS, EXIT_FATAL, EXIT_OK, add_color, check_one, exit_status, report
 from hclgpu.cli.parser import EPILOG
+from hclgpu.codes.syntax import HG022, HG023, HG901
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
@@ -74,7 +75,7 @@ def _format(args: argparse.Namespace, item: Input, sink: Sink, writer: _Writer |
     if writer is not None and item.file is not None:
         writer.clean(item.file, item.walked)  # what a killed run left beside it, even if it needs no change
     result = check_one(item, sink)  # parse only; HG901 rather than a traceback on a bug
-    if result is None or result.tree is None or any(d.code == "HG023" for d in result.diagnostics):
+    if result is None or result.tree is None or any(d.code == HG023 for d in result.diagnostics):
         return False  # not parsed, or not a job file
     if any(d.severity is Severity.ERROR for d in result.diagnostics):
         return False
@@ -82,7 +83,7 @@ def _format(args: argparse.Namespace, item: Input, sink: Sink, writer: _Writer |
     try:
         formatted = format_document(result.tree, source.text, item.path)
     except (UnsafeFormat, RecursionError) as error:
-        sink.emit("HG901", f"internal error while formatting this file: {error}", source,
+        sink.emit(HG901, f"internal error while formatting this file: {error}", source,
                   help="this is a bug in hclgpu; the file was left as it is")  # fmt: skip
         return False
     if item.data is not None and item.data.startswith(b"\xef\xbb\xbf"):
@@ -145,10 +146,10 @@ class _Writer:
             write_atomically(file, formatted, trees)
         except LinkOutside as error:
             outside = " and ".join(f"`{tree}`" for tree in trees)
-            self.sink.emit("HG022", f"cannot write the formatted file: it is a symbolic link to "
+            self.sink.emit(HG022, f"cannot write the formatted file: it is a symbolic link to "
                            f"`{error.target}`, outside {outside}", source,
                            help="fmt does not write through a link that leaves the tree it was given; "
                            "format the file it points to where it is")  # fmt: skip
         except OSError as error:  # the file is as it was; the others are still formatted
             reason = error.strerror or str(error)
-            self.sink.emit("HG022", f"cannot write the formatted file: {reason}", source)
+            self.sink.emit(HG022, f"cannot write the formatted file: {reason}", source)

@@ -8,6 +8,7 @@ run with its error located in the `.rego` file (exit 2), as an unreadable job fi
 
 from __future__ import annotations
 
+from hclgpu.codes.policies import HG413, HG415
 from hclgpu.rego import DEFAULT_NAMESPACES, DEFAULT_TIMEOUT
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
@@ -47,7 +48,7 @@ def compiled(policies: PolicySet, sink: Sink) -> bool:
     try:
         errors = engine_for(policies).start()
     except EngineMissing as error:
-        sink.emit("HG413", str(error), SourceFile(policies.modules[0].path, ""))
+        sink.emit(HG413, str(error), SourceFile(policies.modules[0].path, ""))
         return False
     texts = {module.path: module.text for module in policies.modules}
     for problem in errors:
@@ -59,6 +60,6 @@ def compiled(policies: PolicySet, sink: Sink) -> bool:
             start = len(data[: problem.offset].decode("utf-8", "ignore"))
             end = len(data[: problem.offset + max(problem.length, 1)].decode("utf-8", "ignore"))
             span = Span(start, max(start, min(end, len(text))))
-        help = UNAVAILABLE_HELP if problem.code == "HG415" else None
+        help = UNAVAILABLE_HELP if problem.code == HG415 else None
         sink.emit(problem.code, problem.message, source, span, help=help)
     return not errors

@@ -1,37 +1,53 @@
-"""The registry of diagnostic codes.
+"""The registry of diagnostic codes, read from its index.
 
-Every diagnostic hclgpu can emit is declared once, in the module of its range: its
-stable id, a kebab-case name, its default severity, a one-line summary and a longer doc
-shown by ``hclgpu explain``. Codes are never reused; ranges: HG0xx syntax and input,
-HG1xx schema and evaluation, HG2xx semantics, HG3xx target support, HG4xx team policies, HG9xx internal.
+A code is declared once, as a constant (:class:`~hclgpu.codes.base.Code`) in its home: the
+rule module of :mod:`hclgpu.checks` that reports it (HG2xx), or here for the codes of the
+stages that are not rules (:data:`MODULES`: syntax, evaluation, suppression comments, targets,
+team policies). Ranges: HG0xx syntax and input, HG1xx schema and evaluation, HG2xx
+semantics, HG3xx target support, HG4xx team policies, HG9xx internal; codes are never reused.
+
+Output, settings and ``hclgpu rules`` need every code's name and severity without importing
+every rule: :mod:`hclgpu.codes.index` lists them (generated from the declarations by
+``hclgpu.checks.registry.index_module``; a test keeps it equal), and :func:`declared` imports
+a code's home when its documentation is wanted.
 """
 
 from __future__ import annotations
 
-from hclgpu.codes import devices, evaluation, policies, resources, server, suppression, syntax, targets
-from hclgpu.codes.base import Code, Severity
+from typing import NamedTuple
 
-_ALL = sorted(
-    (
-        *syntax.CODES,
-        *evaluation.CODES,
-        *devices.CODES,
-        *resources.CODES,
-        *server.CODES,
-        *suppression.CODES,
-        *targets.CODES,
-        *policies.CODES,
-    ),
-    key=lambda code: code.id,
-)
+from hclgpu.codes.base import Code, Severity, declared
+from hclgpu.codes.index import CHECKS, INDEX
 
-CODES: dict[str, Code] = {code.id: code for code in _ALL}
-BY_NAME: dict[str, Code] = {code.name: code for code in _ALL}
+MODULES = ("syntax", "evaluation", "suppression", "targets", "policies")
+"""The modules of this package that declare codes (the rest live in their rule modules)."""
 
 
-def lookup(key: str) -> Code | None:
+class Entry(NamedTuple):
+    """A code as the index lists it: all but its documentation."""
+
+    id: str
+    name: str
+    severity: Severity
+    home: str
+    """The module that declares it."""
+    summary: str
+    fatal: bool
+
+    @property
+    def doc(self) -> str:
+        return declared(self.id).doc
+
+
+CODES: dict[str, Entry] = {
+    row[0]: Entry(row[0], row[1], Severity(row[2]), row[3], row[4], row[5]) for row in INDEX
+}
+BY_NAME: dict[str, Entry] = {entry.name: entry for entry in CODES.values()}
+
+
+def lookup(key: str) -> Entry | None:
     """Find a code by id (`HG001`, case-insensitive) or by name (`syntax-error`)."""
     return CODES.get(key.upper()) or BY_NAME.get(key.lower())
 
 
-__all__ = ["BY_NAME", "CODES", "Code", "Severity", "lookup"]
+__all__ = ["BY_NAME", "CHECKS", "CODES", "MODULES", "Code", "Entry", "Severity", "declared", "lookup"]

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from hclgpu.codes.base import Code, E, W
 
-CODES = (
-    Code(
-        "HG401",
-        "policy-denied",
-        E,
-        "A `deny` or `violation` rule of a team policy matched the job",
-        """What: a Rego rule named `deny`, `violation` (or `deny_...`, `violation_...`) in
+HG401 = Code(
+    "HG401",
+    "policy-denied",
+    E,
+    summary="A `deny` or `violation` rule of a team policy matched the job",
+    doc="""What: a Rego rule named `deny`, `violation` (or `deny_...`, `violation_...`) in
 one of the `--policy` directories produced a message for this job. The message
 starts with the rule's package and name, and the finding is located at the part
 of the file that produced the `path` the rule gave (a `violation` object's
@@ -25,13 +24,15 @@ Example:
 
 Fix: change the job as the message says, or suppress it where the team agrees
 (`# hclgpu-ignore: HG401` on the line before).""",
-    ),
-    Code(
-        "HG402",
-        "policy-warning",
-        W,
-        "A `warn` rule of a team policy matched the job",
-        """What: a Rego rule named `warn` (or `warn_...`) in one of the `--policy`
+)
+
+
+HG402 = Code(
+    "HG402",
+    "policy-warning",
+    W,
+    summary="A `warn` rule of a team policy matched the job",
+    doc="""What: a Rego rule named `warn` (or `warn_...`) in one of the `--policy`
 directories produced a message for this job, with the rule's package and name.
 
 Why: the policy marks something worth a look that does not fail the run (it
@@ -41,13 +42,15 @@ Example:
     warn contains "the job has no `team` in its meta" if { not input.Job.Meta.team }
 
 Fix: change the job, or suppress the warning (`# hclgpu-ignore: HG402`).""",
-    ),
-    Code(
-        "HG410",
-        "policy-syntax-error",
-        E,
-        "A policy file cannot be compiled",
-        """What: a `.rego` file in a `--policy` directory is not valid Rego v1. The
+)
+
+
+HG410 = Code(
+    "HG410",
+    "policy-syntax-error",
+    E,
+    summary="A policy file cannot be compiled",
+    doc="""What: a `.rego` file in a `--policy` directory is not valid Rego v1. The
 error is located in the policy file, at the line and column the engine names.
 Rego v0 rule heads (`deny[msg] { ... }`) are refused as OPA 1.0 refuses them.
 
@@ -61,14 +64,16 @@ Example:
 
 Fix: write Rego v1 (`deny contains msg if { ... }`); `opa fmt --v0-v1` rewrites
 old policies.""",
-        fatal=True,
-    ),
-    Code(
-        "HG411",
-        "policy-runtime-error",
-        E,
-        "A policy rule failed while evaluating the job",
-        """What: evaluating a rule raised an error (two values for one complete rule, a
+    fatal=True,
+)
+
+
+HG411 = Code(
+    "HG411",
+    "policy-runtime-error",
+    E,
+    summary="A policy rule failed while evaluating the job",
+    doc="""What: evaluating a rule raised an error (two values for one complete rule, a
 conflicting object key, an unknown function): the message names the rule and
 the engine's error.
 
@@ -80,14 +85,16 @@ Example:
     deny := "b" if { true }
 
 Fix: correct the policy; the job itself may be fine.""",
-        fatal=True,
-    ),
-    Code(
-        "HG412",
-        "policy-timeout",
-        E,
-        "A policy took longer than the time limit on a job",
-        """What: evaluating the policies on this job ran past `--policy-timeout`
+    fatal=True,
+)
+
+
+HG412 = Code(
+    "HG412",
+    "policy-timeout",
+    E,
+    summary="A policy took longer than the time limit on a job",
+    doc="""What: evaluating the policies on this job ran past `--policy-timeout`
 (seconds, per job file; 10 by default) and was stopped; the message names the
 rule that was running.
 
@@ -100,14 +107,16 @@ Example:
     }
 
 Fix: make the rule cheaper, or raise the limit if the work is real.""",
-        fatal=True,
-    ),
-    Code(
-        "HG413",
-        "policy-unusable",
-        E,
-        "The policy directories cannot be used",
-        """What: a `--policy` directory does not exist or holds no `.rego` file, a
+    fatal=True,
+)
+
+
+HG413 = Code(
+    "HG413",
+    "policy-unusable",
+    E,
+    summary="The policy directories cannot be used",
+    doc="""What: a `--policy` directory does not exist or holds no `.rego` file, a
 policy file cannot be read, or the Rego engine is not installed (`pip install
 'hclgpu[policy]'`).
 
@@ -119,14 +128,16 @@ Example:
 
 Fix: point `--policy` (or `policy` in `[tool.hclgpu]`) at the directory of
 `.rego` files, or install the engine.""",
-        fatal=True,
-    ),
-    Code(
-        "HG414",
-        "policy-memory-limit",
-        E,
-        "A policy took more memory than the limit on a job",
-        """What: while evaluating the policies on this job, the policy engine's process
+    fatal=True,
+)
+
+
+HG414 = Code(
+    "HG414",
+    "policy-memory-limit",
+    E,
+    summary="A policy took more memory than the limit on a job",
+    doc="""What: while evaluating the policies on this job, the policy engine's process
 grew past its memory limit (1 GiB of resident memory) and was stopped; the
 message names the rule that was running and the limit.
 
@@ -142,14 +153,16 @@ Example:
 
 Fix: make the rule build smaller values: count or test elements as they are
 found rather than collecting them all first.""",
-        fatal=True,
-    ),
-    Code(
-        "HG415",
-        "policy-unsupported-builtin",
-        E,
-        "A policy calls a built-in function the policy engine does not provide",
-        """What: a `.rego` file calls a built-in that OPA has but the policy engine
+    fatal=True,
+)
+
+
+HG415 = Code(
+    "HG415",
+    "policy-unsupported-builtin",
+    E,
+    summary="A policy calls a built-in function the policy engine does not provide",
+    doc="""What: a `.rego` file calls a built-in that OPA has but the policy engine
 (rego-cpp) does not provide: `http.send`, the `net.*` functions (CIDR tests,
 `net.lookup_ip_addr`), GraphQL, JSON schema, `rego.metadata.*` and
 `rego.parse_module`, `providers.aws.sign_req`, and some others depending on
@@ -170,6 +183,5 @@ Example:
 Fix: give the rule the data it needs in the policy itself (a set of approved
 registries, a list of CIDRs written out), or test with string built-ins
 (`startswith`, `regex.match`) instead.""",
-        fatal=True,
-    ),
+    fatal=True,
 )

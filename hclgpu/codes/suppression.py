@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from hclgpu.codes.base import Code, W
 
-CODES = (
-    Code(
-        "HG290",
-        "unused-suppression",
-        W,
-        "A suppression comment suppresses nothing",
-        """What: a `# hclgpu-ignore: CODE` (or `hclgpu-ignore-file`) comment names a code
+HG290 = Code(
+    "HG290",
+    "unused-suppression",
+    W,
+    summary="A suppression comment suppresses nothing",
+    doc="""What: a `# hclgpu-ignore: CODE` (or `hclgpu-ignore-file`) comment names a code
 that is not reported where the comment applies.
 
 Why: stale suppressions hide the next real problem on that line and make readers
@@ -21,13 +20,15 @@ Example:
     count = 1
 
 Fix: remove the comment, or the code from its list.""",
-    ),
-    Code(
-        "HG291",
-        "invalid-suppression",
-        W,
-        "A suppression comment names a code that cannot be suppressed",
-        """What: the code in `# hclgpu-ignore: CODE` does not exist, or belongs to a range
+)
+
+
+HG291 = Code(
+    "HG291",
+    "invalid-suppression",
+    W,
+    summary="A suppression comment names a code that cannot be suppressed",
+    doc="""What: the code in `# hclgpu-ignore: CODE` does not exist, or belongs to a range
 that cannot be suppressed (syntax, evaluation and decoding errors: HG0xx, HG1xx,
 HG9xx), since the job Nomad would read is not the job the file describes.
 
@@ -37,5 +38,4 @@ Example:
     # hclgpu-ignore: HG101
 
 Fix: fix the problem the error reports, or name an HG2xx or HG3xx code.""",
-    ),
 )

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from hclgpu.codes.base import INFO, Code, E
 
-CODES = (
-    Code(
-        "HG001",
-        "syntax-error",
-        E,
-        "The file is not valid HCL2 native syntax",
-        """What: a token appears where HCL2 does not allow it, for example an attribute
+HG001 = Code(
+    "HG001",
+    "syntax-error",
+    E,
+    summary="The file is not valid HCL2 native syntax",
+    doc="""What: a token appears where HCL2 does not allow it, for example an attribute
 with no `=`, a block label that is not a string, or two attributes on one line.
 
 Why: Nomad refuses to parse the whole file, so nothing in it is scheduled.
@@ -20,13 +19,15 @@ Example:
 
 Fix: write the attribute inside the block's braces:
     port "http" { static = 8080 }""",
-    ),
-    Code(
-        "HG002",
-        "unterminated-string",
-        E,
-        "A quoted string is not closed before the end of its line",
-        """What: a `"` opens a string but no `"` closes it on the same line.
+)
+
+
+HG002 = Code(
+    "HG002",
+    "unterminated-string",
+    E,
+    summary="A quoted string is not closed before the end of its line",
+    doc="""What: a `"` opens a string but no `"` closes it on the same line.
 
 Why: HCL2 quoted strings cannot span lines; everything after the quote is read as
 string text, so the rest of the file makes no sense to the parser.
@@ -35,13 +36,15 @@ Example:
     image = "nvcr.io/nvidia/tensorrtserver:19.02-py3
 
 Fix: close the quote, or use a heredoc (`<<EOF ... EOF`) for multi-line text.""",
-    ),
-    Code(
-        "HG003",
-        "unclosed-heredoc",
-        E,
-        "A heredoc is never closed by its marker",
-        """What: `<<EOH` opens a heredoc, but no later line consists of `EOH` alone.
+)
+
+
+HG003 = Code(
+    "HG003",
+    "unclosed-heredoc",
+    E,
+    summary="A heredoc is never closed by its marker",
+    doc="""What: `<<EOH` opens a heredoc, but no later line consists of `EOH` alone.
 
 Why: the heredoc swallows the rest of the file.
 
@@ -52,13 +55,15 @@ Example:
 
 Fix: end the heredoc with a line holding only its marker (leading and trailing
 spaces are allowed).""",
-    ),
-    Code(
-        "HG004",
-        "unexpected-closing-bracket",
-        E,
-        "A closing bracket has no matching opening bracket",
-        """What: a `}`, `]` or `)` closes something that was never opened, or closes a
+)
+
+
+HG004 = Code(
+    "HG004",
+    "unexpected-closing-bracket",
+    E,
+    summary="A closing bracket has no matching opening bracket",
+    doc="""What: a `}`, `]` or `)` closes something that was never opened, or closes a
 different kind of bracket than the one open.
 
 Why: usually a block was closed twice or a brace was deleted further up.
@@ -70,13 +75,15 @@ Example:
     }
 
 Fix: delete the extra bracket or add the missing opening one.""",
-    ),
-    Code(
-        "HG005",
-        "unclosed-bracket",
-        E,
-        "An opening bracket is never closed",
-        """What: a `{`, `[` or `(` has no matching closing bracket before the end of
+)
+
+
+HG005 = Code(
+    "HG005",
+    "unclosed-bracket",
+    E,
+    summary="An opening bracket is never closed",
+    doc="""What: a `{`, `[` or `(` has no matching closing bracket before the end of
 the file.
 
 Why: Nomad rejects the file; the block or value has no end.
@@ -88,13 +95,15 @@ Example:
     }
 
 Fix: add the missing closing bracket where the block ends.""",
-    ),
-    Code(
-        "HG006",
-        "invalid-character",
-        E,
-        "A character that HCL2 does not allow outside strings and comments",
-        """What: a character such as `@`, `$` or `;` appears outside any string or comment.
+)
+
+
+HG006 = Code(
+    "HG006",
+    "invalid-character",
+    E,
+    summary="A character that HCL2 does not allow outside strings and comments",
+    doc="""What: a character such as `@`, `$` or `;` appears outside any string or comment.
 
 Why: HCL2 has no token that starts with it.
 
@@ -102,13 +111,15 @@ Example:
     count = 2;
 
 Fix: remove the character, or put the text in quotes.""",
-    ),
-    Code(
-        "HG007",
-        "invalid-escape",
-        E,
-        "A backslash escape in a quoted string is not one HCL2 knows",
-        """What: HCL2 knows `\\n`, `\\r`, `\\t`, `\\"`, `\\\\`, `\\uNNNN` and
+)
+
+
+HG007 = Code(
+    "HG007",
+    "invalid-escape",
+    E,
+    summary="A backslash escape in a quoted string is not one HCL2 knows",
+    doc="""What: HCL2 knows `\\n`, `\\r`, `\\t`, `\\"`, `\\\\`, `\\uNNNN` and
 `\\UNNNNNNNN`; any other character after a backslash is an error, and so is a
 `\\u`/`\\U` escape naming no character UTF-8 can encode: a surrogate (`\\uD800`
 to `\\uDFFF`, even two forming a UTF-16 pair) or a code point above U+10FFFF.
@@ -120,13 +131,15 @@ Example:
 
 Fix: double the backslash (`"C:\\\\bin"`), or use a heredoc, where backslashes are
 literal.""",
-    ),
-    Code(
-        "HG008",
-        "unterminated-comment",
-        E,
-        "A `/*` comment is never closed by `*/`",
-        """What: a block comment starts with `/*` but the file ends before `*/`.
+)
+
+
+HG008 = Code(
+    "HG008",
+    "unterminated-comment",
+    E,
+    summary="A `/*` comment is never closed by `*/`",
+    doc="""What: a block comment starts with `/*` but the file ends before `*/`.
 
 Why: the comment swallows the rest of the file.
 
@@ -135,13 +148,15 @@ Example:
     job "x" {}
 
 Fix: add `*/` where the comment should end.""",
-    ),
-    Code(
-        "HG009",
-        "brace-on-next-line",
-        E,
-        "A block's `{` starts a new line",
-        """What: the opening `{` of a block is on the line after the block's name and
+)
+
+
+HG009 = Code(
+    "HG009",
+    "brace-on-next-line",
+    E,
+    summary="A block's `{` starts a new line",
+    doc="""What: the opening `{` of a block is on the line after the block's name and
 labels.
 
 Why: some HCL tools accept this layout, but Nomad's parser rejects it ("A block
@@ -155,39 +170,45 @@ Example:
     }
 
 Fix: move the `{` to the end of the header line: `job "train" {`.""",
-    ),
-    Code(
-        "HG010",
-        "invalid-utf8",
-        E,
-        "The file is not valid UTF-8",
-        """What: a byte sequence in the file does not decode as UTF-8.
+)
+
+
+HG010 = Code(
+    "HG010",
+    "invalid-utf8",
+    E,
+    summary="The file is not valid UTF-8",
+    doc="""What: a byte sequence in the file does not decode as UTF-8.
 
 Why: HCL2 files must be UTF-8; Nomad refuses other encodings.
 
 Example: a file saved as Latin-1 containing `é` as the single byte 0xE9.
 
 Fix: re-save the file as UTF-8.""",
-    ),
-    Code(
-        "HG011",
-        "nul-byte",
-        E,
-        "The file contains a NUL byte",
-        """What: the file holds a zero byte, which never appears in text.
+)
+
+
+HG011 = Code(
+    "HG011",
+    "nul-byte",
+    E,
+    summary="The file contains a NUL byte",
+    doc="""What: the file holds a zero byte, which never appears in text.
 
 Why: this is usually a binary file or a UTF-16 file given by mistake.
 
 Example: a job file saved as UTF-16 by an editor.
 
 Fix: re-save the file as UTF-8 text, or remove it from the paths given.""",
-    ),
-    Code(
-        "HG012",
-        "nesting-too-deep",
-        E,
-        "Brackets or blocks are nested deeper than hclgpu accepts",
-        """What: more than 256 brackets, blocks or template interpolations are open at
+)
+
+
+HG012 = Code(
+    "HG012",
+    "nesting-too-deep",
+    E,
+    summary="Brackets or blocks are nested deeper than hclgpu accepts",
+    doc="""What: more than 256 brackets, blocks or template interpolations are open at
 once.
 
 Why: real job files nest a few levels deep; such depth comes from generated or
@@ -196,13 +217,15 @@ corrupt input and would exhaust the stack of every tool that walks the tree.
 Example: a value of 10000 nested lists, `[[[[...]]]]`.
 
 Fix: flatten the structure.""",
-    ),
-    Code(
-        "HG013",
-        "file-too-large",
-        E,
-        "The file is larger than hclgpu reads",
-        """What: the file is over 16 MiB (nesting is limited too: see HG012).
+)
+
+
+HG013 = Code(
+    "HG013",
+    "file-too-large",
+    E,
+    summary="The file is larger than hclgpu reads",
+    doc="""What: the file is over 16 MiB (nesting is limited too: see HG012).
 
 Why: no job file is that large; such an input is almost always a mistake, and
 reading it would take a lot of memory.
@@ -210,13 +233,15 @@ reading it would take a lot of memory.
 Example: passing a log file or a disk image as a job file.
 
 Fix: pass the job file itself.""",
-    ),
-    Code(
-        "HG014",
-        "number-too-large",
-        E,
-        "A number literal is larger than hclgpu holds",
-        """What: a number in the job file, a var file or a `--var` value has more than
+)
+
+
+HG014 = Code(
+    "HG014",
+    "number-too-large",
+    E,
+    summary="A number literal is larger than hclgpu holds",
+    doc="""What: a number in the job file, a var file or a `--var` value has more than
 4300 digits, or an exponent that makes it that large (`1e999999`).
 
 Why: Nomad's parser keeps such a number, but no field takes it: counts, ports and
@@ -229,13 +254,15 @@ Example:
     meta = { build = 1e999999 }
 
 Fix: quote it if it is text (`"1e999999"`); otherwise use a number that fits.""",
-    ),
-    Code(
-        "HG020",
-        "unreadable-file",
-        E,
-        "An input path cannot be read",
-        """What: a path given on the command line does not exist, is not readable, or
+)
+
+
+HG020 = Code(
+    "HG020",
+    "unreadable-file",
+    E,
+    summary="An input path cannot be read",
+    doc="""What: a path given on the command line does not exist, is not readable, or
 is neither a file nor a directory; or a folder met while walking a directory
 cannot be listed.
 
@@ -245,14 +272,16 @@ would let "All checks passed" hide its files; the run exits with status 2.
 Example: `hclgpu check jobs/missing.nomad.hcl`
 
 Fix: correct the path or its permissions.""",
-        fatal=True,
-    ),
-    Code(
-        "HG021",
-        "no-job-files",
-        E,
-        "A directory given as input holds no job files",
-        """What: a directory was searched recursively for `*.hcl`, `*.nomad` and
+    fatal=True,
+)
+
+
+HG021 = Code(
+    "HG021",
+    "no-job-files",
+    E,
+    summary="A directory given as input holds no job files",
+    doc="""What: a directory was searched recursively for `*.hcl`, `*.nomad` and
 `*.nomad.hcl` files and none were found.
 
 Why: a lint step that checks nothing should not pass silently.
@@ -260,14 +289,16 @@ Why: a lint step that checks nothing should not pass silently.
 Example: `hclgpu check src/` where the jobs live in `deploy/`.
 
 Fix: point hclgpu at the directory that holds the job files.""",
-        fatal=True,
-    ),
-    Code(
-        "HG022",
-        "unwritable-file",
-        E,
-        "`hclgpu fmt` cannot write the formatted file",
-        """What: the file was formatted, but replacing it failed: its directory is not
+    fatal=True,
+)
+
+
+HG022 = Code(
+    "HG022",
+    "unwritable-file",
+    E,
+    summary="`hclgpu fmt` cannot write the formatted file",
+    doc="""What: the file was formatted, but replacing it failed: its directory is not
 writable, the disk is full, or the file is on a read-only file system. Or the file
 is a symbolic link that leads out of the tree being formatted (the folder given, or
 for a file named, its own folder or the working directory): it is never written
@@ -280,14 +311,16 @@ Example: `hclgpu fmt jobs/` where `jobs/legacy/` belongs to another user.
 
 Fix: make the file's directory writable, format the file as its owner, or format
 the file the link points to where it lies.""",
-        fatal=True,
-    ),
-    Code(
-        "HG023",
-        "not-a-job-file",
-        INFO,
-        "A file found in a folder is not a job file, and is skipped",
-        """What: walking a folder found a `*.hcl` or `*.nomad` file with no top-level `job`
+    fatal=True,
+)
+
+
+HG023 = Code(
+    "HG023",
+    "not-a-job-file",
+    INFO,
+    summary="A file found in a folder is not a job file, and is skipped",
+    doc="""What: walking a folder found a `*.hcl` or `*.nomad` file with no top-level `job`
 block: a variable file, a Nomad agent or plugin configuration, a Terraform file. It is
 skipped with this note, never reported as an error (a file that does not parse counts as a
 job file when one of its lines starts with `job`).
@@ -299,19 +332,20 @@ Example: `hclgpu check deploy/` where `deploy/prod.vars.hcl` holds `image = "tri
 
 Fix: nothing to fix. Name the file on the command line to check it as a job anyway, add it
 to `exclude` to skip it silently, or `--ignore not-a-job-file` to hide the notes.""",
-    ),
-    Code(
-        "HG901",
-        "internal-error",
-        E,
-        "hclgpu failed on this input; this is a bug in hclgpu",
-        """What: an unexpected exception escaped while processing the file.
+)
+
+
+HG901 = Code(
+    "HG901",
+    "internal-error",
+    E,
+    summary="hclgpu failed on this input; this is a bug in hclgpu",
+    doc="""What: an unexpected exception escaped while processing the file.
 
 Why: this is never the input's fault; the run exits with status 2.
 
 Example: none; every occurrence is a bug.
 
 Fix: please report it with the file that triggers it.""",
-        fatal=True,
-    ),
+    fatal=True,
 )

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from hclgpu.codes.base import Code, W
 
-CODES = (
-    Code(
-        "HG301",
-        "unsupported-by-target",
-        W,
-        "A construct the target cannot express; it is left out of the output",
-        """What: the job uses something the chosen target has no equivalent for, for
+HG301 = Code(
+    "HG301",
+    "unsupported-by-target",
+    W,
+    summary="A construct the target cannot express; it is left out of the output",
+    doc="""What: the job uses something the chosen target has no equivalent for, for
 example a Nomad `artifact`, `vault` or a `regexp` device constraint rendered as
 Kubernetes node affinity (labels have no regular expressions).
 
@@ -23,13 +22,15 @@ Example:
 Fix: provide the equivalent by other means on the target, choose a mode that can
 express it (`--k8s-devices dra` for device regexps), or make it an error with
 `--unsupported error`.""",
-    ),
-    Code(
-        "HG302",
-        "approximated-by-target",
-        W,
-        "A construct the target expresses only approximately",
-        """What: the value is translated, but not exactly: a name rewritten to be a valid
+)
+
+
+HG302 = Code(
+    "HG302",
+    "approximated-by-target",
+    W,
+    summary="A construct the target expresses only approximately",
+    doc="""What: the value is translated, but not exactly: a name rewritten to be a valid
 DNS label, CPU MHz converted to cores with a configurable factor, a template copied
 without being rendered.
 
@@ -41,5 +42,4 @@ Example:
 
 Fix: nothing if the approximation is fine; otherwise change the job so it maps
 exactly.""",
-    ),
 )

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from hclgpu.codes.base import Code
+from hclgpu.codes.evaluation import HG101, HG102, HG103, HG105, HG112, HG120, HG121
 from hclgpu.diagnostics import Related, Sink
 from hclgpu.eval.expr import Evaluator, Failure, did_you_mean
 from hclgpu.eval.references import references
@@ -58,7 +60,7 @@ class Declarations:
         self.variables: dict[str, Variable] = {}
         self.literal = Evaluator(source, {}, constants_only=True)
 
-    def error(self, code: str, message: str, span: Span | None, help: str | None = None) -> None:
+    def error(self, code: Code, message: str, span: Span | None, help: str | None = None) -> None:
         self.sink.emit(code, message, self.source, span, help=help)
 
     def read(self, blocks: Iterable[ast.Block]) -> None:
@@ -73,7 +75,7 @@ class Declarations:
         if first is None:
             return False
         self.sink.emit(
-            "HG120",
+            HG120,
             f"variable `{name}` is declared more than once",
             self.source,
             span,
@@ -85,7 +87,7 @@ class Declarations:
         for item in block.body.items:
             if isinstance(item, ast.Block):
                 self.error(
-                    "HG102", f"blocks of type `{item.type}` are not expected in `variables`", item.type_span
+                    HG102, f"blocks of type `{item.type}` are not expected in `variables`", item.type_span
                 )
                 continue
             if self._duplicate(item.name, item.name_span):
@@ -104,12 +106,12 @@ class Declarations:
 
     def _variable_block(self, block: ast.Block) -> None:
         if len(block.labels) != 1:
-            self.error("HG105", "a `variable` block needs exactly one label: its name", block.type_span)
+            self.error(HG105, "a `variable` block needs exactly one label: its name", block.type_span)
             return
         label = block.labels[0]
         if not is_identifier(label.value):
             self.error(
-                "HG121",
+                HG121,
                 f"`{label.value}` is not a valid variable name",
                 label.span,
                 help="a name starts with a letter or underscore and has only letters, digits, `_` and `-`",
@@ -138,7 +140,7 @@ class Declarations:
             if isinstance(item, ast.Block):
                 if item.type != "validation":
                     self.error(
-                        "HG102",
+                        HG102,
                         f"blocks of type `{item.type}` are not expected in `variable`",
                         item.type_span,
                     )
@@ -146,7 +148,7 @@ class Declarations:
                 attributes[item.name] = item
             else:
                 self.error(
-                    "HG101",
+                    HG101,
                     f"an argument named `{item.name}` is not expected in `variable`",
                     item.name_span,
                     help=did_you_mean(item.name, list(_DECLARATION_ATTRIBUTES))
@@ -158,7 +160,7 @@ class Declarations:
         try:
             return parse_type(expr, constraint=False)
         except TypeExprError as error:
-            self.error("HG121", error.message, error.node.span)
+            self.error(HG121, error.message, error.node.span)
             return None
 
     def _default(self, variable: Variable, expr: ast.Expr) -> None:
@@ -167,7 +169,7 @@ class Declarations:
             try:
                 value = convert(value, variable.type)
             except EvalError as error:
-                self.error("HG112", f"the default value does not match the type: {error.message}", expr.span)
+                self.error(HG112, f"the default value does not match the type: {error.message}", expr.span)
                 value = UNSET
         else:
             variable.type = implied_type(value)
@@ -177,11 +179,11 @@ class Declarations:
         attributes = {a.name: a for a in block.body.attributes()}
         for key in ("condition", "error_message"):
             if key not in attributes:
-                self.error("HG103", f"the argument `{key}` is required in `validation`", block.type_span)
+                self.error(HG103, f"the argument `{key}` is required in `validation`", block.type_span)
         unknown = [a for a in attributes.values() if a.name not in ("condition", "error_message")]
         for attribute in unknown:
             self.error(
-                "HG101", f"an argument named `{attribute.name}` is not expected here", attribute.name_span
+                HG101, f"an argument named `{attribute.name}` is not expected here", attribute.name_span
             )
         condition = attributes.get("condition")
         if condition is not None:
@@ -192,7 +194,7 @@ class Declarations:
             message = str(self._literal_value(message_attr.value) or "")
             if not looks_like_sentences(message):
                 self.error(
-                    "HG121",
+                    HG121,
                     "the validation error message must be at least one full sentence",
                     message_attr.value.span,
                     help="start with an uppercase letter and end with a period or question mark",
@@ -208,9 +210,9 @@ class Declarations:
             if root == "var" and attr == name:
                 good += 1
             else:
-                self.error("HG121", f"the condition for `{name}` can only refer to `var.{name}`", span)
+                self.error(HG121, f"the condition for `{name}` can only refer to `var.{name}`", span)
         if not good:
-            self.error("HG121", f"the condition for `{name}` must refer to `var.{name}`", expr.span)
+            self.error(HG121, f"the condition for `{name}` must refer to `var.{name}`", expr.span)
 
 
 def is_identifier(name: str) -> bool:

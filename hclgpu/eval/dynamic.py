@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from hclgpu.codes.base import Code
+from hclgpu.codes.evaluation import HG119
 from hclgpu.eval.budget import BLOCK_COST
 from hclgpu.eval.expr import Evaluator, Failure, Scope
 from hclgpu.eval.values import EvalError, Value, number, to_string, type_name
@@ -32,7 +34,7 @@ DYNAMIC_ATTRIBUTES = ("for_each", "iterator", "labels")
 class Problem:
     """A problem found while expanding; the decoder reports it."""
 
-    code: str
+    code: Code
     message: str
     span: Span
     help: str | None = None
@@ -60,7 +62,7 @@ def _expand(
     if len(block.labels) != 1:
         span = block.labels[1].span if len(block.labels) > 1 else block.type_span
         problems.append(
-            Problem("HG119", "a `dynamic` block needs one label: the type of block to generate", span)
+            Problem(HG119, "a `dynamic` block needs one label: the type of block to generate", span)
         )
         return
     spec = _read_spec(block, problems)
@@ -72,16 +74,14 @@ def _expand(
         # read: "Missing required argument" at the body's `{` (ext/dynblock/schema.go)
         opening = Span(block.body.span.start - 1, block.body.span.start)
         message = f"a `dynamic` block of `{block.labels[0].value}` blocks, which take labels, needs `labels`"
-        problems.append(
-            Problem("HG119", message, opening, "add `labels = [...]`, e.g. `labels = [gpu.value]`")
-        )
+        problems.append(Problem(HG119, message, opening, "add `labels = [...]`, e.g. `labels = [gpu.value]`"))
         return
     iterator = _iterator_name(block, attributes.get("iterator"), problems)
     if iterator is None:
         return
     for_each = attributes.get("for_each")
     if for_each is None:
-        problems.append(Problem("HG119", "a `dynamic` block needs a `for_each` argument", block.type_span))
+        problems.append(Problem(HG119, "a `dynamic` block needs a `for_each` argument", block.type_span))
         return
     for key, value in _elements(for_each.value, scope, evaluator):
         inner = dict(scope)
@@ -109,7 +109,7 @@ def _read_spec(
             else:
                 problems.append(
                     Problem(
-                        "HG119",
+                        HG119,
                         f"an argument named `{item.name}` is not expected in a `dynamic` block",
                         item.name_span,
                         "a `dynamic` block takes `for_each`, `iterator`, `labels` and one `content` block",
@@ -119,13 +119,11 @@ def _read_spec(
             contents.append(item)
         else:
             problems.append(
-                Problem(
-                    "HG119", f"a `{item.type}` block is not expected in a `dynamic` block", item.type_span
-                )
+                Problem(HG119, f"a `{item.type}` block is not expected in a `dynamic` block", item.type_span)
             )
     if len(contents) != 1:
         span = contents[1].type_span if contents else block.type_span
-        problems.append(Problem("HG119", "a `dynamic` block needs exactly one `content` block", span))
+        problems.append(Problem(HG119, "a `dynamic` block needs exactly one `content` block", span))
         return None
     return attributes, contents[0]
 
@@ -135,7 +133,7 @@ def _iterator_name(block: ast.Block, attribute: ast.Attribute | None, problems: 
         return block.labels[0].value
     if isinstance(attribute.value, ast.Variable):
         return attribute.value.name
-    problems.append(Problem("HG119", "the `iterator` must be a bare name, like `gpu`", attribute.value.span))
+    problems.append(Problem(HG119, "the `iterator` must be a bare name, like `gpu`", attribute.value.span))
     return None
 
 
@@ -148,8 +146,8 @@ def _elements(expr: ast.Expr, scope: Scope, evaluator: Evaluator) -> list[tuple[
         evaluator.visit(len(collection), expr.span, BLOCK_COST)
         return [(k, collection[k]) for k in sorted(collection)]
     if collection is None:
-        raise Failure("HG119", "`for_each` cannot be null", expr.span, help="use an empty list for no blocks")
-    raise Failure("HG119", f"`for_each` must be a list, set or map, not a {type_name(collection)}", expr.span)
+        raise Failure(HG119, "`for_each` cannot be null", expr.span, help="use an empty list for no blocks")
+    raise Failure(HG119, f"`for_each` must be a list, set or map, not a {type_name(collection)}", expr.span)
 
 
 def _labels(
@@ -159,13 +157,13 @@ def _labels(
         return []
     values = evaluator.eval(attribute.value, scope)
     if not isinstance(values, list):
-        raise Failure("HG119", "`labels` must be a list of strings", attribute.value.span)
+        raise Failure(HG119, "`labels` must be a list of strings", attribute.value.span)
     labels = []
     for value in values:
         try:
             labels.append(ast.Label(to_string(value), attribute.value.span))
         except EvalError as error:
-            raise Failure("HG119", f"invalid label: {error.message}", attribute.value.span) from None
+            raise Failure(HG119, f"invalid label: {error.message}", attribute.value.span) from None
     return labels
 
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from difflib import get_close_matches
 from typing import TYPE_CHECKING
 
+from hclgpu.codes.base import Code
+from hclgpu.codes.evaluation import HG110, HG111, HG115, HG116, HG117
 from hclgpu.diagnostics import Edit, Sink
 from hclgpu.eval.budget import SPENDING, Budget, TooMuchWork
 from hclgpu.eval.functions.base import MAX_RESULT_TEXT, MAX_RESULT_VALUES, ResultTooLarge
@@ -46,7 +48,7 @@ class Failure(Exception):
     """An expression cannot be evaluated; located, with an optional help line."""
 
     def __init__(
-        self, code: str, message: str, span: Span | None, help: str | None = None, silent: bool = False
+        self, code: Code, message: str, span: Span | None, help: str | None = None, silent: bool = False
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -60,7 +62,7 @@ class Failure(Exception):
     def fix(self) -> tuple[Edit, ...]:
         """A misspelt variable, local or function name (the span is exactly the name): the
         suggested one replaces it."""
-        name = suggested(self.help) if self.code in ("HG111", "HG115") else None
+        name = suggested(self.help) if self.code in (HG111, HG115) else None
         return (Edit(self.span, name),) if name is not None and self.span is not None else ()
 
     def emit(self, sink: Sink, source: SourceFile) -> None:
@@ -105,7 +107,7 @@ class Evaluator:
         """The value of ``expr``; raises :class:`Failure` on any error."""
         method = _DISPATCH.get(type(expr))
         if method is None:
-            raise Failure("HG117", f"cannot evaluate a {type(expr).__name__}", expr.span)
+            raise Failure(HG117, f"cannot evaluate a {type(expr).__name__}", expr.span)
         return method(self, expr, scope)
 
     def value(self, expr: ast.Expr, scope: Scope) -> Value:
@@ -116,14 +118,14 @@ class Evaluator:
             self.budget.measure(value)
         except ResultTooLarge:
             raise Failure(
-                "HG117",
+                HG117,
                 f"the value would hold more than {MAX_RESULT_VALUES:,} values or "
                 f"{MAX_RESULT_TEXT // 2**20} MiB of text, hclgpu's limit for a value",
                 expr.span,
                 help="a part used several times counts each time it appears",
             ) from None
         except TooMuchWork as error:
-            raise Failure("HG117", str(error), expr.span) from None
+            raise Failure(HG117, str(error), expr.span) from None
         return value
 
     def text(self, span: Span) -> str:
@@ -135,7 +137,7 @@ class Evaluator:
             self.budget.visit(count, cost)
         except TooMuchWork as error:
             help = "nested `for` expressions and `dynamic` blocks multiply: iterate over less"
-            raise Failure("HG117", str(error), span, help=help) from None
+            raise Failure(HG117, str(error), span, help=help) from None
 
     # ---- leaves -----------------------------------------------------------------
 
@@ -154,14 +156,14 @@ class Evaluator:
         """A reference to something only known at run time: keep its text."""
         if self.constants_only:
             raise Failure(
-                "HG117",
+                HG117,
                 "variables are not allowed here",
                 span,
                 help="a default, a var file and a --var value must be constants",
             )
         if root in REAL_ROOTS:
             raise Failure(
-                "HG117",
+                HG117,
                 f"`{root}` cannot be used on its own",
                 span,
                 help=f"refer to one of its attributes, like `{root}.name`",
@@ -179,7 +181,7 @@ class Evaluator:
             self._check_declared(source.name, value, expr.steps[0])
             step = expr.steps[0]
             if isinstance(step, ast.GetAttr) and value.get(step.name) is UNSET:
-                raise Failure("HG110", f"`{source.name}.{step.name}` has no value", expr.span, silent=True)
+                raise Failure(HG110, f"`{source.name}.{step.name}` has no value", expr.span, silent=True)
         return self._steps(value, expr.steps, 0, scope, source)
 
     def _check_declared(self, root: str, declared: Value, step: ast.Step) -> None:
@@ -189,7 +191,7 @@ class Evaluator:
         what = "no variable named" if root == "var" else "no local value named"
         name_only = Span(step.span.end - len(step.name), step.span.end)
         raise Failure(
-            "HG111",
+            HG111,
             f"{what} `{step.name}` is declared",
             name_only,
             help=did_you_mean(step.name, list(declared))
@@ -234,46 +236,46 @@ class Evaluator:
             if step.name in value:
                 return value[step.name]
             raise Failure(
-                "HG117",
+                HG117,
                 f"this object has no attribute named `{step.name}`",
                 step.span,
                 help=_iterator_help(value, source) or did_you_mean(step.name, list(value)),
             )
         if value is None:
-            raise Failure("HG117", "attempt to get an attribute from a null value", step.span)
-        raise Failure("HG117", f"cannot get attribute `{step.name}` of a {type_name(value)} value", step.span)
+            raise Failure(HG117, "attempt to get an attribute from a null value", step.span)
+        raise Failure(HG117, f"cannot get attribute `{step.name}` of a {type_name(value)} value", step.span)
 
     def _index(self, value: Value, key: Value, span: Span) -> Value:
         if value is None:
-            raise Failure("HG117", "cannot index a null value", span)
+            raise Failure(HG117, "cannot index a null value", span)
         if isinstance(value, list):
             try:
                 position = to_number(key)
             except EvalError as error:
-                raise Failure("HG117", f"invalid index: {error.message}", span) from None
+                raise Failure(HG117, f"invalid index: {error.message}", span) from None
             if isinstance(position, float):
                 if not position.is_integer():
-                    raise Failure("HG117", f"the index {position} is not a whole number", span)
+                    raise Failure(HG117, f"the index {position} is not a whole number", span)
                 position = int(position)  # -0
             if not 0 <= position < len(value):
                 raise Failure(
-                    "HG117", f"the index {position} is out of range for a list of {len(value)} elements", span
+                    HG117, f"the index {position} is out of range for a list of {len(value)} elements", span
                 )
             return value[position]
         if isinstance(value, dict):
             try:
                 name = to_string(key)
             except EvalError as error:
-                raise Failure("HG117", f"invalid index: {error.message}", span) from None
+                raise Failure(HG117, f"invalid index: {error.message}", span) from None
             if name not in value:
                 raise Failure(
-                    "HG117",
+                    HG117,
                     f"the given key {name!r} does not identify an element of this map",
                     span,
                     help=did_you_mean(name, list(value)),
                 )
             return value[name]
-        raise Failure("HG117", f"a {type_name(value)} value cannot be indexed", span)
+        raise Failure(HG117, f"a {type_name(value)} value cannot be indexed", span)
 
     # ---- constructors -----------------------------------------------------------
 
@@ -293,7 +295,7 @@ class Evaluator:
             return key.name
         if isinstance(key, ast.Traversal):
             raise Failure(
-                "HG117",
+                HG117,
                 "ambiguous attribute key",
                 key.span,
                 help="wrap a reference in parentheses, or a name containing periods in quotes",
@@ -302,7 +304,7 @@ class Evaluator:
         try:
             return to_string(value)
         except EvalError as error:
-            raise Failure("HG117", f"invalid object key: {error.message}", key.span) from None
+            raise Failure(HG117, f"invalid object key: {error.message}", key.span) from None
 
     # ---- templates --------------------------------------------------------------
 
@@ -315,7 +317,7 @@ class Evaluator:
         pieces = self._render(parts, scope)
         if sum(map(len, pieces)) > MAX_RESULT_TEXT:
             raise Failure(
-                "HG117",
+                HG117,
                 f"the template's text would exceed {MAX_RESULT_TEXT // 2**20} MiB, hclgpu's limit "
                 "for a string",
                 expr.span,
@@ -351,13 +353,13 @@ class Evaluator:
         value = self.eval(part.expr, scope)
         if value is None:
             raise Failure(
-                "HG117", "the interpolated value is null", part.expr.span, help="a template needs a value"
+                HG117, "the interpolated value is null", part.expr.span, help="a template needs a value"
             )
         try:
             return to_string(value)
         except EvalError as error:
             message = f"invalid template interpolation value: {error.message}"
-            raise Failure("HG117", message, part.expr.span) from None
+            raise Failure(HG117, message, part.expr.span) from None
 
     def _template_if(self, part: ast.TemplateIf, scope: Scope) -> list[str]:
         if self._condition(part.condition, scope):
@@ -388,7 +390,7 @@ class Evaluator:
         except (EvalError, OverflowError) as error:
             error = error if isinstance(error, EvalError) else EvalError(str(error))
             message = f"invalid operand for `{expr.op}`: {error.message}"
-            raise Failure("HG117", message, expr.operand.span) from None
+            raise Failure(HG117, message, expr.operand.span) from None
 
     def _binary(self, expr: ast.BinaryOp, scope: Scope) -> Value:
         op = expr.op
@@ -406,7 +408,7 @@ class Evaluator:
             return _arithmetic(op, a, b, expr)
         except (EvalError, ValueError, OverflowError) as error:
             message = error.message if isinstance(error, EvalError) else str(error)
-            raise Failure("HG117", f"`{op}` cannot be computed: {message}", expr.span) from None
+            raise Failure(HG117, f"`{op}` cannot be computed: {message}", expr.span) from None
 
     def _logical(self, expr: ast.BinaryOp, scope: Scope) -> bool:
         left = self._bool_operand(self.eval(expr.left, scope), expr.left, expr.op)
@@ -417,24 +419,24 @@ class Evaluator:
         try:
             return to_number(value)
         except EvalError as error:
-            raise Failure("HG117", f"invalid operand for `{op}`: {error.message}", node.span) from None
+            raise Failure(HG117, f"invalid operand for `{op}`: {error.message}", node.span) from None
 
     def _bool_operand(self, value: Value, node: ast.Expr, op: str) -> bool:
         try:
             return to_bool(value)
         except EvalError as error:
-            raise Failure("HG117", f"invalid operand for `{op}`: {error.message}", node.span) from None
+            raise Failure(HG117, f"invalid operand for `{op}`: {error.message}", node.span) from None
 
     def _condition(self, node: ast.Expr, scope: Scope) -> bool:
         value = self.eval(node, scope)
         if value is None:
             raise Failure(
-                "HG117", "the condition value is null", node.span, help="conditions must be true or false"
+                HG117, "the condition value is null", node.span, help="conditions must be true or false"
             )
         try:
             return to_bool(value)
         except EvalError as error:
-            raise Failure("HG117", f"incorrect condition type: {error.message}", node.span) from None
+            raise Failure(HG117, f"incorrect condition type: {error.message}", node.span) from None
 
     def _conditional(self, expr: ast.Conditional, scope: Scope) -> Value:
         """HCL evaluates both results and gives them one type (`true ? 1 : "a"` is `"1"`);
@@ -461,8 +463,8 @@ class Evaluator:
             self.visit(len(collection), node.span)
             return [(key, collection[key]) for key in sorted(collection)]
         if collection is None:
-            raise Failure("HG117", "cannot iterate over a null value", node.span)
-        raise Failure("HG117", f"a {type_name(collection)} value cannot be iterated", node.span)
+            raise Failure(HG117, "cannot iterate over a null value", node.span)
+        raise Failure(HG117, f"a {type_name(collection)} value cannot be iterated", node.span)
 
     def _for(self, expr: ast.ForExpr, scope: Scope) -> Value:
         tuple_result: list[Value] = []
@@ -486,13 +488,13 @@ class Evaluator:
         try:
             key = to_string(key_value)
         except EvalError as error:
-            raise Failure("HG117", f"invalid object key: {error.message}", expr.key.span) from None
+            raise Failure(HG117, f"invalid object key: {error.message}", expr.key.span) from None
         value = self.eval(expr.value, scope)
         if expr.grouping:
             result.setdefault(key, []).append(value)
         elif key in result:
             raise Failure(
-                "HG117",
+                HG117,
                 f"duplicate object key {key!r}",
                 expr.key.span,
                 help="add `...` after the value expression to group values by key",
@@ -505,7 +507,7 @@ class Evaluator:
     def _call(self, expr: ast.FunctionCall, scope: Scope) -> Value:
         if self.constants_only:
             raise Failure(
-                "HG115",
+                HG115,
                 "function calls are not allowed here",
                 expr.name_span,
                 help="a default, a var file and a --var value must be constants",
@@ -516,7 +518,7 @@ class Evaluator:
         function = self.functions.get(expr.name)
         if function is None:
             raise Failure(
-                "HG115",
+                HG115,
                 f"there is no function named `{expr.name}`",
                 expr.name_span,
                 help=did_you_mean(expr.name, list(self.functions) + list(self.special)),
@@ -526,30 +528,30 @@ class Evaluator:
             last = args.pop()
             if not isinstance(last, list):
                 raise Failure(
-                    "HG116", "the final argument to expand with `...` must be a list", expr.args[-1].span
+                    HG116, "the final argument to expand with `...` must be a list", expr.args[-1].span
                 )
             args.extend(last)
         problem = function.check_arity(len(args))
         if problem:
-            raise Failure("HG116", problem, expr.span)
+            raise Failure(HG116, problem, expr.span)
         spending = SPENDING.set(self.budget)
         try:
             return function.impl(*args)
         except TooMuchWork as error:
-            raise Failure("HG117", str(error), expr.span) from None
+            raise Failure(HG117, str(error), expr.span) from None
         except EvalError as error:
             span = _argument_span(expr, error.arg)
-            raise Failure(error.code or "HG116", error.message, span) from None
+            raise Failure(error.code or HG116, error.message, span) from None
         except RecursionError:
             raise
         except Exception as error:  # a function must never crash the whole run
-            raise Failure("HG116", f"call to function `{expr.name}` failed: {error}", expr.span) from None
+            raise Failure(HG116, f"call to function `{expr.name}` failed: {error}", expr.span) from None
         finally:
             SPENDING.reset(spending)
 
     def _can(self, expr: ast.FunctionCall, scope: Scope) -> Value:
         if len(expr.args) != 1:
-            raise Failure("HG116", "function `can` expects exactly one argument", expr.span)
+            raise Failure(HG116, "function `can` expects exactly one argument", expr.span)
         try:
             self.eval(expr.args[0], scope)
         except Failure:
@@ -558,7 +560,7 @@ class Evaluator:
 
     def _try(self, expr: ast.FunctionCall, scope: Scope) -> Value:
         if not expr.args:
-            raise Failure("HG116", "function `try` needs at least one argument", expr.span)
+            raise Failure(HG116, "function `try` needs at least one argument", expr.span)
         last: Failure | None = None
         for arg in expr.args:
             try:
@@ -567,7 +569,7 @@ class Evaluator:
                 last = failure
         assert last is not None
         raise Failure(
-            "HG116",
+            HG116,
             f"no expression given to `try` could be evaluated; the last failed: {last.message}",
             last.span,
         )
@@ -576,16 +578,14 @@ class Evaluator:
         from hclgpu.eval.types import TypeExprError, convert, parse_type
 
         if len(expr.args) != 2:
-            raise Failure("HG116", "function `convert` expects a value and a type", expr.span)
+            raise Failure(HG116, "function `convert` expects a value and a type", expr.span)
         value = self.value(expr.args[0], scope)
         try:
             return convert(value, parse_type(expr.args[1]))
         except TypeExprError as error:
-            raise Failure("HG116", error.message, error.node.span) from None
+            raise Failure(HG116, error.message, error.node.span) from None
         except EvalError as error:
-            raise Failure(
-                "HG116", f"invalid value for `convert`: {error.message}", expr.args[0].span
-            ) from None
+            raise Failure(HG116, f"invalid value for `convert`: {error.message}", expr.args[0].span) from None
 
 
 def _kind(value: Value) -> str:
@@ -606,7 +606,7 @@ def _unify(value: Value, other: Value, expr: ast.Conditional) -> Value:
     if "string" in (mine, theirs) and {mine, theirs} <= {"string", "number", "bool"}:
         return to_string(value)
     raise Failure(
-        "HG117",
+        HG117,
         f"inconsistent conditional result types: {mine} and {theirs}",
         expr.span,
         help="both results of `? :` must have the same type",
@@ -633,7 +633,7 @@ def _argument_span(call: ast.FunctionCall, index: int | None) -> Span:
 def _arithmetic(op: str, a: int | float, b: int | float, expr: ast.BinaryOp) -> Value:
     if op in ("+", "-", "*", "/", "%"):
         if op in ("/", "%") and b == 0:
-            raise Failure("HG117", "division by zero", expr.right.span)
+            raise Failure(HG117, "division by zero", expr.right.span)
         exact = arithmetic(op, a, b)  # cty's 512-bit big.Float, where float64 differs
         if exact is not None:
             return exact
@@ -644,7 +644,7 @@ def _arithmetic(op: str, a: int | float, b: int | float, expr: ast.BinaryOp) -> 
     if op == "*":
         return number(a * b)
     if op in ("/", "%") and b == 0:
-        raise Failure("HG117", "division by zero", expr.right.span)
+        raise Failure(HG117, "division by zero", expr.right.span)
     if op == "/":
         return number(a / b if isinstance(a, float) or isinstance(b, float) or a % b else a // b)
     if op == "%":
@@ -652,7 +652,7 @@ def _arithmetic(op: str, a: int | float, b: int | float, expr: ast.BinaryOp) -> 
     comparisons = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}
     if op in comparisons:
         return comparisons[op]
-    raise Failure("HG117", f"unknown operator `{op}`", expr.span)
+    raise Failure(HG117, f"unknown operator `{op}`", expr.span)
 
 
 def _int_mod(a: int, b: int) -> int:

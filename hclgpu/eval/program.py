@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hclgpu.codes import Severity
+from hclgpu.codes.evaluation import HG101, HG102, HG104, HG105, HG108, HG114, HG120
+from hclgpu.codes.syntax import HG012
 from hclgpu.diagnostics import Related, Sink
 from hclgpu.eval.declarations import Declarations
 from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean
@@ -63,7 +65,7 @@ def _check_top_level(body: ast.Body, source: SourceFile, sink: Sink) -> None:
     for item in body.items:
         if isinstance(item, ast.Attribute):
             sink.emit(
-                "HG101",
+                HG101,
                 f"an argument named `{item.name}` is not expected at the top level",
                 source,
                 item.name_span,
@@ -71,7 +73,7 @@ def _check_top_level(body: ast.Body, source: SourceFile, sink: Sink) -> None:
             )
         elif item.type not in TOP_LEVEL_BLOCKS:
             sink.emit(
-                "HG102",
+                HG102,
                 f"blocks of type `{item.type}` are not expected at the top level",
                 source,
                 item.type_span,
@@ -84,11 +86,11 @@ def _job_block(tree: ast.File, source: SourceFile, sink: Sink) -> ast.Block | No
     jobs = tree.body.blocks("job")
     if not jobs:
         where = Span(0, min(1, len(source.text)))
-        sink.emit("HG108", "the file has no `job` block", source, where, help='add `job "name" { ... }`')
+        sink.emit(HG108, "the file has no `job` block", source, where, help='add `job "name" { ... }`')
         return None
     for extra in jobs[1:]:
         sink.emit(
-            "HG104",
+            HG104,
             "only one `job` block is allowed in a file",
             source,
             extra.type_span,
@@ -97,7 +99,7 @@ def _job_block(tree: ast.File, source: SourceFile, sink: Sink) -> ast.Block | No
     job = jobs[0]
     if len(job.labels) != 1:
         span = job.labels[1].span if len(job.labels) > 1 else job.type_span
-        sink.emit("HG105", "a `job` block needs exactly one label: the job's ID", source, span)
+        sink.emit(HG105, "a `job` block needs exactly one label: the job's ID", source, span)
         return None
     return job
 
@@ -127,7 +129,7 @@ class Locals:
             for item in block.body.items:
                 if isinstance(item, ast.Block):
                     self.sink.emit(
-                        "HG102",
+                        HG102,
                         f"blocks of type `{item.type}` are not expected in `locals`",
                         self.source,
                         item.type_span,
@@ -137,7 +139,7 @@ class Locals:
                     # over an earlier one: Nomad accepts the job with the last value
                     first = self.exprs[item.name]
                     self.sink.emit(
-                        "HG120",
+                        HG120,
                         f"local value `{item.name}` is defined more than once; "
                         "Nomad uses this last definition",
                         self.source,
@@ -199,7 +201,7 @@ class Locals:
             self.failed.add(name)
             self.values[name] = UNSET
             self.sink.emit(
-                "HG012", "the expression is nested too deeply to evaluate", self.source, attribute.span
+                HG012, "the expression is nested too deeply to evaluate", self.source, attribute.span
             )
 
     def _depends(self, name: str) -> set[str]:
@@ -230,7 +232,7 @@ class Locals:
             order = names[index:] + names[:index]
             chain = " -> ".join(f"local.{n}" for n in [*order, name])
             self.sink.emit(
-                "HG114",
+                HG114,
                 f"local values refer to each other in a cycle: {chain}",
                 self.source,
                 place,

@@ -30,6 +30,7 @@ import math
 import re
 from typing import Any, TypeAlias
 
+from hclgpu.codes.base import Code
 from hclgpu.numbers import BigFloat, NumberOutOfRange, fits, parse_decimal
 
 Value: TypeAlias = Any
@@ -59,7 +60,7 @@ class EvalError(Exception):
     the evaluator can point at that argument instead of the whole call.
     """
 
-    def __init__(self, message: str, arg: int | None = None, code: str | None = None) -> None:
+    def __init__(self, message: str, arg: int | None = None, code: Code | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.arg = arg

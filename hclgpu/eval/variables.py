@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hclgpu.codes import Severity
+from hclgpu.codes.evaluation import HG110, HG111, HG112, HG113, HG121
+from hclgpu.codes.syntax import HG001, HG007, HG010, HG014, HG020
 from hclgpu.diagnostics import Related, Sink
 from hclgpu.eval.declarations import Assignment, Declarations, Variable
 from hclgpu.eval.dynamic import normalise
@@ -60,7 +62,7 @@ class Values:
     def _undefined(self, message: str, source: SourceFile, span: Span | None) -> None:
         """A value for an undeclared variable: an error, or a warning when not strict (as Nomad)."""
         self.sink.emit(
-            "HG111",
+            HG111,
             message,
             source,
             span,
@@ -117,7 +119,7 @@ class Values:
                 value = convert(value, variable.type)
             except EvalError as error:
                 self.sink.emit(
-                    "HG112",
+                    HG112,
                     f"the value for `{variable.name}` does not match its type: {error.message}",
                     assignment.source or self.source,
                     assignment.span,
@@ -132,10 +134,10 @@ class Values:
             text = read_text(path)  # a regular file of at most 16 MiB: never /dev/zero or a FIFO
         except NotUtf8 as error:
             source, at = SourceFile(str(path), error.text), Span(error.position, error.position + 1)
-            self.sink.emit("HG010", str(error), source, at, help="save the file as UTF-8")
+            self.sink.emit(HG010, str(error), source, at, help="save the file as UTF-8")
             return
         except OSError as error:
-            code = error.code if isinstance(error, Unreadable) else "HG020"
+            code = error.code if isinstance(error, Unreadable) else HG020
             reason = error.strerror or str(error)
             self.sink.emit(code, f"cannot read the variable file {path}: {reason}", self.source, None)
             return
@@ -154,7 +156,7 @@ class Values:
         for item in tree.body.items:
             if isinstance(item, ast.Block):
                 self.sink.emit(
-                    "HG121",
+                    HG121,
                     f"a variable file assigns values; it cannot hold a `{item.type}` block",
                     source,
                     item.type_span,
@@ -184,14 +186,14 @@ class Values:
                 parse_float=parse_decimal,
             )
         except NumberOutOfRange as error:
-            self.sink.emit("HG014", str(error), source, _number_span(source.text, error.text))
+            self.sink.emit(HG014, str(error), source, _number_span(source.text, error.text))
             return
         except ValueError as error:
-            self.sink.emit("HG001", f"the variable file is not valid JSON: {error}", source, None)
+            self.sink.emit(HG001, f"the variable file is not valid JSON: {error}", source, None)
             return
         data = without_surrogates(data)  # `"\ud800"` is U+FFFD in Go's decoder
         if not isinstance(data, dict):
-            self.sink.emit("HG121", "a JSON variable file must hold one object", source, None)
+            self.sink.emit(HG121, "a JSON variable file must hold one object", source, None)
             return
         for name, value in data.items():
             variable = self.decl.variables.get(name)
@@ -202,7 +204,7 @@ class Values:
                 value = normalise(value)
             except EvalError as error:  # a number past float64, which Nomad reads as one
                 where = _key_span(source.text, name)
-                self.sink.emit("HG112", f"the value for `{name}` is invalid: {error.message}", source, where)
+                self.sink.emit(HG112, f"the value for `{name}` is invalid: {error.message}", source, where)
                 continue
             self._assign(variable, value, Assignment(value, "varfile", source, None))
 
@@ -234,7 +236,7 @@ def _no_constant(name: str) -> Value:
     raise ValueError(f"{name} is not a JSON value")
 
 
-_PRECISE_ERRORS = frozenset(("HG007", "HG014"))
+_PRECISE_ERRORS = frozenset((HG007, HG014))
 """Syntax errors in a value given as text that are reported as they are: an escape no
 string can hold, a number too large."""
 
@@ -257,7 +259,7 @@ def parse_expression(source: SourceFile, sink: Sink) -> tuple[SourceFile, ast.Ex
             sink.extend(precise)
             return None
         shown = source.text if len(source.text) <= 80 else source.text[:77] + "..."
-        sink.emit("HG112", f"`{shown}` is not a valid HCL expression", source, None)
+        sink.emit(HG112, f"`{shown}` is not a valid HCL expression", source, None)
         return None
     return wrapper, items[0].value
 
@@ -273,7 +275,7 @@ def resolve(
         result[variable.name] = UNSET
         if not variable.assignments:
             sink.emit(
-                "HG110",
+                HG110,
                 f"variable `{variable.name}` has no value",
                 source,
                 variable.span,
@@ -301,7 +303,7 @@ def _validate(
             failure.emit(sink, source)
             continue
         if ok is None or not isinstance(ok, bool):
-            sink.emit("HG113", "a validation condition must be true or false", source, rule.condition.span)
+            sink.emit(HG113, "a validation condition must be true or false", source, rule.condition.span)
             continue
         if not ok:
             where = final.span if final.source is source and final.span else variable.span
@@ -310,7 +312,7 @@ def _validate(
             if origin:
                 message += f" (the value came from {origin})"
             sink.emit(
-                "HG113",
+                HG113,
                 message,
                 source,
                 where,

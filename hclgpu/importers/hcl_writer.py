@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from hclgpu.codes.base import Code
+from hclgpu.codes.targets import HG301
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Hcl, Node
 from hclgpu.ir.schema import schema_of
@@ -35,7 +37,7 @@ class Dropped:
 
     pointer: str
     message: str
-    code: str = "HG301"
+    code: Code = HG301
     document: int = 0
 
 

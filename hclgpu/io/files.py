@@ -14,6 +14,9 @@ import os
 import stat
 from typing import BinaryIO
 
+from hclgpu.codes.base import Code
+from hclgpu.codes.syntax import HG013, HG020
+
 MAX_BYTES = 16 * 1024 * 1024
 """The largest input read (16 MiB): the biggest real job files are well under 1 MiB, and
 parsing costs about 20 bytes of memory per byte of input."""
@@ -25,7 +28,7 @@ class Unreadable(OSError):
     naming it (callers name it as their messages do). ``code`` is the diagnostic for it:
     HG013 when it is too large, HG020 otherwise."""
 
-    def __init__(self, reason: str, code: str = "HG020") -> None:
+    def __init__(self, reason: str, code: Code = HG020) -> None:
         super().__init__(reason)
         self.code = code
 
@@ -62,10 +65,10 @@ def read_bytes(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:
             raise Unreadable(f"not a regular file ({_kind(status.st_mode)})")
         if status.st_size > MAX_BYTES:
             size = -(-status.st_size // (1024 * 1024))
-            raise Unreadable(f"the file is {size} MiB; hclgpu reads at most {MAX_MIB} MiB", "HG013")
+            raise Unreadable(f"the file is {size} MiB; hclgpu reads at most {MAX_MIB} MiB", HG013)
         data = handle.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
-        raise Unreadable(f"the file is larger than {MAX_MIB} MiB, the most hclgpu reads", "HG013")
+        raise Unreadable(f"the file is larger than {MAX_MIB} MiB, the most hclgpu reads", HG013)
     return data, status
 
 
@@ -74,7 +77,7 @@ def read_stream(stream: BinaryIO) -> bytes:
     when there is more."""
     data = stream.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
-        raise Unreadable(f"the input is larger than {MAX_MIB} MiB", "HG013")
+        raise Unreadable(f"the input is larger than {MAX_MIB} MiB", HG013)
     return data
 
 

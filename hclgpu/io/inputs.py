@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from hclgpu.codes.syntax import HG010, HG011, HG013, HG020, HG021
 from hclgpu.diagnostics import Sink
 from hclgpu.io.files import MAX_BYTES, MAX_MIB, NotUtf8, Unreadable, decode_utf8, read_bytes
 from hclgpu.io.walk import Exclusion, Reading, reading, walk
@@ -63,7 +64,7 @@ def job_paths(
             files = _walk(raw, display_path(path), exclusion, sink)
             found.extend((file, shown, True) for file, shown in files)
         elif path.exists() and not path.is_file():
-            sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
+            sink.emit(HG020, f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
         elif not (force_exclude and excluded_file(raw, exclusion)):
             found.append((raw, os.path.normpath(raw), force_exclude))
     return _once(found)
@@ -77,11 +78,11 @@ def _walk(raw: str, shown: str, exclusion: Exclusion | None, sink: Sink) -> list
     def report(folder: str, error: OSError) -> None:
         unlisted.append(folder)
         reason = error.strerror or str(error)
-        sink.emit("HG020", f"cannot list the folder `{folder}`: {reason}", SourceFile(folder, ""))
+        sink.emit(HG020, f"cannot list the folder `{folder}`: {reason}", SourceFile(folder, ""))
 
     files = walk(raw, shown, exclusion, report)
     if not files and not unlisted:
-        sink.emit("HG021", f"no job files (*.hcl, *.nomad, *.nomad.hcl) in directory `{raw}`",
+        sink.emit(HG021, f"no job files (*.hcl, *.nomad, *.nomad.hcl) in directory `{raw}`",
                   SourceFile(raw, ""))  # fmt: skip
     return files
 
@@ -125,12 +126,12 @@ def _read(path: Path, shown: str, sink: Sink, walked: bool = False) -> Iterator[
     try:
         data, status = read_bytes(path)
     except Unreadable as error:
-        message = str(error) if error.code == "HG013" else f"`{shown}` is {error}"
+        message = str(error) if error.code == HG013 else f"`{shown}` is {error}"
         sink.emit(error.code, message, SourceFile(shown, ""))
         return
     except OSError as error:
         reason = error.strerror or str(error)
-        sink.emit("HG020", f"cannot read `{shown}`: {reason}", SourceFile(shown, ""))
+        sink.emit(HG020, f"cannot read `{shown}`: {reason}", SourceFile(shown, ""))
         return
     yield Input(shown, data, str(path), reading(status), walked)
 
@@ -159,7 +160,7 @@ def collect(
                 if _first_time(file, seen):
                     yield from _read(Path(file), display_path(Path(file)), sink, walked=True)
         elif path.exists() and not path.is_file():
-            sink.emit("HG020", f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
+            sink.emit(HG020, f"`{raw}` is neither a file nor a directory", SourceFile(raw, ""))
         elif _first_time(raw, seen) and not (force_exclude and excluded_file(raw, exclusion)):
             yield from _read(path, os.path.normpath(raw), sink, walked=force_exclude)
 
@@ -168,18 +169,18 @@ def decode(item: Input, sink: Sink) -> SourceFile | None:
     """Decode UTF-8 text; report invalid bytes, NUL bytes and excess size."""
     data = item.data or b""
     if len(data) > MAX_BYTES:
-        sink.emit("HG013", f"the input is larger than {MAX_MIB} MiB", SourceFile(item.path, ""))
+        sink.emit(HG013, f"the input is larger than {MAX_MIB} MiB", SourceFile(item.path, ""))
         return None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         source = SourceFile(item.path, data.decode("utf-16", errors="replace"))
-        sink.emit("HG011", "the file is UTF-16 text (it starts with a UTF-16 byte-order mark)", source,
+        sink.emit(HG011, "the file is UTF-16 text (it starts with a UTF-16 byte-order mark)", source,
                   Span(0, 1), help="save the file as UTF-8 text")  # fmt: skip
         return None
     try:
         text = decode_utf8(data)
     except NotUtf8 as error:
         span = Span(error.position, error.position + 1)
-        sink.emit("HG010", str(error), SourceFile(item.path, error.text), span, help="save the file as UTF-8")
+        sink.emit(HG010, str(error), SourceFile(item.path, error.text), span, help="save the file as UTF-8")
         return None
     if text.startswith("\ufeff"):
         text = " " + text[1:]
@@ -187,7 +188,7 @@ def decode(item: Input, sink: Sink) -> SourceFile | None:
     if nul >= 0:
         source = SourceFile(item.path, text.replace("\x00", "\ufffd"))
         sink.emit(
-            "HG011",
+            HG011,
             "the file contains a NUL byte; it looks like a binary or UTF-16 file",
             source,
             Span(nul, nul + 1),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from hclgpu.codes.evaluation import HG101, HG102, HG103, HG104, HG122
 from hclgpu.diagnostics import Related
 from hclgpu.eval.expr import Scope, did_you_mean
 from hclgpu.eval.values import Value
@@ -57,12 +58,12 @@ def _flat_attributes(
     """Evaluate a body that may hold only the named attributes (hcldec.ObjectSpec); null is unset."""
     split = decoder.split(body, scope)
     for block, _ in split.blocks:
-        decoder.error("HG102", f"blocks of type `{block.type}` are not expected here", block.type_span)
+        decoder.error(HG102, f"blocks of type `{block.type}` are not expected here", block.type_span)
     values: dict[str, Value] = {}
     for attribute, inner in split.attributes:
         if attribute.name not in allowed:
             decoder.error(
-                "HG101",
+                HG101,
                 f"an argument named `{attribute.name}` is not expected here",
                 attribute.name_span,
                 did_you_mean(attribute.name, list(allowed)),
@@ -149,7 +150,7 @@ def map_attribute(decoder: Decoder, body: Body, name: str) -> Any:
     blocks = body.take_blocks(name)
     if blocks:
         decoder.error(
-            "HG104",
+            HG104,
             f"`{name}` may not be defined more than once",
             blocks[0][0].type_span,
             related=[Related(attribute.span, "another definition is here")],
@@ -225,12 +226,13 @@ def _check_group_scaling(
     attributes = {a.name: a for a in block.body.attributes()}
     if "max" not in attributes:
         where = opening_brace(block.body.span)
-        decoder.error("HG103", "the argument `max` is required, but no definition was found", where)
+        decoder.error(HG103, "the argument `max` is required, but no definition was found", where)
     if policy.type != "horizontal" and "type" in attributes:
         decoder.error(
-            "HG122",
+            HG122,
             f"a group scaling policy must be of type `horizontal`, not {policy.type!r}",
             attributes["type"].value.span,
+            check="scaling-policy-type",  # the checks of HG122 are declared in hclgpu.checks.groups
         )
 
 
@@ -262,11 +264,16 @@ def _task_scaling(decoder: Decoder, blocks: list[tuple[ast.Block, Scope]]) -> li
             continue
         label = block.labels[0].value.lower()
         if label not in _SCALING_TYPES:
-            decoder.error("HG122", 'a task scaling policy must be named "cpu" or "mem"', block.labels[0].span)
+            decoder.error(
+                HG122,
+                'a task scaling policy must be named "cpu" or "mem"',
+                block.labels[0].span,
+                check="task-scaling-policy-name",
+            )
             continue
         if label in seen:
             decoder.error(
-                "HG104",
+                HG104,
                 f'only one `scaling "{label}"` block is allowed',
                 block.type_span,
                 related=[Related(seen[label].type_span, "the first one is here")],
@@ -280,7 +287,10 @@ def _task_scaling(decoder: Decoder, blocks: list[tuple[ast.Block, Scope]]) -> li
             policy.type = expected
         elif policy.type != expected:
             decoder.error(
-                "HG122", f"the policy type must be {expected!r} here, not {policy.type!r}", block.type_span
+                HG122,
+                f"the policy type must be {expected!r} here, not {policy.type!r}",
+                block.type_span,
+                check="task-scaling-policy-type",
             )
             continue
         policies.append(policy)

@@ -16,6 +16,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hclgpu.codes.base import Code
+from hclgpu.codes.evaluation import HG101, HG102, HG103, HG104, HG105, HG106, HG117
+from hclgpu.codes.syntax import HG012
 from hclgpu.diagnostics import Edit, Related, Sink
 from hclgpu.eval.dynamic import Problem, body_as_data, items
 from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean, suggested
@@ -77,14 +80,17 @@ class Decoder:
 
     def error(
         self,
-        code: str,
+        code: Code,
         message: str,
         span: Span | None,
         help: str | None = None,
         related: Iterable[Related] = (),
         fix: Iterable[Edit] = (),
+        *,
+        check: str | None = None,
     ) -> None:
-        self.sink.emit(code, message, self.source, span, help=help, related=related, fix=fix)
+        """Report a finding; ``check`` names which of the code's named checks found it."""
+        self.sink.emit(code, message, self.source, span, help=help, related=related, fix=fix, check=check)
 
     def failure(self, failure: Failure) -> None:
         if failure.silent:
@@ -100,7 +106,7 @@ class Decoder:
         except Failure as failure:
             self.failure(failure)
         except RecursionError:
-            self.error("HG012", "the expression is nested too deeply to evaluate", expr.span)
+            self.error(HG012, "the expression is nested too deeply to evaluate", expr.span)
         return False, None
 
     def value(
@@ -114,7 +120,7 @@ class Decoder:
             return True, convert_value(value, annotation, go)
         except EvalError as error:
             self.error(
-                "HG106", f"unsuitable value for `{attribute.name}`: {error.message}", attribute.value.span
+                HG106, f"unsuitable value for `{attribute.name}`: {error.message}", attribute.value.span
             )
             return False, None
 
@@ -129,9 +135,9 @@ class Decoder:
         except Failure as failure:
             self.failure(failure)
         except EvalError as error:
-            self.error("HG117", error.message, body.span)
+            self.error(HG117, error.message, body.span)
         except RecursionError:
-            self.error("HG012", "the value is nested too deeply to evaluate", body.span)
+            self.error(HG012, "the value is nested too deeply to evaluate", body.span)
         return {}
 
     def _problems(self, problems: list[Problem]) -> None:
@@ -175,7 +181,7 @@ class Decoder:
         if len(block.labels) < wanted:
             missing = names[len(block.labels)]
             self.error(
-                "HG105",
+                HG105,
                 f"a `{block.type}` block needs {wanted} label(s); the {missing or 'name'} is missing",
                 block.labels[-1].span if block.labels else block.type_span,
                 help=f'write `{block.type} "{missing or "name"}" {{ ... }}`',
@@ -183,7 +189,7 @@ class Decoder:
         else:
             extra = block.labels[wanted]
             expected = f"only {wanted} label(s) are" if wanted else "no labels are"
-            self.error("HG105", f"{expected} expected for `{block.type}` blocks", extra.span)
+            self.error(HG105, f"{expected} expected for `{block.type}` blocks", extra.span)
         return False
 
     def model(self, body: ast.Body, scope: Scope, model: type[Node], span: Span) -> Node:
@@ -222,14 +228,14 @@ class Decoder:
         if removed is not None:  # one clear error, in place of "not expected here"
             release, help = removed
             message = f"`{attribute.name}` was removed in Nomad {release}"
-            self.error("HG101", message, attribute.name_span, help)
+            self.error(HG101, message, attribute.name_span, help)
             return
         if attribute.name in schema.blocks:
             help = f"`{attribute.name}` is a block: write `{attribute.name} {{ ... }}`"
         else:
             help = did_you_mean(attribute.name, list(schema.attributes))
         self.error(
-            "HG101",
+            HG101,
             f"an argument named `{attribute.name}` is not expected here",
             attribute.name_span,
             help,
@@ -242,13 +248,13 @@ class Decoder:
         home = _home(block.type, schema)
         if home is not None:  # a `device` written in the task, not in its `resources`
             help = f"`{block.type}` blocks go inside `{home} {{ ... }}`: move it there"
-            self.error("HG102", message, block.type_span, help)
+            self.error(HG102, message, block.type_span, help)
             return
         if block.type in schema.attributes:
             help = f"`{block.type}` is an argument: write `{block.type} = ...`"
         else:
             help = did_you_mean(block.type, list(schema.blocks))
-        self.error("HG102", message, block.type_span, help, fix=_rename(block.type_span, suggested(help)))
+        self.error(HG102, message, block.type_span, help, fix=_rename(block.type_span, suggested(help)))
 
     def _blocks(self, body: Body, schema: Schema, values: dict[str, Value]) -> None:
         grouped: dict[str, list[tuple[ast.Block, Scope]]] = {}
@@ -278,7 +284,7 @@ class Decoder:
         first = blocks[0][0]
         for extra, _ in blocks[1:]:
             self.error(
-                "HG104",
+                HG104,
                 f"only one `{extra.type}` block is allowed here",
                 extra.type_span,
                 related=[Related(first.type_span, "the first one is here")],
@@ -303,13 +309,13 @@ class Decoder:
         """A block decoded into a map (`meta { }`, `env { }`): every attribute is an entry."""
         body = self.split(block.body, scope)
         for inner, _ in body.blocks:
-            self.error("HG102", f"blocks are not expected inside `{block.type}`", inner.type_span)
+            self.error(HG102, f"blocks are not expected inside `{block.type}`", inner.type_span)
         entries: dict[str, Value] = {}
         value_type = map_value_type(spec.annotation)
         for attribute, inner_scope in body.attributes:
             ok, value = self.value(attribute, inner_scope, value_type, spec.hcl.go)
             if ok and value is None:
-                self.error("HG106", f"`{attribute.name}` cannot be null here", attribute.value.span)
+                self.error(HG106, f"`{attribute.name}` cannot be null here", attribute.value.span)
             elif ok:
                 entries[attribute.name] = value
         return {key: entries[key] for key in sorted(entries)}
@@ -321,7 +327,7 @@ class Decoder:
         for name, spec in schema.attributes.items():
             if spec.hcl.required and name not in present:
                 self.error(
-                    "HG103",
+                    HG103,
                     f"the argument `{name}` is required, but no definition was found",
                     where,
                 )

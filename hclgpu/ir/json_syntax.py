@@ -30,6 +30,10 @@ import re
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, ClassVar, Literal, TypeAlias
 
+from hclgpu.codes import declared
+from hclgpu.codes.base import Code
+from hclgpu.codes.evaluation import HG105, HG106
+from hclgpu.codes.syntax import HG001, HG012, HG014
 from hclgpu.diagnostics import Related, Sink
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
@@ -52,15 +56,15 @@ def parse_json_job(source: SourceFile, sink: Sink) -> ast.File | None:
         sink.emit(error.code, error.message, source, error.span, help=error.help)
         return None
     except RecursionError:
-        sink.emit("HG012", "the file is nested too deeply to process", source, None)
+        sink.emit(HG012, "the file is nested too deeply to process", source, None)
         return None
     if not isinstance(root, JObject):
-        sink.emit("HG001", "a job file in JSON syntax must be one JSON object", source, root.span)
+        sink.emit(HG001, "a job file in JSON syntax must be one JSON object", source, root.span)
         return None
     try:
         return _Builder(source, sink).file(root)
     except RecursionError:
-        sink.emit("HG012", "the file is nested too deeply to process", source, None)
+        sink.emit(HG012, "the file is nested too deeply to process", source, None)
         return None
 
 
@@ -115,7 +119,7 @@ JValue: TypeAlias = JString | JNumber | JConst | JArray | JObject
 class JsonError(Exception):
     """Invalid JSON, located; a syntax error (HG001) unless ``code`` says otherwise."""
 
-    def __init__(self, message: str, span: Span, help: str | None = None, code: str = "HG001") -> None:
+    def __init__(self, message: str, span: Span, help: str | None = None, code: Code = HG001) -> None:
         super().__init__(message)
         self.message = message
         self.span = span
@@ -212,7 +216,7 @@ class _Scanner:
                     f"nesting is deeper than {MAX_DEPTH} levels",
                     Span(self.pos, self.pos + 1),
                     help="flatten the structure; real job files nest a few levels deep",
-                    code="HG012",
+                    code=HG012,
                 )
             return self._object() if char == "{" else self._array()
         finally:
@@ -224,7 +228,7 @@ class _Scanner:
         try:
             value = parse_decimal(text)
         except NumberOutOfRange as error:
-            raise JsonError(str(error), Span(match.start(), match.end()), code="HG014") from None
+            raise JsonError(str(error), Span(match.start(), match.end()), code=HG014) from None
         return JNumber(value, Span(match.start(), match.end()))
 
     def _object(self) -> JObject:
@@ -514,7 +518,7 @@ class _Builder:
         self.source = source
         self.sink = sink
 
-    def error(self, code: str, message: str, span: Span, help: str | None = None) -> None:
+    def error(self, code: Code, message: str, span: Span, help: str | None = None) -> None:
         self.sink.emit(code, message, self.source, span, help=help)
 
     def file(self, root: JObject) -> ast.File:
@@ -557,7 +561,7 @@ class _Builder:
 
     def _not_object(self, value: JValue, block: str | None) -> None:
         what = f"the labels of `{block}` blocks as property names" if block else "arguments and blocks"
-        self.error("HG106", f"a JSON object is required here, to hold {what}", value.span)
+        self.error(HG106, f"a JSON object is required here, to hold {what}", value.span)
 
     def blocks(
         self,
@@ -573,7 +577,7 @@ class _Builder:
             nested = self.members(value, name)
             if not nested and not (isinstance(value, JConst) and value.value is None):
                 self.error(
-                    "HG105",
+                    HG105,
                     f"a `{name}` block needs {rule.labels} label(s), written as nested property names",
                     value.span,
                     help=f'write `"{name}": {{"LABEL": {{ ... }}}}`',
@@ -588,7 +592,7 @@ class _Builder:
                 out.append(self.block(member, body, rule, labels))
             elif not (isinstance(body, JConst) and body.value is None):
                 self.error(
-                    "HG106",
+                    HG106,
                     f"a JSON object or an array of objects is required here, "
                     f"to hold the contents of `{name}` blocks",
                     body.span,
@@ -648,7 +652,7 @@ class _Builder:
         if bad is not None:
             move = _Mover(self.source.text, value, 0)
             self.error(
-                "HG001",
+                HG001,
                 "`%{` starts a template directive (`if`, `else`, `endif`, `for`, `endfor`)",
                 move(Span(bad.start(), bad.end())),
                 help="write `%%{` for a literal `%{`",
@@ -703,10 +707,10 @@ class _Builder:
         """
         seen: set[tuple[str, int, str]] = set()
         for diagnostic in local:
-            code, message = diagnostic.code, diagnostic.message
+            code, message = declared(diagnostic.code), diagnostic.message
             span = move(diagnostic.span) if diagnostic.span else move.whole
             if diagnostic.span is not None and diagnostic.span.start > move.content_end:
-                code, message = "HG001", _UNCLOSED
+                code, message = HG001, _UNCLOSED
                 span = Span(move.whole.end - 1, move.whole.end)
             if (code, span.start, message) in seen:
                 continue

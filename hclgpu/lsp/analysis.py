@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hclgpu.codes import Severity
+from hclgpu.codes.syntax import HG020, HG901
 from hclgpu.diagnostics import Diagnostic, Sink, wanted
 from hclgpu.lsp.positions import LineIndex
 from hclgpu.pipeline import Result
@@ -61,7 +62,7 @@ def analyse(
     except Exception as error:  # a bug in hclgpu: report it in the editor, keep serving
         result = Result(source, None)
         result.diagnostics.append(
-            Diagnostic("HG901", Severity.ERROR, f"internal error: {type(error).__name__}: {error}", source)
+            Diagnostic(HG901, Severity.ERROR, f"internal error: {type(error).__name__}: {error}", source)
         )
         unusable = []
     selected, ignored = settings.selected, settings.ignored_for(path)
@@ -78,7 +79,7 @@ def _settings(path: str, given: dict[str, object], document: SourceFile) -> tupl
         return (resolver.for_folder(folder) if folder else resolver.for_file("")), []
     except ConfigError as error:
         problem = Diagnostic(
-            "HG020", Severity.ERROR, f"the configuration cannot be used: {error}", document, Span(0, 0),
+            HG020, Severity.ERROR, f"the configuration cannot be used: {error}", document, Span(0, 0),
             help="fix the configuration file; until then the editor's settings apply alone",
         )  # fmt: skip
         return Resolver(given, origin="editor", isolated=True).for_file(""), [problem]

@@ -24,6 +24,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from hclgpu.codes import declared
+from hclgpu.codes.base import Code
+from hclgpu.codes.policies import HG410
 from hclgpu.rego.policies import PolicySet
 
 WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
@@ -68,7 +71,7 @@ class CompileError:
     length: int
     """Bytes the error covers from there."""
     message: str
-    code: str = "HG410"
+    code: Code = HG410
     """The diagnostic: HG410 for what does not compile, HG415 for a built-in the engine lacks."""
 
 
@@ -130,7 +133,7 @@ class Engine:
         if first is None:
             return [CompileError("", None, 0, "the policy engine did not start")]
         return [
-            CompileError(e["file"], e["offset"], e.get("length", 0), e["message"], e.get("code", "HG410"))
+            CompileError(e["file"], e["offset"], e.get("length", 0), e["message"], _code(e.get("code")))
             for e in first.get("errors", [])
         ]
 
@@ -336,3 +339,8 @@ def _close_all() -> None:
         import shutil
 
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _code(sent: str | None) -> Code:
+    """The code a worker's error names (as its id, in JSON), HG410 when it names none."""
+    return declared(sent) if sent is not None else HG410

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from hclgpu.checks.context import Context
+from hclgpu.codes.policies import HG411, HG412, HG414
 from hclgpu.diagnostics import Sink
 from hclgpu.ir import models as m
 from hclgpu.rego import engine
@@ -35,7 +36,7 @@ def check_policies(job: m.Job, tree: ast.File, source: SourceFile, sink: Sink, p
         name = f"{package}.{rule}"
         if index in reply.errors:
             ctx.report(
-                "HG411", f"policy rule `{name}` failed: {reply.errors[index]}", ctx.header_span(job),
+                HG411, f"policy rule `{name}` failed: {reply.errors[index]}", ctx.header_span(job),
                 help="the policy needs fixing; the job may be fine",
             )  # fmt: skip
             continue
@@ -53,21 +54,21 @@ def _stopped(ctx: Context, reply: Reply, rules: tuple[tuple[str, str], ...], tim
     rule = f"`{'.'.join(rules[running])}`" if running is not None else "the policies"
     if reply.stopped == "timeout":
         ctx.report(
-            "HG412", f"policy rule {rule} did not finish within {timeout:g} s and was stopped",
+            HG412, f"policy rule {rule} did not finish within {timeout:g} s and was stopped",
             ctx.header_span(ctx.job), help="make the rule cheaper, or raise --policy-timeout",
         )  # fmt: skip
     elif reply.stopped == "memory":
         ctx.report(
-            "HG414",
+            HG414,
             f"policy rule {rule} used more than {memory_text(engine.MEMORY_LIMIT)} of memory and was stopped",
             ctx.header_span(ctx.job),
             help="make the rule build smaller values: count or test elements as they are found",
         )
     elif reply.detail is not None:
-        ctx.report("HG411", f"the policy engine failed on this job: {reply.detail}", ctx.header_span(ctx.job))
+        ctx.report(HG411, f"the policy engine failed on this job: {reply.detail}", ctx.header_span(ctx.job))
     else:
         ctx.report(
-            "HG411", f"the policy engine crashed while evaluating {rule}",
+            HG411, f"the policy engine crashed while evaluating {rule}",
             ctx.header_span(ctx.job),
             help="rego-cpp ends its process on some mistakes, such as a built-in called with the "
             "wrong number of arguments: check the rule's calls",

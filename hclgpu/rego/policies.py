@@ -20,6 +20,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from hclgpu.codes.base import Code
+from hclgpu.codes.policies import HG401, HG402, HG410, HG413
 from hclgpu.diagnostics import Sink
 from hclgpu.rego import DEFAULT_NAMESPACES, DEFAULT_TIMEOUT
 from hclgpu.source import SourceFile
@@ -61,9 +63,9 @@ class PolicySet:
         return tuple(sorted(found))
 
 
-def severity_of(rule: str) -> str:
+def severity_of(rule: str) -> Code:
     """HG402 for ``warn`` rules, HG401 for ``deny`` and ``violation`` rules."""
-    return "HG402" if rule.startswith("warn") else "HG401"
+    return HG402 if rule.startswith("warn") else HG401
 
 
 def load_policies(
@@ -88,7 +90,7 @@ def load_policies(
     if not policies.rules:
         wanted = ", ".join(f"`{n}`" for n in namespaces) or "any package"
         sink.emit(
-            "HG413",
+            HG413,
             f"no policy in {wanted} has a `deny`, `warn` or `violation` rule",
             SourceFile(places[0], ""),
             help="name the package with --namespace, or use --all-namespaces",
@@ -101,7 +103,7 @@ def _rego_files(place: str, sink: Sink) -> list[str] | None:
     if os.path.isfile(place):
         return [place]
     if not os.path.isdir(place):
-        sink.emit("HG413", f"policy directory `{place}` does not exist", SourceFile(place, ""))
+        sink.emit(HG413, f"policy directory `{place}` does not exist", SourceFile(place, ""))
         return None
     found: list[str] = []
     for folder, folders, files in os.walk(place):
@@ -112,7 +114,7 @@ def _rego_files(place: str, sink: Sink) -> list[str] | None:
             if name.endswith(".rego") and not name.endswith("_test.rego")
         )
     if not found:
-        sink.emit("HG413", f"no policy files (*.rego) in directory `{place}`", SourceFile(place, ""))
+        sink.emit(HG413, f"no policy files (*.rego) in directory `{place}`", SourceFile(place, ""))
         return None
     return found
 
@@ -124,12 +126,12 @@ def _read(path: str, sink: Sink) -> Module | None:
     try:
         text = read_text(path)
     except (OSError, ValueError) as error:
-        sink.emit("HG413", f"cannot read policy file `{shown}`: {error}", SourceFile(shown, ""))
+        sink.emit(HG413, f"cannot read policy file `{shown}`: {error}", SourceFile(shown, ""))
         return None
     source = SourceFile(shown, text)
     package = _PACKAGE.search(text)
     if package is None:
-        sink.emit("HG410", "the policy has no `package` declaration", source, None)
+        sink.emit(HG410, "the policy has no `package` declaration", source, None)
         return None
     old = _V0_HEAD.search(text)
     if old is not None:
@@ -137,7 +139,7 @@ def _read(path: str, sink: Sink) -> Module | None:
 
         rule = text[old.start() : old.start(1)].strip()
         sink.emit(
-            "HG410",
+            HG410,
             f"`{rule}[...]` is a Rego v0 rule head",
             source,
             Span(old.start(1), old.start(1) + 1),

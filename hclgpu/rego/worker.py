@@ -40,6 +40,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from hclgpu.codes.policies import HG415
+
 _ERROR = re.compile(rb"\(error (\d+):")
 _MESSAGE = re.compile(rb"\(errormsg (\d+):")
 
@@ -114,7 +116,7 @@ class _Engine:
                     "length": _size(text[start:end]),
                     "message": f"`{name}` is not available in the policy engine: every call is"
                     " undefined, so the rule would pass silently",
-                    "code": "HG415",
+                    "code": HG415,
                 }
 
     def evaluate(self, document: Any, each: bool) -> Iterator[dict[str, Any]]:

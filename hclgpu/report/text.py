@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from hclgpu.codes import Severity
+from hclgpu.codes.syntax import HG023
 from hclgpu.diagnostics import Diagnostic
 from hclgpu.report.location import Region, region
 from hclgpu.source import SourceFile
@@ -97,7 +98,7 @@ def format_diagnostic(diagnostic: Diagnostic) -> list[Text]:
 def summary_line(diagnostics: Sequence[Diagnostic], files: int) -> str:
     errors = sum(d.severity is Severity.ERROR for d in diagnostics)
     warnings = sum(d.severity is Severity.WARNING for d in diagnostics)
-    skipped = sum(d.code == "HG023" for d in diagnostics)
+    skipped = sum(d.code == HG023 for d in diagnostics)
     checked = f"{files - skipped} file{'s' if files - skipped != 1 else ''}"
     if skipped:
         checked += f", {skipped} skipped"

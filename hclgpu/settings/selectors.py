@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 
-from hclgpu.codes import BY_NAME, CODES
-from hclgpu.codes.checks import CHECKS
+from hclgpu.codes import BY_NAME, CHECKS, CODES
 
 _PREFIX = re.compile(r"HG[0-9]{0,3}\Z", re.IGNORECASE)
 

@@ -20,6 +20,7 @@ the help.
 
 from __future__ import annotations
 
+from hclgpu.codes.syntax import HG001
 from hclgpu.diagnostics import Sink
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
@@ -55,7 +56,7 @@ def check_layout(body: ast.Body, source: SourceFile, sink: Sink) -> bool:
                 found.extend((_NOT_CLOSED, span) for span in _blank_after(text, problem[1].start))
         pending.extend(item for item in reversed(block.body.items) if isinstance(item, ast.Block))
     for (summary, detail), span in sorted(found, key=lambda problem: problem[1].start):
-        sink.emit("HG001", summary, source, span, help=detail)
+        sink.emit(HG001, summary, source, span, help=detail)
     return bool(found)
 
 

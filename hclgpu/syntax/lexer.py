@@ -21,6 +21,21 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from hclgpu.codes.base import Code
+from hclgpu.codes.syntax import (
+    HG001,
+    HG002,
+    HG003,
+    HG004,
+    HG005,
+    HG006,
+    HG007,
+    HG008,
+    HG009,
+    HG011,
+    HG012,
+    HG014,
+)
 from hclgpu.numbers import NumberOutOfRange, parse_decimal
 from hclgpu.source import Span
 
@@ -47,7 +62,7 @@ class LexError(Exception):
 
     def __init__(
         self,
-        code: str,
+        code: Code,
         message: str,
         span: Span,
         *,
@@ -167,7 +182,7 @@ def _unknown_directive(text: str, pos: int) -> LexError:
     word = re.match(r"%\{~?[ \t]*([\w-]*)", text[pos : pos + 40])
     end = pos + (word.end() if word else 2)
     return LexError(
-        "HG001",
+        HG001,
         f"`{text[pos:end].rstrip()}` is not a template directive",
         Span(pos, end),
         help="directives are `%{if}`, `%{else}`, `%{endif}`, `%{for}` and `%{endfor}`; "
@@ -184,7 +199,7 @@ def _check_escapes(raw: str, offset: int) -> None:
             at = offset + match.start()
             shown = raw[match.start() : match.start() + 2]
             raise LexError(
-                "HG007",
+                HG007,
                 f"`{shown}` is not a valid escape sequence",
                 Span(at, at + len(shown)),
                 help='write `\\\\` for a backslash; HCL knows \\n \\r \\t \\" \\\\ \\uNNNN \\UNNNNNNNN',
@@ -207,7 +222,7 @@ def _check_code_point(escape: str, at: int) -> None:
         else "Unicode ends at U+10FFFF"
     )
     raise LexError(
-        "HG007",
+        HG007,
         f"`{escape}` is not a valid escape sequence: U+{code:04X} cannot be encoded in UTF-8",
         Span(at, at + len(escape)),
         help=why,
@@ -222,7 +237,7 @@ def _check_number(text: str, pos: int) -> None:
     except NumberOutOfRange as error:
         end = pos + len(text)
         raise LexError(
-            "HG014",
+            HG014,
             str(error),
             Span(pos, end),
             help='quote it if it is text rather than a number: `"..."`',
@@ -251,7 +266,7 @@ class Lexer:
     def _push(self, kind: str, start: int, end: int, extra: object = None) -> None:
         if len(self.stack) > MAX_DEPTH:
             raise LexError(
-                "HG012",
+                HG012,
                 f"nesting is deeper than {MAX_DEPTH} levels",
                 Span(start, end),
                 help="flatten the structure; real job files nest a few levels deep",
@@ -270,7 +285,7 @@ class Lexer:
             return _OPERATORS[char]
         if kind == "file":
             raise LexError(
-                "HG004",
+                HG004,
                 f"unbalanced `{char}`: nothing is open here",
                 Span(start, end),
                 help="delete it, or add the opening bracket it was meant to close",
@@ -279,7 +294,7 @@ class Lexer:
         opener = "${" if kind == "$" else "%{" if kind == "%" else kind[-1]
         expected = _CLOSING[kind[-1]]
         raise LexError(
-            "HG004",
+            HG004,
             f"`{char}` does not close the `{opener}` opened before it; expected `{expected}`",
             Span(start, end),
             related=((Span(open_start, open_end), f"`{opener}` opened here"),),
@@ -346,7 +361,7 @@ class Lexer:
                     type = self._close("}" if value == "~}" else value, pos, end)
                     moved = type in ("INTERP_CLOSE", "DIR_CLOSE")  # back in a string or heredoc?
                     if value == "~}" and type == "RBRACE":
-                        raise LexError("HG006", "`~` is only allowed before the `}` of `${ }` or `%{ }`",
+                        raise LexError(HG006, "`~` is only allowed before the `}` of `${ }` or `%{ }`",
                                        Span(pos, pos + 1), resume=pos + 1)  # fmt: skip
             elif group == "string":
                 type = "STRING"
@@ -438,7 +453,7 @@ class Lexer:
             return
         closer = "]" if self.stack[-1][0] == "[" else ")"
         raise LexError(
-            "HG005",
+            HG005,
             f"`{self.text[start:end]}` is never closed",
             Span(start, end),
             help=f"add the missing `{closer}` before the next attribute or block",
@@ -454,7 +469,7 @@ class Lexer:
             header_end -= 1
         self.notes.append(
             LexError(
-                "HG009",
+                HG009,
                 "the `{` of a block must be on the same line as the block's name and labels",
                 Span(header_end, pos + 1),
                 help="Nomad rejects a block whose `{` starts a new line; join the two lines",
@@ -464,16 +479,16 @@ class Lexer:
     def _bad(self, value: str, pos: int) -> None:
         if value == "/*":
             raise LexError(
-                "HG008",
+                HG008,
                 "this `/*` comment is never closed",
                 Span(pos, pos + 2),
                 help="add `*/` where the comment should end",
             )
         if value == "\x00":
-            raise LexError("HG011", "NUL byte in the file", Span(pos, pos + 1), resume=pos + 1)
+            raise LexError(HG011, "NUL byte in the file", Span(pos, pos + 1), resume=pos + 1)
         shown = value if value.isprintable() else repr(value)[1:-1]
         raise LexError(
-            "HG006",
+            HG006,
             f"unexpected character `{shown}`",
             Span(pos, pos + 1),
             help="put text in double quotes; HCL2 has no token that starts with this character",
@@ -488,7 +503,7 @@ class Lexer:
         closer = _CLOSING.get(kind[-1], "")
         n = len(self.text)
         raise LexError(
-            "HG005",
+            HG005,
             f"`{opener}` is never closed",
             Span(start, end),
             help=f"add the missing `{closer}`",
@@ -505,7 +520,7 @@ class Lexer:
         if m is None or group is None:
             _, start, _, _ = self.stack[-1]
             raise LexError(
-                "HG002",
+                HG002,
                 "unterminated string",
                 Span(start, pos),
                 help='close the string with `"` on the same line, or use a heredoc for several lines',
@@ -538,7 +553,7 @@ class Lexer:
         rest = _HEREDOC_REST.match(self.text, end)
         if rest is None:
             raise LexError(
-                "HG001",
+                HG001,
                 f"the heredoc marker `<<{'-' if flush else ''}{marker}` must end its line",
                 Span(pos, end),
                 help="start the heredoc text on the next line",
@@ -570,7 +585,7 @@ class Lexer:
             if pos >= len(text):
                 n = len(text)
                 raise LexError(
-                    "HG003",
+                    HG003,
                     f"heredoc `{marker}` is never closed",
                     Span(n, n),
                     help=f"end the heredoc with a line that holds only `{marker}`",

@@ -13,6 +13,7 @@ import re
 from itertools import chain
 from typing import Any
 
+from hclgpu.codes.syntax import HG001, HG004
 from hclgpu.diagnostics import Related, Sink
 from hclgpu.gc_pause import paused_gc
 from hclgpu.source import SourceFile, Span
@@ -117,7 +118,7 @@ _CRUDE = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|//[^\n]*|/\*[\s\S]*?(?:\*/|\Z
 
 def _statement_region(text: str, offset: int, code: str) -> tuple[int, int]:
     """The part of ``text`` to blank out so that parsing can resume after an error."""
-    if code == "HG004":
+    if code == HG004:
         return offset, offset + 1
     start = text.rfind("\n", 0, offset) + 1
     end = text.find("\n", offset)
@@ -215,10 +216,10 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
             failed = True
             _notes(lexer, source, sink, noted)
             problem = explain(failure.token, failure.expected, failure.previous, text)
-            sink.emit("HG001", problem.message, source, problem.span, help=problem.help)
+            sink.emit(HG001, problem.message, source, problem.span, help=problem.help)
             if failure.token.type == "$END":
                 break
-            offset, code = failure.token.start, "HG001"
+            offset, code = failure.token.start, HG001
             rest_of_body = problem.rest_of_body
             label = _label_region(text, offset) if problem.label else None
             if label is not None:

@@ -7,6 +7,7 @@ var files alike — exactly once.
 
 from __future__ import annotations
 
+from hclgpu.codes.evaluation import HG109
 from hclgpu.diagnostics import Related, Sink
 from hclgpu.source import SourceFile
 from hclgpu.syntax import ast
@@ -23,7 +24,7 @@ def check_redefined(tree: ast.File, source: SourceFile, sink: Sink) -> None:
                 stack.append(item.body)
             elif item.name in first:
                 sink.emit(
-                    "HG109",
+                    HG109,
                     f"the argument `{item.name}` is set more than once in this block",
                     source,
                     item.name_span,

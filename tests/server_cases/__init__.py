@@ -4,9 +4,9 @@ that check, and its valid twin) and ``ALSO`` (the checks the same wrong value tr
 
 from __future__ import annotations
 
-from tests.server_cases import connect, groups, hooks, jobs, services, tasks
+from tests.server_cases import connect, constraints, groups, hooks, jobs, networks, services, tasks
 
-MODULES = (connect, groups, hooks, jobs, services, tasks)
+MODULES = (connect, constraints, groups, hooks, jobs, networks, services, tasks)
 
 
 def _merge(tables: list[dict[str, object]]) -> dict[str, object]:

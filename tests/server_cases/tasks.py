@@ -36,6 +36,15 @@ def _secret(name: str, body: str, task: str = "") -> str:
 NOMAD_SECRET = 'provider = "nomad"\npath = "db"'
 
 CASES: dict[str, tuple[str, str]] = {
+    # the task scaling blocks Nomad's parser refuses (HG122, from the decoder)
+    "task-scaling-policy-name": (
+        job(task='scaling "gpu" {\nmax = 4\n}'),
+        job(task='scaling "cpu" {\nmax = 4\n}'),
+    ),
+    "task-scaling-policy-type": (
+        job(task='scaling "cpu" {\ntype = "vertical_mem"\nmax = 4\n}'),
+        job(task='scaling "cpu" {\ntype = "vertical_cpu"\nmax = 4\n}'),
+    ),
     # Task.Validate
     "task-missing-name": (
         job(group=f'task "" {{\ndriver = "docker"\n{IMAGE}\n}}'),

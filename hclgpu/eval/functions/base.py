@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
+from hclgpu.codes.base import Code
 from hclgpu.eval.functions.bigfloat import text
 from hclgpu.eval.values import EvalError, Value, equal, number, to_string
 from hclgpu.numbers import NumberOutOfRange, parse_decimal
@@ -92,7 +93,7 @@ class CallError(Exception):
     ``code`` overrides the diagnostic code (HG107 when a file function is refused a path).
     """
 
-    def __init__(self, message: str, arg: int | None = None, code: str | None = None) -> None:
+    def __init__(self, message: str, arg: int | None = None, code: Code | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.arg = arg
@@ -293,7 +294,7 @@ def _arg_error(function: Function, index: int, message: str) -> FunctionError:
 
 
 def _call_error(
-    function: Function, message: str, arg: int | None = None, code: str | None = None
+    function: Function, message: str, arg: int | None = None, code: Code | None = None
 ) -> FunctionError:
     """HCL's "Error in function call" diagnostic detail."""
     error = FunctionError(f'Call to function "{function.name}" failed: {message}.', arg=arg)

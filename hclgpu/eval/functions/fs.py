@@ -26,6 +26,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hclgpu.codes.evaluation import HG107
 from hclgpu.eval.functions.base import CallError, Function, Param, define, go_quote
 from hclgpu.io.files import Unreadable, read_bytes
 
@@ -116,7 +117,7 @@ class _Files:
                 f"{go_quote(path)} names the home directory, which is outside the folder file functions "
                 "read from; pass --allow-fs to let file functions use it",
                 arg=0,
-                code="HG107",
+                code=HG107,
             )
         try:
             return _expand_home(path)
@@ -138,7 +139,7 @@ class _Files:
             f"{go_quote(original)} resolves to {real}, which is outside {self.real_base}, "
             "the folder file functions read from; pass --allow-fs to let file functions read it",
             arg=0,
-            code="HG107",
+            code=HG107,
         )
 
     def _resolve(self, original: str) -> str:
@@ -224,7 +225,7 @@ class _Files:
                 f"the pattern {go_quote(pattern)} reaches outside {self.real_base}, "
                 "the folder file functions read from; pass --allow-fs to let file functions read there",
                 arg=1,
-                code="HG107",
+                code=HG107,
             ) from None
         result: list[str] = []
         for match in matches:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hclgpu.codes.targets import HG301, HG302
 from hclgpu.importers.common import ImportOptions, pointer
 from hclgpu.importers.hcl_writer import Dropped
 
@@ -25,8 +26,8 @@ class Findings:
 
     def left_out(self, path: Path, message: str) -> None:
         """HG301: the value at ``path`` is not in the job file."""
-        self.items.append(Dropped(pointer(*path), message, code="HG301"))
+        self.items.append(Dropped(pointer(*path), message, code=HG301))
 
     def approximated(self, path: Path, message: str) -> None:
         """HG302: the value at ``path`` is in the job file, but means something slightly different."""
-        self.items.append(Dropped(pointer(*path), message, code="HG302"))
+        self.items.append(Dropped(pointer(*path), message, code=HG302))

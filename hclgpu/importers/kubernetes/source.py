@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from hclgpu.codes.targets import HG301, HG302
 from hclgpu.importers.common import pointer
 from hclgpu.importers.hcl_writer import Dropped
 
@@ -26,10 +27,10 @@ class Findings:
     _seen: set[tuple[str, str, str, int]] = field(default_factory=set)
 
     def left_out(self, where: Manifest, path: Path, message: str) -> None:
-        self._add(Dropped(where.pointer(path), message, "HG301", where.document))
+        self._add(Dropped(where.pointer(path), message, HG301, where.document))
 
     def approximated(self, where: Manifest, path: Path, message: str) -> None:
-        self._add(Dropped(where.pointer(path), message, "HG302", where.document))
+        self._add(Dropped(where.pointer(path), message, HG302, where.document))
 
     def _add(self, item: Dropped) -> None:
         """Once: an object several pods refer to (a shared ResourceClaim) is read for each."""
