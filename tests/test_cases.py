@@ -1,4 +1,5 @@
-"""One case file per diagnostic code: `tests/cases/HG001_syntax_error.hcl`.
+"""One case file per diagnostic code: `tests/cases/HG001_syntax_error.hcl`, and beside it
+its reviewed snapshot, `HG001_syntax_error.snap`.
 
 The first line of a case says what it must produce: `# expect: HG001@4:5` (more
 than one separated by commas). A second line `# settings: {enterprise = false}` (a TOML
@@ -6,6 +7,12 @@ inline table of configuration keys) states the cluster the case is checked for, 
 finding depends on it. Every registered code has a case, except the few that concern
 reading files rather than their contents, and the policy codes (a case needs a policy
 beside it); those have their own tests.
+
+The snapshot is the whole of what a user is shown, as `hclgpu check` prints it without
+colour (message, check, help, the source with its carets, related places), each finding's
+exact span, and the file as its fix would leave it: a changed word fails a test. After a
+deliberate change, `pytest tests/test_cases.py --update-golden` rewrites the snapshots, and
+the diff is reviewed before it is committed.
 """
 
 from __future__ import annotations
@@ -16,11 +23,12 @@ from pathlib import Path
 import pytest
 
 from hclgpu.codes import CODES
-from hclgpu.diagnostics import Sink
+from hclgpu.diagnostics import Diagnostic, Sink
 from hclgpu.eval.program import EvalOptions
 from hclgpu.io.inputs import Input, decode
 from hclgpu.pipeline import check_source, compile_source
 from hclgpu.settings.profile import Profile
+from tests.conftest import Golden
 
 CASES = Path(__file__).parent / "cases"
 WITHOUT_CASE_FILE = {
@@ -65,7 +73,8 @@ def _profile(path: Path) -> Profile:
     return settings.profile_for("kubernetes") if path.name.startswith("HG3") else settings.profile
 
 
-def _found(path: Path) -> set[str]:
+def _diagnostics(path: Path) -> list[Diagnostic]:
+    """What checking the case finds, in output order."""
     sink = Sink()
     source = decode(Input(path.name, path.read_bytes()), sink)
     if source is not None:
@@ -81,8 +90,12 @@ def _found(path: Path) -> set[str]:
             from hclgpu.backends.target import Lowering
 
             registry.render(result.job, "kubernetes", Lowering("kubernetes", source, sink))
+    return sink.sorted()
+
+
+def _found(path: Path) -> set[str]:
     found = set()
-    for diagnostic in sink:
+    for diagnostic in _diagnostics(path):
         assert diagnostic.span is not None
         position = diagnostic.source.position(diagnostic.span.start)
         found.add(f"{diagnostic.code}@{position.line}:{position.column}")
@@ -109,6 +122,49 @@ def test_case_emits_exactly_what_it_expects(path: Path) -> None:
     assert match, f"{path.name} must start with `# expect: CODE@LINE:COL`"
     expected = {item.strip() for item in match.group(1).split(",")}
     assert _found(path) == expected
+
+
+def _snapshot(diagnostics: list[Diagnostic]) -> str:
+    """The findings as `hclgpu check` shows them without colour, with each span and fix."""
+    from hclgpu.report.location import region
+    from hclgpu.report.text import format_diagnostic
+
+    parts = []
+    for diagnostic in diagnostics:
+        lines = [line.plain.rstrip() for line in format_diagnostic(diagnostic)]
+        lead = " " * (lines[1].index("|") - 1) if len(lines) > 1 and lines[1].strip() == "|" else " "
+        where = region(diagnostic.source, diagnostic.span)
+        if where is not None:
+            lines.append(f"{lead} = span: {where.line}:{where.column}-{where.end_line}:{where.end_column}")
+        lines.extend(_fixed(diagnostic, lead))
+        parts.append("\n".join(lines) + "\n")
+    return "\n".join(parts)
+
+
+def _fixed(diagnostic: Diagnostic, lead: str) -> list[str]:
+    """The lines the fix changes, as a unified diff of the file before and after it."""
+    import difflib
+
+    if not diagnostic.fix:
+        return []
+    text = diagnostic.source.text
+    for edit in sorted(diagnostic.fix, key=lambda e: e.span.start, reverse=True):
+        text = text[: edit.span.start] + edit.text + text[edit.span.end :]
+    diff = difflib.unified_diff(
+        diagnostic.source.text.splitlines(), text.splitlines(), "before", "after", n=0, lineterm=""
+    )
+    return [f"{lead} = fix:", *(f"{lead}   {line}" for line in list(diff)[2:])]
+
+
+@pytest.mark.parametrize("path", _case_files(), ids=lambda p: p.stem)
+def test_case_output_is_its_reviewed_snapshot(path: Path, golden: Golden) -> None:
+    golden(path.with_suffix(".snap"), _snapshot(_diagnostics(path)))
+
+
+def test_every_snapshot_has_its_case() -> None:
+    """A snapshot outlives its case only by mistake (a renamed or removed case)."""
+    cases = {path.stem for path in _case_files()}
+    assert sorted(path.stem for path in CASES.glob("*.snap") if path.stem not in cases) == []
 
 
 def test_file_too_large_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
