@@ -23,8 +23,8 @@ job "tensorrt" {
         args = [
           "--model-store=${NOMAD_TASK_DIR}/models"
         ]
-        # As in the article; docker takes bytes here, so this is only 1 KiB.
-        shm_size = 1024
+        # The article writes 1024, meant as 1 GB: docker takes bytes here (HG259).
+        shm_size = 1073741824
         ports    = ["http", "grpc", "metrics"]
         # Pinned (unswappable) memory for CUDA host buffers.
         ulimit {

@@ -138,7 +138,7 @@ def test_tensorrt_docker_line() -> None:
     back, front = lines["back-rtserver.sh"], lines["front-web.sh"]
     assert flag_values(back, "--gpus") == ["1"]  # no inventory: a count, docker takes the first GPU
     assert flag_values(back, "--ulimit") == ["memlock=-1:-1", "stack=67108864:67108864"]
-    assert flag_values(back, "--shm-size") == ["1024"]
+    assert flag_values(back, "--shm-size") == ["1073741824"]
     assert flag_values(back, "-p") == ["8000", "8001", "8002"]
     assert flag_values(front, "-p") == ["8888:5000"]
     assert flag_values(back, "--memory") == ["8192m"] and flag_values(back, "--cpus") == ["8.192"]

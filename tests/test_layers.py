@@ -46,7 +46,7 @@ LAYERS = {
     """,
     4: """
         hclgpu.checks hclgpu.checks.affinities hclgpu.checks.context hclgpu.checks.registry
-        hclgpu.checks.deprecations
+        hclgpu.checks.deprecations hclgpu.checks.docker
         hclgpu.checks.devices hclgpu.checks.groups hclgpu.checks.jobs hclgpu.checks.naming
         hclgpu.checks.networks hclgpu.checks.operators hclgpu.checks.resources
         hclgpu.checks.satisfiable hclgpu.checks.server hclgpu.checks.services

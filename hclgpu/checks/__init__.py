@@ -39,6 +39,7 @@ RULE_MODULES = (
     "networks",
     "deprecations",
     "naming",
+    "docker",
     "jobs",
     "groups",
     "policies",

@@ -7,6 +7,12 @@ from tests.server_cases.common import IMAGE, job
 SHA256 = "a" * 64
 
 
+def _docker(setting: str) -> str:
+    """The job with one more setting in the docker task's `config`."""
+    image = 'image = "nginx:1.27"'
+    return job().replace(image, f"{image}\n        {setting}")
+
+
 def _csi(body: str) -> str:
     return job(task=f"csi_plugin {{\n{body}\n}}")
 
@@ -45,6 +51,9 @@ CASES: dict[str, tuple[str, str]] = {
         job(task='scaling "cpu" {\ntype = "vertical_mem"\nmax = 4\n}'),
         job(task='scaling "cpu" {\ntype = "vertical_cpu"\nmax = 4\n}'),
     ),
+    # the docker driver's own reading of `config` (hclgpu.checks.docker)
+    "shm-size-below-one-mib": (_docker("shm_size = 1024"), _docker("shm_size = 1073741824")),
+    "shm-size-not-a-number": (_docker('shm_size = "16g"'), _docker('shm_size = "17179869184"')),
     # Task.Validate
     "task-missing-name": (
         job(group=f'task "" {{\ndriver = "docker"\n{IMAGE}\n}}'),
