@@ -100,7 +100,8 @@ def test_github_annotations_escape_properties_and_data(
     line = out.splitlines()[0]
     assert line.startswith("::error file=")
     assert "a%2Cb%3Ac.hcl" in line
-    assert "line=1,endLine=1,col=8,endColumn=8,title=hclgpu (HG001)::expected an expression" in line
+    where = "line=1,endLine=1,col=8,endColumn=8"
+    assert f"{where},title=hclgpu (HG001 syntax-error)::expected an expression" in line
     assert "50%25" not in line  # the message names no user text here
 
 

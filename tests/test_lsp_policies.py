@@ -44,7 +44,9 @@ def where(diagnostic: types.Diagnostic) -> tuple[str, int, int, int]:
 async def test_policy_findings_are_published_where_their_paths_point(client: LanguageClient) -> None:
     diagnostics = await opened(client, "train.nomad.hcl", JOB)
     assert [where(d) for d in diagnostics] == [("HG402", 0, 0, 11), ("HG401", 13, 16, 47)]
-    assert diagnostics[1].message == "`main.violation`: image docker.io/someone/trainer:1.0 is not ours"
+    assert diagnostics[1].message == (
+        "`main.violation`: image docker.io/someone/trainer:1.0 is not ours [policy-denied]"
+    )
     assert diagnostics[1].severity == types.DiagnosticSeverity.Error
 
 
@@ -76,7 +78,7 @@ async def test_a_policy_that_does_not_compile_is_shown_on_the_document(plain_cli
     assert [where(d) for d in diagnostics] == [("HG410", 0, 0, 0)]
     place, _, message = diagnostics[0].message.partition(": ")
     assert place.endswith("lsp_policies/broken/policies/bad.rego:6:7")  # relative to the server's directory
-    assert message == "Invalid assignment operator"
+    assert message == "Invalid assignment operator [policy-syntax-error]"
 
 
 TEAM = ["team"]
@@ -95,10 +97,10 @@ async def team_client(lsp_client: LanguageClient) -> object:
 async def test_every_package_and_the_time_limit_come_from_the_client(team_client: LanguageClient) -> None:
     diagnostics = await opened(team_client, "team.nomad.hcl", JOB)
     assert [(where(d)[0], d.message) for d in diagnostics] == [
-        ("HG401", "`team.deny`: every job needs the team's sign-off"),
+        ("HG401", "`team.deny`: every job needs the team's sign-off [policy-denied]"),
         (
             "HG412",
-            "policy rule `team.deny_slow` did not finish within 0.5 s and was stopped\n"
+            "policy rule `team.deny_slow` did not finish within 0.5 s and was stopped [policy-timeout]\n"
             "help: make the rule cheaper, or raise --policy-timeout",
         ),
     ]

@@ -234,7 +234,7 @@ def test_sarif_and_github_reports_carry_policy_findings(
     assert main(["check", "--format", "github", "--policy", str(rules), str(TRAIN)]) == 1
     annotation = capsys.readouterr().out.splitlines()[0]
     assert annotation.startswith("::error ")
-    assert "line=14,endLine=14,col=17," in annotation and "(HG401)" in annotation
+    assert "line=14,endLine=14,col=17," in annotation and "(HG401 policy-denied)" in annotation
 
 
 def test_the_configuration_names_the_policies(

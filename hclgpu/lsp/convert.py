@@ -23,7 +23,7 @@ def lsp_diagnostics(analysis: Analysis) -> list[types.Diagnostic]:
 
 def lsp_diagnostic(analysis: Analysis, diagnostic: Diagnostic) -> types.Diagnostic:
     span = diagnostic.span or Span(0, 0)
-    message = diagnostic.message + (f" [{diagnostic.check}]" if diagnostic.check else "")
+    message = f"{diagnostic.message} [{diagnostic.check_name}]"
     message += f"\nhelp: {diagnostic.help}" if diagnostic.help else ""
     related = [
         types.DiagnosticRelatedInformation(

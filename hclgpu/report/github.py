@@ -32,11 +32,7 @@ def annotation(diagnostic: Diagnostic) -> str:
         if where.line == where.end_line:
             properties.append(f"col={where.column}")
             properties.append(f"endColumn={where.end_column}")
-    title = (
-        f"hclgpu ({diagnostic.code} {diagnostic.check})"
-        if diagnostic.check
-        else f"hclgpu ({diagnostic.code})"
-    )
+    title = f"hclgpu ({diagnostic.code} {diagnostic.check_name})"
     properties.append(f"title={escape_property(title)}")
     message = diagnostic.message + (f"\n  help: {diagnostic.help}" if diagnostic.help else "")
     return f"::{_COMMANDS[diagnostic.severity]} {','.join(properties)}::{escape_data(message)}"

@@ -83,13 +83,11 @@ def format_diagnostic(diagnostic: Diagnostic) -> list[Text]:
                 lines.extend(_snippet(diagnostic.source, other, gutter, "bold blue", message))
             else:
                 lines.append(Text(" " * gutter + " = note: " + message, style="bold blue"))
-        if diagnostic.check:
-            lines.append(Text(" " * gutter + " = check: " + diagnostic.check, style="bold blue"))
+        lines.append(Text(" " * gutter + " = check: " + diagnostic.check_name, style="bold blue"))
         if diagnostic.help:
             lines.append(Text(" " * gutter + " = help: " + diagnostic.help, style="bold blue"))
     else:
-        if diagnostic.check:
-            lines.append(Text("  = check: " + diagnostic.check, style="bold blue"))
+        lines.append(Text("  = check: " + diagnostic.check_name, style="bold blue"))
         if diagnostic.help:
             lines.append(Text("  = help: " + diagnostic.help, style="bold blue"))
     return lines
