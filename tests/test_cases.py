@@ -17,6 +17,7 @@ the diff is reviewed before it is committed.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -138,7 +139,7 @@ def _snapshot(diagnostics: list[Diagnostic]) -> str:
             lines.append(f"{lead} = span: {where.line}:{where.column}-{where.end_line}:{where.end_column}")
         lines.extend(_fixed(diagnostic, lead))
         parts.append("\n".join(lines) + "\n")
-    return "\n".join(parts)
+    return "\n".join(parts).replace(os.getcwd(), "<working directory>")  # HG107 names where it reads
 
 
 def _fixed(diagnostic: Diagnostic, lead: str) -> list[str]:
