@@ -149,3 +149,27 @@ def test_ignore_silences_exactly_the_checks_of_a_case_file(
     every = _check_json(capsys, str(path))
     for check in sorted({str(f["check"]) for f in every if can_hide(str(f["code"]))}):
         assert _check_json(capsys, "--ignore", check, str(path)) == [f for f in every if f["check"] != check]
+
+
+def test_a_nomad_check_is_reported_one_way() -> None:
+    """`ctx.report(..., check=X.id)` names one of hclgpu's own checks; one of Nomad's (a
+    Condition) goes through `reject`, which words it from the condition and leaves it out for
+    the releases and clusters without it."""
+    import ast
+
+    from hclgpu.checks.server import Check
+
+    load_rules()
+    found = []
+    for name in RULE_MODULES:
+        module = import_module(f"hclgpu.checks.{name}")
+        tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
+        for call in ast.walk(tree):
+            if not (isinstance(call, ast.Call) and ast.unparse(call.func) == "ctx.report"):
+                continue
+            for keyword in call.keywords:
+                if keyword.arg == "check":
+                    named = ast.unparse(keyword.value).removesuffix(".id")
+                    if not isinstance(getattr(module, named, None), Check):
+                        found.append(f"{name}:{call.lineno}: check={ast.unparse(keyword.value)}")
+    assert found == []

@@ -738,6 +738,20 @@ def test_a_check_gone_from_a_release_is_left_out_for_newer_ones() -> None:
         )
 
 
+def test_a_check_new_in_a_release_is_left_out_before_it() -> None:
+    """A check Nomad added (``since``) does not trip in the release before (the group
+    attributes `disconnect` replaced are deprecated only from 1.10 on: 1.9 honours them)."""
+    load_rules()
+    new = [c for c in CONDITIONS.values() if c.since is not None and c.id in CASES]
+    assert len(new) > 10
+    for condition in new:
+        before = [r for r in all_releases() if r < condition.since]
+        if not before:
+            continue
+        found = _diagnostics(CASES[condition.id][0], before[-1])
+        assert condition.id not in {d.check_name for d in found}, condition.id
+
+
 def test_a_check_of_the_cluster_configuration_is_documented_not_reported() -> None:
     load_rules()
     for condition in CONDITIONS.values():

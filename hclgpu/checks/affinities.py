@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Condition
+from hclgpu.checks.server import Condition, reject
 from hclgpu.codes.base import Code, E, W
 from hclgpu.ir import models as m
 from hclgpu.syntax import ast
@@ -122,12 +122,11 @@ def written_weight(ctx: Context, affinity: m.Affinity) -> int | float | None:
 def zero_affinity_weight(ctx: Context) -> None:
     for affinity in _affinities(ctx):
         if affinity.weight == 0:
-            ctx.report(
-                HG230,
-                "Affinity weight cannot be zero",  # Affinity.Validate, structs.go:10200 at aa026cc99c
+            reject(
+                ctx,
+                AFFINITY_WEIGHT_ZERO,
                 ctx.value_span(affinity, "weight"),
                 help="Nomad refuses a weight of 0; use a weight between -100 and 100 other than 0",
-                check=AFFINITY_WEIGHT_ZERO.id,
             )
 
 
@@ -135,12 +134,11 @@ def zero_affinity_weight(ctx: Context) -> None:
 def affinity_weight_out_of_range(ctx: Context) -> None:
     for affinity in _affinities(ctx):
         if affinity.weight is not None and not -100 <= affinity.weight <= 100:
-            ctx.report(
-                HG231,
-                "Affinity weight must be within the range [-100,100]",  # structs.go:10204
+            reject(
+                ctx,
+                AFFINITY_WEIGHT_RANGE,
                 ctx.value_span(affinity, "weight"),
                 help=f"the weight Nomad stores is {affinity.weight}; use a weight between -100 and 100",
-                check=AFFINITY_WEIGHT_RANGE.id,
                 fix=ctx.written(affinity, "weight", str(max(-100, min(100, affinity.weight)))),
             )
 

@@ -12,7 +12,7 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.networks import config_attribute
 from hclgpu.checks.resources import set_here
-from hclgpu.checks.server import Check, Condition
+from hclgpu.checks.server import Condition, reject
 from hclgpu.codes.base import Code, E, W
 from hclgpu.diagnostics import Edit
 from hclgpu.ir import models as m
@@ -153,30 +153,42 @@ PERIODIC_CRON_DEPRECATED = Condition(
 
 # Nomad's other deprecation warnings (TaskGroup.Warnings, nomad/structs/structs.go:7640-7648,
 # Task.Warnings for `iops`, at aa026cc99c): one check each, so that `ignore` can take one.
-MAX_CLIENT_DISCONNECT_DEPRECATED = Check(
+MAX_CLIENT_DISCONNECT_DEPRECATED = Condition(
     "max-client-disconnect-deprecated",
     code=HG258,
+    nomad="TaskGroup.Warnings",
+    source="nomad/structs/structs.go:7640",
     condition="a group sets `max_client_disconnect` (replaced by `disconnect { lost_after }`)",
+    message="MaxClientDisconnect is deprecated and ignored in favor of Disconnect.LostAfter",
+    since=(1, 10, 0),
 )
-
-STOP_AFTER_CLIENT_DISCONNECT_DEPRECATED = Check(
+STOP_AFTER_CLIENT_DISCONNECT_DEPRECATED = Condition(
     "stop-after-client-disconnect-deprecated",
     code=HG258,
+    nomad="TaskGroup.Warnings",
+    source="nomad/structs/structs.go:7644",
     condition="a group sets `stop_after_client_disconnect` (replaced by"
     " `disconnect { stop_on_client_after }`)",
+    message="StopAfterClientDisconnect is deprecated and ignored favor of Disconnect.StopOnClientAfter",
+    since=(1, 10, 0),
 )
-
-PREVENT_RESCHEDULE_ON_LOST_DEPRECATED = Check(
+PREVENT_RESCHEDULE_ON_LOST_DEPRECATED = Condition(
     "prevent-reschedule-on-lost-deprecated",
     code=HG258,
+    nomad="TaskGroup.Warnings",
+    source="nomad/structs/structs.go:7648",
     condition="a group sets `prevent_reschedule_on_lost = true` (replaced by"
     " `disconnect { replace = false }`)",
+    message="PreventRescheduleOnLost is deprecated and ignored in favor of Disconnect.Replace",
+    since=(1, 10, 0),
 )
-
-IOPS_DEPRECATED = Check(
+IOPS_DEPRECATED = Condition(
     "iops-deprecated",
     code=HG258,
-    condition="a task's `resources` sets `iops` (ignored since Nomad 0.9)",
+    nomad="Task.Warnings",
+    source="nomad/structs/structs.go:8603",
+    condition="a task's `resources` sets `iops` above 0 (ignored since Nomad 0.9)",
+    message="IOPS has been deprecated as of Nomad 0.9.0. Please remove IOPS from resource block.",
 )
 
 
@@ -286,21 +298,17 @@ def requires_batch_scheduler(ctx: Context) -> None:
     if job.parameterized_job is not None:
         blocks.append(("parameterized", job.parameterized_job))
     for name, node in blocks:
-        ctx.report(
-            HG256,
-            # Job.Validate, nomad/structs/structs.go:4858 and :4870 at aa026cc99c
-            f'{_SCHEDULER[name]} can only be used with "batch" or "sysbatch" scheduler',
+        reject(
+            ctx,
+            _SCHEDULER_CHECK[name],
             ctx.header_span(node),
             help=f"`{name}` needs a `batch` or `sysbatch` job, but this job is `{kind}`"
             + ("" if job.type else " (the default)")
             + '; set `type = "batch"` (or "sysbatch") on the job',
             related=set_here(ctx, job, "type"),
-            check=_SCHEDULER_CHECK[name].id,
         )
 
 
-_SCHEDULER = {"periodic": "Periodic", "parameterized": "Parameterized job"}
-"""What Job.Validate calls the block a service job may not have."""
 _SCHEDULER_CHECK = {"periodic": PERIODIC_NEEDS_BATCH, "parameterized": PARAMETERIZED_NEEDS_BATCH}
 
 
@@ -311,15 +319,14 @@ def system_count_above_one(ctx: Context) -> None:
         return
     for group in ctx.groups():
         if group.count is not None and group.count > 1:
-            ctx.report(
-                HG257,
-                # Job.Validate, nomad/structs/structs.go:4841 at aa026cc99c
-                f"Job task group {group.name} has count {group.count}. "
-                "Count cannot exceed 1 with system scheduler",
+            reject(
+                ctx,
+                SYSTEM_COUNT_ABOVE_ONE,
                 ctx.value_span(group, "count"),
+                group=group.name,
+                count=group.count,
                 help="a system job runs the group once on every eligible node: remove `count`",
                 related=set_here(ctx, ctx.job, "type"),
-                check=SYSTEM_COUNT_ABOVE_ONE.id,
             )
 
 
@@ -328,53 +335,30 @@ def deprecated_field(ctx: Context) -> None:
     """Attributes Nomad warns about on `nomad job run`, with their replacements."""
     periodic = ctx.job.periodic
     if periodic is not None and periodic.spec:
-        words = "cron is deprecated and may be removed in a future release. Use crons instead"
-        _deprecated(
-            ctx,
-            periodic,
-            "cron",
-            words,
-            "use `crons = [...]`, which takes a list of expressions",
-            PERIODIC_CRON_DEPRECATED.id,
-        )
+        help = "use `crons = [...]`, which takes a list of expressions"
+        _deprecated(ctx, PERIODIC_CRON_DEPRECATED, periodic, "cron", "", help)
     for group in ctx.groups():
-        for field, words, replacement, check in _GROUP_FIELDS:
+        for field, replacement, condition in _GROUP_FIELDS:
             value = getattr(group, field)
             if value is not None and value is not False:  # any duration, 0s included; the flag if true
-                _deprecated(
-                    ctx, group, field, f"group `{group.name}`: {words}", f"use {replacement}", check.id
-                )
+                _deprecated(ctx, condition, group, field, f"group `{group.name}`", f"use {replacement}")
         for task in group.tasks or []:
             if task.resources is not None and task.resources.iops:
-                words = "IOPS has been deprecated as of Nomad 0.9.0. Please remove IOPS from resource block."
-                where = f"task `{task.name}`: {words}"
-                _deprecated(
-                    ctx, task.resources, "iops", where, "Nomad ignores it since 0.9", IOPS_DEPRECATED.id
-                )
+                where = f"task `{task.name}`"
+                _deprecated(ctx, IOPS_DEPRECATED, task.resources, "iops", where, "Nomad ignores it since 0.9")
 
 
-_GROUP_FIELDS = (  # TaskGroup.Warnings, nomad/structs/structs.go:7640-7648 at aa026cc99c
-    (
-        "max_client_disconnect",
-        "MaxClientDisconnect is deprecated and ignored in favor of Disconnect.LostAfter",
-        "`disconnect { lost_after = ... }`",
-        MAX_CLIENT_DISCONNECT_DEPRECATED,
-    ),
+_GROUP_FIELDS = (  # TaskGroup.Warnings: the attribute, its replacement, Nomad's check
+    ("max_client_disconnect", "`disconnect { lost_after = ... }`", MAX_CLIENT_DISCONNECT_DEPRECATED),
     (
         "stop_after_client_disconnect",
-        "StopAfterClientDisconnect is deprecated and ignored favor of Disconnect.StopOnClientAfter",
         "`disconnect { stop_on_client_after = ... }`",
         STOP_AFTER_CLIENT_DISCONNECT_DEPRECATED,
     ),
-    (
-        "prevent_reschedule_on_lost",
-        "PreventRescheduleOnLost is deprecated and ignored in favor of Disconnect.Replace",
-        "`disconnect { replace = false }`",
-        PREVENT_RESCHEDULE_ON_LOST_DEPRECATED,
-    ),
+    ("prevent_reschedule_on_lost", "`disconnect { replace = false }`", PREVENT_RESCHEDULE_ON_LOST_DEPRECATED),
 )
 
 
-def _deprecated(ctx: Context, node: Node, field: str, words: str, help: str, check: str) -> None:
+def _deprecated(ctx: Context, condition: Condition, node: Node, field: str, where: str, help: str) -> None:
     """Nomad's warning (Job.Warnings, TaskGroup.Warnings, Task.Warnings) at ``field``."""
-    ctx.report(HG258, words, ctx.name_span(node, field), help=f"`{field}` is deprecated: {help}", check=check)
+    reject(ctx, condition, ctx.name_span(node, field), where=where, help=f"`{field}` is deprecated: {help}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Condition
+from hclgpu.checks.server import Condition, reject
 from hclgpu.codes.base import Code, E, W
 from hclgpu.diagnostics import Related
 from hclgpu.ir import models as m
@@ -94,12 +94,11 @@ DEVICE_NAME_FORMAT = Condition(
 def empty_device_name(ctx: Context) -> None:
     for _, _, device in ctx.devices():
         if device.name.replace("/", "").strip() == "":
-            ctx.report(
-                HG201,  # RequestedDevice.Validate, nomad/structs/structs.go:3132 at aa026cc99c
-                "device name must be given as one of the following: type, vendor/type, or vendor/type/name",
+            reject(
+                ctx,
+                DEVICE_NAME_FORMAT,
                 ctx.label_span(device),
                 help='the device name is empty; name it `"gpu"`, `"nvidia/gpu"` or `"nvidia/gpu/<model>"`',
-                check=DEVICE_NAME_FORMAT.id,
             )
 
 

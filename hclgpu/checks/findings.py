@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, reject
@@ -23,7 +24,7 @@ class Finding:
     condition: Condition
     span: Span | None
     help: str
-    values: Mapping[str, object] = field(default_factory=dict)
+    values: Mapping[str, Any] = field(default_factory=dict)
 
 
 def report_finding(ctx: Context, finding: Finding | None, where: str) -> None:

@@ -16,6 +16,8 @@ mutators' defaults: Vault and Consul `cluster` "default", service provider "cons
 
 from __future__ import annotations
 
+from typing import Any
+
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.jobs import HG268, HG289
@@ -412,7 +414,7 @@ def consul_blocks(ctx: Context) -> None:
             return
 
 
-ConsulProblem = tuple[Condition, Node, str, str, dict[str, str]]
+ConsulProblem = tuple[Condition, Node, str, str, dict[str, Any]]
 
 
 def _first_consul_problem(group: m.TaskGroup) -> ConsulProblem | None:

@@ -13,9 +13,8 @@ from collections.abc import Iterator
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Condition
+from hclgpu.checks.server import Condition, reject
 from hclgpu.codes.base import INFO, Code, E
-from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.ir.service_names import RUNTIME_VARIABLE  # what Nomad replaces before checking a name
@@ -198,14 +197,13 @@ def invalid_service_name(ctx: Context) -> None:
         if SERVICE_NAME.fullmatch(name):
             continue
         what = f"service name `{service.name}`" if service.name else f"the default service name `{name}`"
-        ctx.report(
-            HG265,  # Service.ValidateName, nomad/structs/services.go:954 at aa026cc99c
-            "Service name must be valid per RFC 1123 and can contain only alphanumeric characters or "
-            f"dashes and must be no longer than 63 characters: {go_quote(name)}",
+        reject(
+            ctx,
+            SERVICE_NAME_VALID,
             ctx.value_span(service, "name"),
+            name=name,
             help=f"{what} is not a valid service name: {_service_name_problem(name)}; "
             f'set `name = "{_service_name_like(name)}"`',
-            check=SERVICE_NAME_VALID.id,
         )
 
 
@@ -231,7 +229,7 @@ def invalid_nomad_name(ctx: Context) -> None:
         if problem:
             condition, why = problem
             help = f"the {kind} `{name}` {why}; {_rename_help(kind, name)}"
-            ctx.report(HG266, condition.message, span, help=help, check=condition.id)
+            reject(ctx, condition, span, help=help)
 
 
 def _nomad_name_problem(kind: str, name: str) -> tuple[Condition, str] | None:

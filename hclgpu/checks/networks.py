@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Check, Condition
+from hclgpu.checks.server import Check, Condition, reject
 from hclgpu.codes import Severity
 from hclgpu.codes.base import Code, E, W
 from hclgpu.diagnostics import Related
@@ -325,14 +325,15 @@ def _check_label(ctx: Context, group: m.TaskGroup, placed: PlacedPort, seen: dic
     first = seen.get(placed.port.label)
     if first is None:
         return
-    ctx.report(
-        HG245,  # TaskGroup.validateNetworks, nomad/structs/structs.go:7324, :7412 at aa026cc99c
-        f"Port label {placed.port.label} already in use by taskgroup network",
+    reject(
+        ctx,
+        PORT_LABEL_TWICE if placed.task is None else TASK_PORT_LABEL_TWICE,
         ctx.label_span(placed.port),
+        label=placed.port.label,
+        other="taskgroup network",
         help=f"port label `{placed.port.label}` is already declared by {_where(first)} of group "
         f"`{group.name}`; give every port of the group a label of its own",
         related=_related(ctx.label_span(first.port), "first declared here"),
-        check=(PORT_LABEL_TWICE if placed.task is None else TASK_PORT_LABEL_TWICE).id,
     )
 
 
@@ -351,15 +352,16 @@ def static_port_collision(ctx: Context) -> None:
                 continue
             on = f" on host network `{port.host_network}`" if port.host_network else ""
             owner = f"{first.task.name}:" if first.task is not None else "taskgroup network:"
-            ctx.report(
-                HG246,  # TaskGroup.validateNetworks, structs.go:7341, :7425
-                f"Static port {port.value} already reserved by {owner}{first.port.label}",
+            reject(
+                ctx,
+                STATIC_PORT_TWICE if placed.task is None else TASK_STATIC_PORT_TWICE,
                 ctx.value_span(port, "static"),
+                port=port.value,
+                other=f"{owner}{first.port.label}",
                 help=f"static port {port.value}{on} is already reserved by port `{first.port.label}` "
                 f"of {_where(first)}; use another static port, drop `static` to get a dynamic one, "
                 "or set `ignore_collision = true` if the program can share it",
                 related=_related(ctx.value_span(first.port, "static"), "first reserved here"),
-                check=(STATIC_PORT_TWICE if placed.task is None else TASK_STATIC_PORT_TWICE).id,
             )
 
 
@@ -370,26 +372,23 @@ def port_out_of_range(ctx: Context) -> None:
         for placed in all_ports(group):
             port = placed.port
             if port.value > MAX_PORT:
-                ctx.report(
-                    HG247,  # TaskGroup.validateNetworks, structs.go:7345, :7428
-                    f"Port {port.label} ({port.value}) cannot be greater than {MAX_PORT}",
+                reject(
+                    ctx,
+                    PORT_ABOVE_65535 if placed.task is None else TASK_PORT_ABOVE_65535,
                     ctx.value_span(port, "static"),
+                    label=port.label,
+                    port=port.value,
                     help=f"use a port between 1 and {MAX_PORT}",
-                    check=(PORT_ABOVE_65535 if placed.task is None else TASK_PORT_ABOVE_65535).id,
                 )
             # Nomad checks `to` on group networks only.
             if placed.task is None and not SAME_AS_HOST <= port.to <= MAX_PORT:
-                ctx.report(
-                    HG247,  # structs.go:7353-7358
-                    f"Port {go_quote(port.label)} cannot be mapped to "
-                    + (
-                        f"negative value {port.to}"
-                        if port.to < 0
-                        else f"a port ({port.to}) greater than {MAX_PORT}"
-                    ),
+                reject(
+                    ctx,
+                    PORT_MAPPED_NEGATIVE if port.to < 0 else PORT_MAPPED_ABOVE_65535,
                     ctx.value_span(port, "to"),
+                    label=port.label,
+                    to=port.to,
                     help=f"use a container port between 1 and {MAX_PORT} (-1: the same as the host port)",
-                    check=(PORT_MAPPED_NEGATIVE if port.to < 0 else PORT_MAPPED_ABOVE_65535).id,
                 )
 
 
@@ -444,24 +443,25 @@ def _task_service_ports(
         if "${" in label or label in declared:  # runtime values cannot be checked
             continue
         names = ", ".join(sorted({name for name, _ in users[label]}))
-        ctx.report(
-            HG248,
-            f"port label {go_quote(label)} referenced by services {names} does not exist",
+        reject(
+            ctx,
+            TASK_SERVICE_PORT,
             ctx.value_span(users[label][0][1], "port"),
+            label=label,
+            services=names,
             help=f"no `network` block of {scope} declares `{label}`; {_label_help(label, declared)}",
-            check=TASK_SERVICE_PORT.id,
         )
 
 
 def _numeric_check_port(ctx: Context, check: m.ServiceCheck, name: str, label: str) -> None:
     check_name = check.name or f"service: {go_quote(name)} check"
-    ctx.report(
-        HG248,
-        f"check {go_quote(check_name)} cannot use a numeric port {int(label)} without setting "
-        'address_mode="driver"',
+    reject(
+        ctx,
+        TASK_CHECK_NUMERIC_PORT,
         ctx.value_span(check, "port"),
+        name=check_name,
+        port=int(label),
         help='a port number needs `address_mode = "driver"`; otherwise name a declared port',
-        check=TASK_CHECK_NUMERIC_PORT.id,
     )
 
 

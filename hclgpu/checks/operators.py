@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
-from hclgpu.checks.server import Check, Condition
+from hclgpu.checks.server import Check, Condition, reject
 from hclgpu.codes.base import Code, E, W
 from hclgpu.eval.expr import did_you_mean, suggested
 from hclgpu.eval.functions.base import go_quote
@@ -338,15 +338,15 @@ def unknown_operator(ctx: Context) -> None:
         operand = placed.node.operand
         if operand not in OPERATORS:
             close = suggested(did_you_mean(operand, list(OPERATORS)))
-            ctx.report(
-                HG220,
-                f"Unknown {_kind(placed)} {_UNKNOWN[_kind(placed)]} {go_quote(operand)}",
+            reject(
+                ctx,
+                AFFINITY_OPERATOR if _kind(placed) == "affinity" else CONSTRAINT_OPERATOR,
                 ctx.value_span(placed.node, "operator"),
+                operator=operand,
                 help=f"`{operand}` is not an operator Nomad knows; did you mean `{close}`?"
                 if close
                 else f"`{operand}` is not an operator Nomad knows; operators are {', '.join(OPERATORS)}",
                 fix=ctx.written(placed.node, "operator", f'"{close}"') if close else (),
-                check=(AFFINITY_OPERATOR if _kind(placed) == "affinity" else CONSTRAINT_OPERATOR).id,
             )
 
 
@@ -354,26 +354,26 @@ def unknown_operator(ctx: Context) -> None:
 def operator_not_allowed_here(ctx: Context) -> None:
     for placed in ctx.validated():
         operand, kind = placed.node.operand, _kind(placed)
+        span = ctx.value_span(placed.node, "operator", operand)
+        help = "`distinct_*` belong to job or group constraints; affinities take comparisons"
         if kind == "affinity" and operand in NOT_IN_AFFINITY:
-            where, message = "an affinity", f"Unknown affinity operator {go_quote(operand)}"
-            check = AFFINITY_OPERATOR_NOT_ALLOWED.id
+            ctx.report(
+                HG221,
+                f"Unknown affinity operator {go_quote(operand)}",
+                span,
+                help=f"`{operand}` is not allowed in an affinity: {help}",
+                check=AFFINITY_OPERATOR_NOT_ALLOWED.id,
+            )
         elif placed.scope == "device" and operand in NOT_IN_DEVICE:
-            # RequestedDevice.Validate (structs.go:3139 at aa026cc99c) refuses them before
-            # Constraint.Validate sees them
-            index = _position(placed)
-            where = "a device constraint"
-            message = f"Constraint {index} validation failed: using unsupported operand {go_quote(operand)}"
-            check = DEVICE_CONSTRAINT_OPERATOR.id
-        else:
-            continue
-        ctx.report(
-            HG221,
-            message,
-            ctx.value_span(placed.node, "operator", operand),
-            help=f"`{operand}` is not allowed in {where}: `distinct_*` belong to job or group "
-            "constraints; affinities take comparisons",
-            check=check,
-        )
+            # RequestedDevice.Validate refuses them before Constraint.Validate sees them
+            reject(
+                ctx,
+                DEVICE_CONSTRAINT_OPERATOR,
+                span,
+                index=_position(placed),
+                operator=operand,
+                help=f"`{operand}` is not allowed in a device constraint: {help}",
+            )
 
 
 @rule(HG222)
@@ -385,13 +385,13 @@ def invalid_regexp(ctx: Context) -> None:
 
         problem = re2_problem(placed.node.r_target)
         if problem:
-            ctx.report(
-                HG222,
-                f"Regular expression failed to compile: error parsing regexp: {problem}",
+            reject(
+                ctx,
+                AFFINITY_REGEXP if _kind(placed) == "affinity" else CONSTRAINT_REGEXP,
                 ctx.value_span(placed.node, "regexp", "value"),
+                error=f"error parsing regexp: {problem}",
                 help="the expression does not compile with Go's RE2, which has no lookaround, "
                 "backreferences, possessive quantifiers or atomic groups",
-                check=(AFFINITY_REGEXP if _kind(placed) == "affinity" else CONSTRAINT_REGEXP).id,
             )
 
 
@@ -406,13 +406,13 @@ def invalid_version_constraint(ctx: Context) -> None:
         check = version_constraint_problem if operand == "version" else semver_constraint_problem
         problem = check(placed.node.r_target)
         if problem:
-            ctx.report(
-                HG223,
-                f"{operand.capitalize()} {_kind(placed)} is invalid: {problem}",
+            reject(
+                ctx,
+                _VERSION_CHECKS[_kind(placed), operand],
                 ctx.value_span(placed.node, operand, "value"),
+                error=problem,
                 help=f"the {operand} constraint `{placed.node.r_target}` does not parse; "
                 'write it like ">= 1.2, < 2" or "~> 1.0"',
-                check=_VERSION_CHECKS[_kind(placed), operand].id,
             )
 
 
@@ -431,37 +431,23 @@ def missing_value(ctx: Context) -> None:
         # Constraint.Validate, at aa026cc99c)
         affinity = _kind(placed) == "affinity"
         if node.l_target == "" and operand != "distinct_hosts":
-            ctx.report(
-                HG224,
-                "No LTarget provided but is required"
-                if affinity
-                else "no attribute provided but is required by operator",
+            reject(
+                ctx,
+                AFFINITY_ATTRIBUTE if affinity else CONSTRAINT_ATTRIBUTE,
                 ctx.header_span(node),
                 help=f"this {_kind(placed)} has no `attribute`; "
                 'say what to compare: `attribute = "${device.model}"`',
-                check=(AFFINITY_ATTRIBUTE if affinity else CONSTRAINT_ATTRIBUTE).id,
             )
         elif node.r_target == "" and operand in (*COMPARISONS, *SETS):
             empty = ctx.attribute(node, "value") is not None  # `value = ""`, often a blank to fill
-            ctx.report(
-                HG224,
-                _needs_value(operand, affinity),
+            reject(
+                ctx,
+                _VALUE_CHECKS[affinity, operand in COMPARISONS],
                 ctx.value_span(node, "value") if empty else ctx.value_span(node, "operator"),
+                operator=operand,
                 help=(f"`{operand}` needs a non-empty `value`" if empty else f"`{operand}` needs a `value`")
                 + "; write the value to compare with: Nomad refuses an empty one when the job is registered",
-                check=_VALUE_CHECKS[affinity, operand in COMPARISONS].id,
             )
-
-
-def _needs_value(operand: str, affinity: bool) -> str:
-    """Nomad's words for a comparison or set operator without a value."""
-    if operand in COMPARISONS:
-        return f"Operator {go_quote(operand)} requires an RTarget"
-    return (
-        "Set contains operators require an RTarget"
-        if affinity
-        else "Set contains constraint requires an RTarget"
-    )
 
 
 @rule(HG225)
@@ -469,12 +455,12 @@ def value_not_allowed(ctx: Context) -> None:
     for placed in ctx.validated():
         node = placed.node  # an affinity's is_set is an unknown operator (HG221), not this
         if node.operand in ("is_set", "is_not_set") and node.r_target != "" and _kind(placed) == "constraint":
-            ctx.report(
-                HG225,
-                f"Operator {go_quote(node.operand)} does not support an RTarget",
+            reject(
+                ctx,
+                CONSTRAINT_IS_SET_VALUE,
                 ctx.value_span(node, "value"),
+                operator=node.operand,
                 help=f"`{node.operand}` takes no value: remove `value`",
-                check=CONSTRAINT_IS_SET_VALUE.id,
             )
 
 

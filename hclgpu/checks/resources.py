@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Condition
+from hclgpu.checks.server import Condition, reject
 from hclgpu.codes.base import Code, E
 from hclgpu.diagnostics import Related
 from hclgpu.ir import models as m
@@ -150,15 +150,16 @@ def memory_max_below_memory(ctx: Context) -> None:
         if ceiling is None or ceiling in NO_MEMORY_LIMIT or ceiling >= memory:
             continue
         default = "" if resources.memory_mb is not None else ", Nomad's default"
-        ctx.report(
-            HG240,  # Resources.Validate, nomad/structs/structs.go:2466 at aa026cc99c
-            f"task `{task.name}`: MemoryMaxMB value ({ceiling}) should be larger than "
-            f"MemoryMB value ({memory})",
+        reject(
+            ctx,
+            MEMORY_MAX_BELOW_MEMORY,
             ctx.value_span(resources, "memory_max"),
+            where=f"task `{task.name}`",
+            max=ceiling,
+            memory=memory,
             help=f"`memory_max` ({ceiling} MB) is below `memory` ({memory} MB{default}); "
             f"raise `memory_max` to at least {memory}, or remove it",
             related=set_here(ctx, resources, "memory"),
-            check=MEMORY_MAX_BELOW_MEMORY.id,
         )
 
 
@@ -167,14 +168,14 @@ def cpu_and_cores(ctx: Context) -> None:
     """Nomad reserves either a CPU share or whole cores, never both."""
     for task, resources in _task_resources(ctx):
         if (resources.cores or 0) > 0 and (resources.cpu or 0) > 0:
-            ctx.report(
-                HG241,  # Resources.Validate, structs.go:2424
-                f"task `{task.name}`: Task can only ask for 'cpu' or 'cores' resource, not both.",
+            reject(
+                ctx,
+                CPU_AND_CORES,
                 ctx.name_span(resources, "cpu"),
+                where=f"task `{task.name}`",
                 help="the task asks for both `cpu` and `cores`; remove `cpu`: with `cores` Nomad derives "
                 "the CPU share from the reserved cores",
                 related=set_here(ctx, resources, "cores"),
-                check=CPU_AND_CORES.id,
             )
 
 
@@ -185,21 +186,23 @@ def resources_below_minimum(ctx: Context) -> None:
         cpu = effective_cpu(resources)
         if cpu < MIN_CPU and (resources.cores or 0) == 0:
             written = "cpu" if resources.cpu is not None else "cores"
-            ctx.report(
-                HG242,  # Resources.MeetsMinResources, structs.go:2602
-                f"task `{task.name}`: minimum CPU value is {MIN_CPU}; got {cpu}",
+            reject(
+                ctx,
+                MINIMUM_CPU,
                 ctx.value_span(resources, written),
+                where=f"task `{task.name}`",
+                cpu=cpu,
                 help=f"the task reserves {cpu} MHz of CPU; set `cpu` to at least 1, or reserve whole `cores`",
-                check=MINIMUM_CPU.id,
             )
         memory = effective_memory(resources)
         if memory < MIN_MEMORY:
-            ctx.report(
-                HG242,  # structs.go:2605
-                f"task `{task.name}`: minimum MemoryMB value is {MIN_MEMORY}; got {memory}",
+            reject(
+                ctx,
+                MINIMUM_MEMORY,
                 ctx.value_span(resources, "memory"),
+                where=f"task `{task.name}`",
+                memory=memory,
                 help=f"the task reserves {memory} MB of memory; set `memory` to at least {MIN_MEMORY}",
-                check=MINIMUM_MEMORY.id,
             )
 
 

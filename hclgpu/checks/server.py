@@ -16,13 +16,15 @@ two equal, row for row).
 
 from __future__ import annotations
 
-import json
 import posixpath
 import string
+from collections.abc import Iterable
 from dataclasses import KW_ONLY, dataclass
 
 from hclgpu.checks.context import Context
 from hclgpu.codes.base import Code
+from hclgpu.diagnostics import Edit, Related
+from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir.base import Node
 from hclgpu.settings.releases import Release
 from hclgpu.source import Span
@@ -121,15 +123,19 @@ def reject(
     *,
     where: str = "",
     help: str,
+    related: Iterable[Related] = (),
+    fix: Iterable[Edit] = (),
     **values: object,
 ) -> None:
-    """Report ``condition`` in Nomad's words, prefixed by where in the job it is."""
+    """Report ``condition`` in Nomad's words (its message, formatted with ``values``),
+    prefixed by where in the job it is: the one way a rule reports one of Nomad's checks."""
     if condition.code is None or condition.needs or not condition.holds_in(ctx.profile.release):
         return
     if condition.fact and ctx.profile.fact(condition.fact) is not False:
         return  # the cluster's configuration decides, and the profile does not say it is off
     text = _GO.format(condition.message, **values)
-    ctx.report(condition.code, f"{where}: {text}" if where else text, span, help=help, check=condition.id)
+    message = f"{where}: {text}" if where else text
+    ctx.report(condition.code, message, span, help=help, related=related, fix=fix, check=condition.id)
 
 
 class _GoFormatter(string.Formatter):
@@ -137,7 +143,7 @@ class _GoFormatter(string.Formatter):
 
     def convert_field(self, value: object, conversion: str | None) -> object:
         if conversion == "r":
-            return json.dumps(str(value), ensure_ascii=False)
+            return go_quote(str(value))
         return super().convert_field(value, conversion)
 
 
@@ -183,7 +189,7 @@ def parse_uint_error(text: str, base: int = 10, bits: int = 64) -> str | None:
     """The error of ``strconv.ParseUint`` as Nomad prints it (``strconv.ParseUint: parsing
     "x": invalid syntax``), or None when it parses."""
     reason = parse_uint_reason(text, base, bits)
-    return f"strconv.ParseUint: parsing {json.dumps(text, ensure_ascii=False)}: {reason}" if reason else None
+    return f"strconv.ParseUint: parsing {go_quote(text)}: {reason}" if reason else None
 
 
 def escapes_allocation(prefix: str, path: str) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import unquote
 
 from hclgpu.checks import rule
@@ -377,7 +377,7 @@ class Problem(NamedTuple):
     node: Node
     attribute: str
     fix: str
-    values: Mapping[str, object] = MappingProxyType({})
+    values: Mapping[str, Any] = MappingProxyType({})
 
 
 def problem(condition: Condition, node: Node, attribute: str, fix: str, **values: object) -> list[Problem]:

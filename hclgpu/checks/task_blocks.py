@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import Any
 
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, reject
@@ -287,7 +288,7 @@ def validate_schedule(ctx: Context, cron: m.TaskScheduleCron, where: str) -> Non
     if ctx.profile.enterprise is False:
         return
     start, end = cron.start or "", cron.end or ""
-    problems: list[tuple[Condition, str, bool, dict[str, object], str]] = [
+    problems: list[tuple[Condition, str, bool, dict[str, Any], str]] = [
         (
             SCHEDULE_START_FIELDS,
             "start",
