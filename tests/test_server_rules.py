@@ -740,7 +740,8 @@ def test_a_check_gone_from_a_release_is_left_out_for_newer_ones() -> None:
 
 def test_a_check_new_in_a_release_is_left_out_before_it() -> None:
     """A check Nomad added (``since``) does not trip in the release before (the group
-    attributes `disconnect` replaced are deprecated only from 1.10 on: 1.9 honours them)."""
+    attributes `disconnect` replaced are "deprecated and ignored" from 1.10 on; 1.9 still
+    honours them and says they "will be deprecated")."""
     load_rules()
     new = [c for c in CONDITIONS.values() if c.since is not None and c.id in CASES]
     assert len(new) > 10

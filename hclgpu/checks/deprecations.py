@@ -182,6 +182,38 @@ PREVENT_RESCHEDULE_ON_LOST_DEPRECATED = Condition(
     message="PreventRescheduleOnLost is deprecated and ignored in favor of Disconnect.Replace",
     since=(1, 10, 0),
 )
+MAX_CLIENT_DISCONNECT_TO_BE_DEPRECATED = Condition(
+    "max-client-disconnect-to-be-deprecated",
+    code=HG258,
+    nomad="TaskGroup.Warnings",
+    source="nomad/structs/structs.go:7625",
+    tag="v1.9.0",
+    condition="a group sets `max_client_disconnect` (still honoured, `disconnect { lost_after }` preferred)",
+    message="MaxClientDisconnect will be deprecated favor of Disconnect.LostAfter",
+    until=(1, 10, 0),
+)
+STOP_AFTER_CLIENT_DISCONNECT_TO_BE_DEPRECATED = Condition(
+    "stop-after-client-disconnect-to-be-deprecated",
+    code=HG258,
+    nomad="TaskGroup.Warnings",
+    source="nomad/structs/structs.go:7629",
+    tag="v1.9.0",
+    condition="a group sets `stop_after_client_disconnect` (still honoured,"
+    " `disconnect { stop_on_client_after }` preferred)",
+    message="StopAfterClientDisconnect will be deprecated favor of Disconnect.StopOnClientAfter",
+    until=(1, 10, 0),
+)
+PREVENT_RESCHEDULE_ON_LOST_TO_BE_DEPRECATED = Condition(
+    "prevent-reschedule-on-lost-to-be-deprecated",
+    code=HG258,
+    nomad="TaskGroup.Warnings",
+    source="nomad/structs/structs.go:7633",
+    tag="v1.9.0",
+    condition="a group sets `prevent_reschedule_on_lost = true` (still honoured,"
+    " `disconnect { replace = false }` preferred)",
+    message="PreventRescheduleOnLost will be deprecated favor of Disconnect.Replace",
+    until=(1, 10, 0),
+)
 IOPS_DEPRECATED = Condition(
     "iops-deprecated",
     code=HG258,
@@ -338,24 +370,33 @@ def deprecated_field(ctx: Context) -> None:
         help = "use `crons = [...]`, which takes a list of expressions"
         _deprecated(ctx, PERIODIC_CRON_DEPRECATED, periodic, "cron", "", help)
     for group in ctx.groups():
-        for field, replacement, condition in _GROUP_FIELDS:
+        for field, replacement, conditions in _GROUP_FIELDS:
             value = getattr(group, field)
             if value is not None and value is not False:  # any duration, 0s included; the flag if true
-                _deprecated(ctx, condition, group, field, f"group `{group.name}`", f"use {replacement}")
+                for condition in conditions:  # one holds in any release: reject leaves the other out
+                    _deprecated(ctx, condition, group, field, f"group `{group.name}`", f"use {replacement}")
         for task in group.tasks or []:
             if task.resources is not None and task.resources.iops:
                 where = f"task `{task.name}`"
                 _deprecated(ctx, IOPS_DEPRECATED, task.resources, "iops", where, "Nomad ignores it since 0.9")
 
 
-_GROUP_FIELDS = (  # TaskGroup.Warnings: the attribute, its replacement, Nomad's check
-    ("max_client_disconnect", "`disconnect { lost_after = ... }`", MAX_CLIENT_DISCONNECT_DEPRECATED),
+_GROUP_FIELDS = (  # TaskGroup.Warnings: the attribute, its replacement, Nomad's checks (1.10 on, before)
+    (
+        "max_client_disconnect",
+        "`disconnect { lost_after = ... }`",
+        (MAX_CLIENT_DISCONNECT_DEPRECATED, MAX_CLIENT_DISCONNECT_TO_BE_DEPRECATED),
+    ),
     (
         "stop_after_client_disconnect",
         "`disconnect { stop_on_client_after = ... }`",
-        STOP_AFTER_CLIENT_DISCONNECT_DEPRECATED,
+        (STOP_AFTER_CLIENT_DISCONNECT_DEPRECATED, STOP_AFTER_CLIENT_DISCONNECT_TO_BE_DEPRECATED),
     ),
-    ("prevent_reschedule_on_lost", "`disconnect { replace = false }`", PREVENT_RESCHEDULE_ON_LOST_DEPRECATED),
+    (
+        "prevent_reschedule_on_lost",
+        "`disconnect { replace = false }`",
+        (PREVENT_RESCHEDULE_ON_LOST_DEPRECATED, PREVENT_RESCHEDULE_ON_LOST_TO_BE_DEPRECATED),
+    ),
 )
 
 

@@ -318,9 +318,6 @@ _VALUE_CHECKS = {
 }
 """The check of a missing value, by (affinity, comparison operator)."""
 
-_UNKNOWN = {"affinity": "operator", "constraint": "type"}
-"""Nomad's word for an unknown operator: "Unknown constraint type", "Unknown affinity operator"."""
-
 
 def _position(placed: Placed) -> int:
     """The constraint's place among its device's, from 1, as `RequestedDevice.Validate` counts."""

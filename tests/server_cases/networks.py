@@ -122,6 +122,19 @@ CASES: dict[str, tuple[str, str]] = {
         job(group="prevent_reschedule_on_lost = true"),
         job(group="disconnect {\nreplace = false\n}"),
     ),
+    # the same attributes before Nomad 1.10, which honoured them and warned in other words
+    "max-client-disconnect-to-be-deprecated": (
+        job(group='max_client_disconnect = "1h"'),
+        job(group='disconnect {\nlost_after = "1h"\n}'),
+    ),
+    "stop-after-client-disconnect-to-be-deprecated": (
+        job(group='stop_after_client_disconnect = "1h"'),
+        job(group='disconnect {\nstop_on_client_after = "1h"\n}'),
+    ),
+    "prevent-reschedule-on-lost-to-be-deprecated": (
+        job(group="prevent_reschedule_on_lost = true"),
+        job(group="disconnect {\nreplace = false\n}"),
+    ),
     "iops-deprecated": (
         job(task="resources {\niops = 10\n}"),
         job(task="resources {\ncpu = 100\n}"),
