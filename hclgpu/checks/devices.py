@@ -1,13 +1,17 @@
-"""Device requests themselves: their names, counts and duplicates (HG201-HG204)."""
+"""Device requests themselves: their names, counts and duplicates (HG201-HG204), and a GPU
+used without one (HG206)."""
 
 from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.server import Condition, reject
+from hclgpu.checks.server import Check, Condition, reject
 from hclgpu.codes.base import Code, E, W
 from hclgpu.diagnostics import Related
+from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
+from hclgpu.source import Span
+from hclgpu.syntax import ast
 
 HG201 = Code(
     "HG201",
@@ -90,6 +94,49 @@ DEVICE_NAME_FORMAT = Condition(
 )
 
 
+HG206 = Code(
+    "HG206",
+    "gpu-without-device-request",
+    W,
+    summary="A task uses NVIDIA GPUs without a `device` request",
+    doc="""What: a docker task sets `runtime = "nvidia"`, or a task sets
+`NVIDIA_VISIBLE_DEVICES` in its `env`, but no `resources { device "nvidia/gpu" {} }`
+(or `"gpu"`) asks for a GPU.
+
+Why: Nomad reserves only the devices a task requests. The NVIDIA runtime still hands
+the container the GPUs `NVIDIA_VISIBLE_DEVICES` names (CUDA images set it to `all`), so
+the task uses GPUs the scheduler believes are free and gives to other jobs: two jobs
+share a GPU without knowing, and `nvidia-smi` in one shows the other's memory. With a
+request, the device plugin sets `NVIDIA_VISIBLE_DEVICES` to the GPUs it reserved
+(nomad-device-nvidia device.go:218).
+
+Example:
+    config {
+      image   = "nvcr.io/nvidia/pytorch:24.08-py3"
+      runtime = "nvidia"
+    }
+
+Fix: request the GPUs the task uses, `resources { device "nvidia/gpu" { count = 1 } }`,
+and leave `NVIDIA_VISIBLE_DEVICES` to the device plugin. A monitoring task that must see
+every GPU without reserving one (a DCGM exporter in a system job) is the exception:
+suppress the check for it, `# hclgpu-ignore: nvidia-visible-devices-without-device`.""",
+)
+
+RUNTIME_WITHOUT_DEVICE = Check(
+    "nvidia-runtime-without-device",
+    code=HG206,
+    condition='a docker task sets `config { runtime = "nvidia" }` and requests no GPU',
+)
+VISIBLE_DEVICES_WITHOUT_DEVICE = Check(
+    "nvidia-visible-devices-without-device",
+    code=HG206,
+    condition='a task sets `env { NVIDIA_VISIBLE_DEVICES }` to GPUs (not "void" or "none") and'
+    " requests no GPU",
+)
+NO_GPUS = ("", "void", "none")
+"""`NVIDIA_VISIBLE_DEVICES` values that expose no GPU (nvidia-container-toolkit)."""
+
+
 @rule(HG201)
 def empty_device_name(ctx: Context) -> None:
     for _, _, device in ctx.devices():
@@ -157,3 +204,56 @@ def duplicate_device_request(ctx: Context) -> None:
                     if (span := ctx.label_span(first)) is not None
                     else [],
                 )
+
+
+@rule(HG206)
+def gpu_without_device_request(ctx: Context) -> None:
+    for _, task in ctx.tasks():
+        devices = task.resources.devices if task.resources is not None else None
+        if any(_is_gpu(device.name) for device in devices or []):
+            continue
+        help = 'request the GPUs it uses: `resources { device "nvidia/gpu" { count = 1 } }`'
+        if task.driver == "docker" and (task.config or {}).get("runtime") == "nvidia":
+            ctx.report(
+                HG206,
+                f'task `{task.name}` runs with `runtime = "nvidia"` but requests no GPU: Nomad reserves'
+                " none for it and places other jobs on the GPUs it uses",
+                _config_span(ctx, task, "runtime"),
+                help=help,
+                check=RUNTIME_WITHOUT_DEVICE.id,
+            )
+        visible = (task.env or {}).get("NVIDIA_VISIBLE_DEVICES")
+        if isinstance(visible, str) and visible.strip().lower() not in NO_GPUS:
+            ctx.report(
+                HG206,
+                f"task `{task.name}` sets NVIDIA_VISIBLE_DEVICES = {go_quote(visible)} but requests no"
+                " GPU: Nomad reserves none for it and places other jobs on those GPUs",
+                _env_span(ctx, task) or ctx.label_span(task),
+                help=f"{help}, and remove NVIDIA_VISIBLE_DEVICES: the device plugin sets it",
+                check=VISIBLE_DEVICES_WITHOUT_DEVICE.id,
+            )
+
+
+def _is_gpu(name: str) -> bool:
+    """Whether a device request can be a GPU: type `gpu`, or any NVIDIA device."""
+    parts = name.split("/")
+    kind = parts[0] if len(parts) == 1 else parts[1]
+    return kind.strip() == "gpu" or (len(parts) > 1 and parts[0].strip() == "nvidia")
+
+
+def _config_span(ctx: Context, task: m.Task, name: str) -> Span | None:
+    from hclgpu.checks.networks import config_attribute
+
+    found = config_attribute(ctx, task, name)
+    return found.value.span if isinstance(found, ast.Attribute) else ctx.label_span(task)
+
+
+def _env_span(ctx: Context, task: m.Task) -> Span | None:
+    """The `NVIDIA_VISIBLE_DEVICES` entry of the task's `env` block or map, where written."""
+    block = ctx.block_of(task)
+    for env in block.body.blocks("env") if block is not None else []:
+        for attribute in env.body.attributes():
+            if attribute.name == "NVIDIA_VISIBLE_DEVICES":
+                return attribute.span
+    written = ctx.attribute(task, "env")
+    return written.value.span if written is not None else None

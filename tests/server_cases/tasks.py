@@ -7,6 +7,10 @@ from tests.server_cases.common import IMAGE, job
 SHA256 = "a" * 64
 
 
+_GPU = 'resources {\ndevice "nvidia/gpu" {\ncount = 1\n}\n}\n'
+"""A task's request for one NVIDIA GPU."""
+
+
 def _docker(setting: str) -> str:
     """The job with one more setting in the docker task's `config`."""
     image = 'image = "nginx:1.27"'
@@ -52,6 +56,14 @@ CASES: dict[str, tuple[str, str]] = {
         job(task='scaling "cpu" {\ntype = "vertical_cpu"\nmax = 4\n}'),
     ),
     # the docker driver's own reading of `config` (hclgpu.checks.docker)
+    "nvidia-runtime-without-device": (
+        _docker('runtime = "nvidia"'),
+        _docker('runtime = "nvidia"').replace("    }\n  }\n}", _GPU + "    }\n  }\n}"),
+    ),
+    "nvidia-visible-devices-without-device": (
+        job(task='env {\nNVIDIA_VISIBLE_DEVICES = "all"\n}'),
+        job(task=f'env {{\nNVIDIA_VISIBLE_DEVICES = "all"\n}}\n{_GPU}'),
+    ),
     "shm-size-below-one-mib": (_docker("shm_size = 1024"), _docker("shm_size = 1073741824")),
     "shm-size-not-a-number": (_docker('shm_size = "16g"'), _docker('shm_size = "17179869184"')),
     # Task.Validate
