@@ -464,11 +464,20 @@ def test_other_vendors_have_no_labels_for_constraints() -> None:
     assert lowered.codes == ["HG301", "HG301"]
 
 
-def test_other_vendors_have_no_dra_class() -> None:
-    lowered = lower(job(device("amd/gpu")), "dra")
-    assert lowered.out.claim_templates == lowered.out.pod_claims == lowered.out.container_claims == []
-    assert lowered.out.limits == {}
-    assert lowered.at(lowered.only("HG301")).startswith('device "amd/gpu"')
+def test_a_device_without_a_dra_class_keeps_its_device_plugin_resource() -> None:
+    """No accelerator is dropped: an AMD GPU or a Neuron device has no DRA class hclgpu
+    knows, so the pod asks its device plugin's resource, said as HG302 at the device."""
+    for name, resource in (("amd/gpu", "amd.com/gpu"), ("aws/neuron", "aws.amazon.com/neuron")):
+        lowered = lower(job(device(name)), "dra")
+        assert lowered.out.claim_templates == lowered.out.pod_claims == lowered.out.container_claims == []
+        assert lowered.out.limits == {resource: 1}
+        assert lowered.at(lowered.only("HG302")).startswith(f'device "{name}"')
+
+
+def test_an_nvidia_claim_and_a_plugin_resource_share_one_pod() -> None:
+    lowered = lower(job(device("nvidia/gpu") + device("aws/neuron")), "dra")
+    assert len(lowered.out.claim_templates) == 1
+    assert lowered.out.limits == {"aws.amazon.com/neuron": 1}
 
 
 @pytest.mark.parametrize(

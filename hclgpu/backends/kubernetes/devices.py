@@ -62,10 +62,19 @@ def lower_devices(job_name: str, group_name: str, task: m.Task, ctx: Lowering) -
         request = _request(device, ctx)
         if request is None:
             continue
-        if kubernetes_options(ctx).k8s_devices == "dra":
+        dra = kubernetes_options(ctx).k8s_devices == "dra"
+        if dra and request.identity.nvidia:
             lower_dra(f"{job_name}-{group_name}-{task.name}", task.name, index, request, ctx, out)
-        else:
-            lower_plugin(request, ctx, out)
+            continue
+        if dra:  # no accelerator is dropped: the device plugin's resource, in the same pod
+            ctx.approximated(
+                f"`{request.device.name}` has no DRA device class hclgpu knows (only NVIDIA's "
+                f"`{DRA_DEVICE_CLASS}`); it is requested as the device plugin's "
+                f"`{request.identity.resource}` instead",
+                request.device,
+                help="the node needs that device plugin; use --k8s-devices plugin for every device",
+            )
+        lower_plugin(request, ctx, out)
     return out
 
 

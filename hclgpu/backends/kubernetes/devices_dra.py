@@ -49,15 +49,8 @@ class _Preference:
 def lower_dra(
     prefix: str, task_name: str, index: int, request: Request, ctx: Lowering, out: DeviceLowering
 ) -> None:
-    """One ResourceClaimTemplate for the request, and the pod and container claims using it."""
-    if not request.identity.nvidia:
-        ctx.unsupported(
-            f"`{request.device.name}` has no DRA device class hclgpu knows (only NVIDIA's "
-            f"`{DRA_DEVICE_CLASS}`); the device request is left out",
-            request.device,
-            help="use --k8s-devices plugin for this device",
-        )
-        return
+    """One ResourceClaimTemplate for an NVIDIA request, and the pod and container claims using
+    it (other devices keep their device-plugin resource: ``lower_devices``)."""
     template_name = _label(prefix, f"-{index}")
     request_name = dns_label(request.identity.type)
     claim_name = _label(task_name, f"-{request_name}-{index}")
