@@ -36,8 +36,8 @@ def test_fingerprint_csv_groups_by_model() -> None:
         "memory_clock": "6251 MHz",
         "pci_bandwidth": "32768 MB/s",
         "driver_version": "535.161.08",
-        "display_state": "Disabled",
-        "persistence_mode": "Enabled",
+        "display_state": "0",
+        "persistence_mode": "1",
     }
     t4 = {
         "memory": "15360 MiB",
@@ -46,8 +46,8 @@ def test_fingerprint_csv_groups_by_model() -> None:
         "memory_clock": "5001 MHz",
         "pci_bandwidth": "16384 MB/s",
         "driver_version": "535.161.08",
-        "display_state": "Disabled",
-        "persistence_mode": "Disabled",
+        "display_state": "0",
+        "persistence_mode": "0",
     }
     expected = Inventory(
         version=1,
@@ -95,26 +95,25 @@ def test_fingerprint_csv_tolerates_header_and_units() -> None:
 
 
 def test_fingerprint_xml_reads_bar1_and_both_power_layouts() -> None:
-    h100 = {
+    h100 = {  # the power draw (71.42 W, truncated as the plugin's mW / 1000), current clocks
         "memory": "81559 MiB",
         "bar1": "131072 MiB",
-        "power": "700 W",
+        "power": "71 W",
         "cores_clock": "1980 MHz",
         "memory_clock": "2619 MHz",
         "pci_bandwidth": "49152 MB/s",
         "driver_version": "550.54.15",
-        "display_state": "Disabled",
-        "persistence_mode": "Enabled",
+        "display_state": "0",
+        "persistence_mode": "1",
     }
-    t4 = {  # older <power_readings> layout; max mem_clock N/A is left out
+    t4 = {  # older <power_readings> layout (draw 9.86 W); no <clocks>: both clocks left out
         "memory": "15360 MiB",
         "bar1": "256 MiB",
-        "power": "70 W",
-        "cores_clock": "1590 MHz",
+        "power": "9 W",
         "pci_bandwidth": "16384 MB/s",
         "driver_version": "550.54.15",
-        "display_state": "Disabled",
-        "persistence_mode": "Disabled",
+        "display_state": "0",
+        "persistence_mode": "0",
     }
     expected = Inventory(
         nodes=[
@@ -150,11 +149,9 @@ def test_fingerprint_xml_reads_bar1_and_both_power_layouts() -> None:
 
 @pytest.mark.parametrize(
     ("generation", "width", "expected"),
-    [(3, 16, 16384), (4, 16, 32768), (5, 16, 49152), (6, 8, 32768), (2, 16, 0), (None, 16, None)],
+    [(3, 16, 16384), (4, 16, 32768), (5, 16, 49152), (6, 8, 32768), (2, 16, 0), (None, 16, 0)],
 )
-def test_pci_bandwidth_follows_the_plugin(
-    generation: int | None, width: int | None, expected: int | None
-) -> None:
+def test_pci_bandwidth_follows_the_plugin(generation: int | None, width: int | None, expected: int) -> None:
     assert fp.pci_bandwidth(generation, width) == expected
 
 

@@ -56,7 +56,7 @@ LAYERS = {
         hclgpu.checks.task_blocks hclgpu.checks.task_files hclgpu.checks.gateways
         hclgpu.checks.connect_admission hclgpu.checks.findings
         hclgpu.plan hclgpu.plan.devices
-        hclgpu.plan.fingerprint hclgpu.plan.inventory hclgpu.plan.model hclgpu.plan.nodecheck
+        hclgpu.plan.fingerprint hclgpu.plan.host hclgpu.plan.inventory hclgpu.plan.model hclgpu.plan.nodecheck
         hclgpu.plan.planner hclgpu.plan.report hclgpu.plan.allocs hclgpu.plan.demand hclgpu.plan.live
         hclgpu.plan.offers hclgpu.plan.scores hclgpu.plan.spreads hclgpu.plan.numa
     """,

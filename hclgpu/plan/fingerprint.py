@@ -1,33 +1,43 @@
-"""This machine's GPUs as Nomad's NVIDIA device plugin would fingerprint them (`hclgpu fingerprint`).
+"""This machine's GPUs as Nomad's NVIDIA device plugin fingerprints them (`hclgpu fingerprint`).
 
 We read `nvidia-smi` output rather than NVML so that the command works from a saved file on
-a laptop without a GPU or a driver. The result is a one-node :class:`Inventory` whose device
-groups use the plugin's names and units:
+a laptop without a GPU or a driver. The live mode runs `nvidia-smi -q -x`, the only output
+with every attribute (BAR1 has no `--query-gpu` field). Semantics follow
+hashicorp/nomad-device-nvidia at commit 05e83c36891df39abe3dd989669403dbe974f701
+(`nvml/driver_linux.go` `DeviceInfoByUUID`, `fingerprint.go`, `nvml/client.go`):
 
-=================  ====  ==================================================================
-attribute          unit  source
-=================  ====  ==================================================================
-memory             MiB   `memory.total` / `fb_memory_usage/total`
-bar1               MiB   XML only: `bar1_memory_usage/total` (`--query-gpu` has no field)
-power              W     `power.limit` / `*power_readings/(current_)power_limit` (rounded)
-cores_clock        MHz   `clocks.max.sm` / `max_clocks/sm_clock`
-memory_clock       MHz   `clocks.max.mem` / `max_clocks/mem_clock`
-pci_bandwidth      MB/s  from the maximum PCIe generation and width, see :func:`pci_bandwidth`
-driver_version     —     `driver_version`
-display_state      —     `display_mode` ("Enabled"/"Disabled")
-persistence_mode   —     `persistence_mode` ("Enabled"/"Disabled")
-=================  ====  ==================================================================
+================  ====  =====================================================  ======================
+attribute         unit  nvidia-smi source (XML / CSV)                          plugin
+================  ====  =====================================================  ======================
+memory            MiB   `fb_memory_usage/total` / `memory.total`               driver_linux.go:146-147
+bar1              MiB   `bar1_memory_usage/total` / (none)                     driver_linux.go:173-183
+power             W     `*power_readings/(average_)power_draw` / `power.draw`  driver_linux.go:163-171
+                        (truncated; 0 when not supported)                       SAMPLED
+cores_clock       MHz   `clocks/graphics_clock` / `clocks.gr`                  driver_linux.go:223-227
+                                                                                SAMPLED
+memory_clock      MHz   `clocks/mem_clock` / `clocks.mem`                      driver_linux.go:229-239
+                                                                                SAMPLED
+pci_bandwidth     MB/s  max PCIe generation x max width, see pci_bandwidth     driver_linux.go:190-219
+driver_version    —     `driver_version` (every group)                         fingerprint.go:74-78
+display_state     —     `display_mode`, else `display_attached`: "1"/"0"       driver_linux.go:241-261
+persistence_mode  —     `persistence_mode`: "1"/"0"                            driver_linux.go:246-262
+================  ====  =====================================================  ======================
 
-Values nvidia-smi reports as `[N/A]` or `[Not Supported]` are left out, as the plugin
-leaves out attributes NVML does not support. Like the plugin, GPUs are grouped by model
-(vendor `nvidia`, type `gpu`, model = NVML product name) and the group takes the
-attributes of its first GPU.
+The plugin reads the current power draw (`DeviceGetPowerUsage`) and the current graphics and
+memory clocks (`DeviceGetClockInfo`), not the limit or the maximum (its `nvml/client.go:90-94`
+comment still says `PowerManagementLimit`/`MaxClockInfo`; the code does not), so those three
+attributes are :data:`SAMPLED`: they change between fingerprints. The two states are NVML
+`EnableState` values formatted with `%v` (driver_linux.go:261-262); go-nvml's EnableState is
+a bare int32 with no String method (NVIDIA/go-nvml `pkg/nvml/const.go:1499-1504`), so Nomad
+shows `"1"` and `"0"`, not `Enabled`. Driver 580's nvidia-smi prints "Requested functionality
+has been deprecated" for Display Mode; NVML's display mode is then its `display_attached`.
 
-Two deliberate differences from the current plugin (nomad-device-nvidia, `nvml/driver_linux.go`):
-it samples the *current* power draw and graphics clock, which change from second to second;
-we use the power-management limit and the maximum SM clock, which are what Nomad 0.9's
-plugin reported (the seed article's V100: `power 300 W`, `cores_clock 1530 MHz`) and are
-what a constraint like `${device.attr.power} >= 250 W` means.
+Values nvidia-smi reports as `[N/A]` or `[Not Supported]` are left out, as the plugin leaves
+out attributes NVML does not support (except power, which it reports as 0 W, and
+pci_bandwidth, which it always reports). GPUs are grouped by model (fingerprint.go:80-92;
+"N/A" for an unknown name, device.go:34), instances sorted by UUID (client.go:141-143) and the
+group takes the attributes of its first instance (fingerprint.go:170). CUDA's version is not
+an attribute: the plugin sets none. MIG instances are not listed (the plugin lists them).
 """
 
 from __future__ import annotations
@@ -43,9 +53,11 @@ from hclgpu.plan.model import DeviceGroup, Instance, Inventory, Node
 
 __all__ = [
     "QUERY_FIELDS",
+    "SAMPLED",
     "fingerprint_csv",
     "fingerprint_xml",
     "nvidia_smi_command",
+    "nvidia_smi_xml_command",
     "pci_bandwidth",
     "run_nvidia_smi",
 ]
@@ -54,9 +66,9 @@ QUERY_FIELDS: tuple[str, ...] = (
     "uuid",
     "name",
     "memory.total",
-    "power.limit",
-    "clocks.max.sm",
-    "clocks.max.mem",
+    "power.draw",
+    "clocks.gr",
+    "clocks.mem",
     "pci.bus_id",
     "driver_version",
     "display_mode",
@@ -68,10 +80,14 @@ QUERY_FIELDS: tuple[str, ...] = (
 
 The full command is :func:`nvidia_smi_command`::
 
-    nvidia-smi --query-gpu=uuid,name,memory.total,power.limit,clocks.max.sm,clocks.max.mem,\\
+    nvidia-smi --query-gpu=uuid,name,memory.total,power.draw,clocks.gr,clocks.mem,\\
 pci.bus_id,driver_version,display_mode,persistence_mode,pcie.link.gen.max,pcie.link.width.max \\
         --format=csv,noheader,nounits
 """
+
+SAMPLED: tuple[str, ...] = ("power", "cores_clock", "memory_clock")
+"""Attributes the plugin samples at each fingerprint (current draw and clocks): they change
+from second to second, so a constraint on them matches what the GPU did at that moment."""
 
 _MISSING = {
     "",
@@ -83,40 +99,51 @@ _MISSING = {
     "[insufficient permissions]",
 }
 
-# MB/s per lane, as nomad-device-nvidia's nvml/driver_linux.go computes pci_bandwidth;
+# MB/s per lane, as nomad-device-nvidia's nvml/driver_linux.go:209-219 computes pci_bandwidth;
 # generations 1 and 2 (and unknown ones) give 0 there, and so here.
 _LANE_MB_PER_S = {3: 1 << 10, 4: 2 << 10, 5: 3 << 10, 6: 4 << 10}
 
+# NVML EnableState printed with %v (driver_linux.go:261-262): 1 enabled, 0 disabled.
+_STATE = {"enabled": "1", "disabled": "0", "yes": "1", "no": "0"}
+
 
 def nvidia_smi_command() -> list[str]:
-    """The argv :func:`run_nvidia_smi` runs (also shown to users who want to save the output)."""
+    """The CSV argv (shown to users who want to save a file for `--from`)."""
     return ["nvidia-smi", f"--query-gpu={','.join(QUERY_FIELDS)}", "--format=csv,noheader,nounits"]
 
 
-def pci_bandwidth(generation: int | None, width: int | None) -> int | None:
+def nvidia_smi_xml_command() -> list[str]:
+    """The argv the live mode runs: `-q -x` has BAR1 and Display Attached, the CSV has not."""
+    return ["nvidia-smi", "-q", "-x"]
+
+
+def pci_bandwidth(generation: int | None, width: int | None) -> int:
     """PCIe bandwidth in MB/s the way the NVIDIA Nomad plugin computes it: width × per-lane rate.
 
     The plugin uses 1024 MB/s per lane for Gen3, 2048 for Gen4, 3072 for Gen5 and 4096 for
-    Gen6, and 0 for anything else. (Nomad 0.9's plugin used 985 MB/s per Gen3 lane, hence
-    the seed article's `15760 MB/s` for a Gen3 x16 V100; the current plugin gives 16384.)
-    None when either input is unknown, so the attribute is left out instead of invented.
+    Gen6, and 0 for anything else (driver_linux.go:209-219). An unsupported width or
+    generation is 0 there (driver_linux.go:190-206) and the attribute is always reported
+    (driver_linux.go:257, fingerprint.go:224-229), so unknown inputs give 0, not None.
     """
     if generation is None or width is None:
-        return None
+        return 0
     return width * _LANE_MB_PER_S.get(generation, 0)
 
 
-def run_nvidia_smi(timeout: float = 30.0) -> str:
-    """Run :func:`nvidia_smi_command` and return its CSV; ValueError/OSError with a clear message."""
+def run_nvidia_smi(timeout: float = 30.0, command: list[str] | None = None) -> str:
+    """Run `command` (default :func:`nvidia_smi_xml_command`) and return its output;
+    OSError with a clear message when nvidia-smi is missing, slow or fails."""
+    argv = command or nvidia_smi_xml_command()
     executable = shutil.which("nvidia-smi")
     if executable is None:
         raise OSError(
             "nvidia-smi not found on PATH: install the NVIDIA driver, or run "
-            f"`{' '.join(nvidia_smi_command())}` on a GPU node and pass the saved file with --from"
+            f"`{' '.join(argv)}` on a GPU node and pass the saved file with --from"
         )
-    command = [executable, *nvidia_smi_command()[1:]]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+        done = subprocess.run(
+            [executable, *argv[1:]], capture_output=True, text=True, timeout=timeout, check=False
+        )
     except subprocess.TimeoutExpired:
         raise OSError(f"nvidia-smi did not answer within {timeout:g} s") from None
     if done.returncode != 0:
@@ -145,27 +172,27 @@ def fingerprint_csv(text: str, node_name: str) -> Inventory:
         gpus.append({field: cell.strip() for field, cell in zip(QUERY_FIELDS, row, strict=True)})
     if not gpus:
         raise ValueError("nvidia-smi CSV has no GPU lines")
-    devices: list[_Gpu] = []
-    for gpu in gpus:
-        where = f"nvidia-smi CSV, GPU {gpu['uuid'] or gpu['pci.bus_id']}"
-        devices.append(
-            _Gpu(
-                uuid=gpu["uuid"],
-                name=gpu["name"],
-                memory=_number(gpu["memory.total"], where),
-                bar1=None,
-                power=_number(gpu["power.limit"], where),
-                cores_clock=_number(gpu["clocks.max.sm"], where),
-                memory_clock=_number(gpu["clocks.max.mem"], where),
-                pci_bandwidth=pci_bandwidth(
-                    _number(gpu["pcie.link.gen.max"], where), _number(gpu["pcie.link.width.max"], where)
-                ),
-                driver_version=_present(gpu["driver_version"]),
-                display_state=_present(gpu["display_mode"]),
-                persistence_mode=_present(gpu["persistence_mode"]),
-            )
-        )
-    return _inventory(devices, node_name)
+    return _inventory([_csv_gpu(gpu) for gpu in gpus], node_name)
+
+
+def _csv_gpu(gpu: dict[str, str]) -> _Gpu:
+    """One CSV row as the plugin would report that GPU (the CSV has no BAR1 field)."""
+    where = f"nvidia-smi CSV, GPU {gpu['uuid'] or gpu['pci.bus_id']}"
+    return _Gpu(
+        uuid=gpu["uuid"],
+        name=gpu["name"],
+        memory=_number(gpu["memory.total"], where),
+        bar1=None,
+        power=_watts(gpu["power.draw"], where),
+        cores_clock=_number(gpu["clocks.gr"], where),
+        memory_clock=_number(gpu["clocks.mem"], where),
+        pci_bandwidth=pci_bandwidth(
+            _number(gpu["pcie.link.gen.max"], where), _number(gpu["pcie.link.width.max"], where)
+        ),
+        driver_version=_present(gpu["driver_version"]),
+        display_state=_state(gpu["display_mode"]),
+        persistence_mode=_state(gpu["persistence_mode"]),
+    )
 
 
 def _csv_rows(text: str) -> Iterator[list[str]]:
@@ -182,11 +209,22 @@ def _csv_rows(text: str) -> Iterator[list[str]]:
         yield row
 
 
-def fingerprint_xml(text: str, node_name: str) -> Inventory:
-    """A one-node inventory from `nvidia-smi -q -x` (which, unlike the CSV, includes BAR1 size).
+# Where `nvidia-smi -q -x` keeps the draw DeviceGetPowerUsage returns (driver_linux.go:163):
+# `power_draw` before driver 535 and on pre-Ampere GPUs, `average_power_draw` after (NVML
+# averages over 1 s on Ampere and newer, which is what nvidia-smi's average shows).
+_POWER_DRAW_PATHS = (
+    "gpu_power_readings/power_draw",
+    "gpu_power_readings/average_power_draw",
+    "power_readings/power_draw",
+    "power_readings/average_power_draw",
+)
 
-    Reads both the pre-535 (`power_readings/power_limit`) and newer
-    (`gpu_power_readings/current_power_limit`) layouts. Raises ValueError on malformed XML.
+
+def fingerprint_xml(text: str, node_name: str) -> Inventory:
+    """A one-node inventory from `nvidia-smi -q -x`, the live mode's source.
+
+    Reads both the pre-535 (`power_readings`) and newer (`gpu_power_readings`) layouts.
+    Raises ValueError on malformed XML.
     """
     try:
         root = ET.fromstring(text)
@@ -197,44 +235,36 @@ def fingerprint_xml(text: str, node_name: str) -> Inventory:
             f"not `nvidia-smi -q -x` output: root element <{root.tag}>, expected <nvidia_smi_log>"
         )
     driver = _present(root.findtext("driver_version", ""))
-    devices: list[_Gpu] = []
-    for gpu in root.findall("gpu"):
-        uuid = (gpu.findtext("uuid") or "").strip()
-        where = f"nvidia-smi XML, GPU {uuid or gpu.get('id', '?')}"
-        if not uuid:
-            raise ValueError(f"{where}: no <uuid>")
-        power = None
-        for path in (
-            "gpu_power_readings/current_power_limit",
-            "gpu_power_readings/power_limit",
-            "power_readings/current_power_limit",
-            "power_readings/power_limit",
-            "power_readings/enforced_power_limit",
-        ):
-            power = _number(gpu.findtext(path, ""), where)
-            if power is not None:
-                break
-        devices.append(
-            _Gpu(
-                uuid=uuid,
-                name=(gpu.findtext("product_name") or "").strip(),
-                memory=_number(gpu.findtext("fb_memory_usage/total", ""), where),
-                bar1=_number(gpu.findtext("bar1_memory_usage/total", ""), where),
-                power=power,
-                cores_clock=_number(gpu.findtext("max_clocks/sm_clock", ""), where),
-                memory_clock=_number(gpu.findtext("max_clocks/mem_clock", ""), where),
-                pci_bandwidth=pci_bandwidth(
-                    _number(gpu.findtext("pci/pci_gpu_link_info/pcie_gen/max_link_gen", ""), where),
-                    _number(gpu.findtext("pci/pci_gpu_link_info/link_widths/max_link_width", ""), where),
-                ),
-                driver_version=driver,
-                display_state=_present(gpu.findtext("display_mode", "")),
-                persistence_mode=_present(gpu.findtext("persistence_mode", "")),
-            )
-        )
+    devices = [_xml_gpu(gpu, driver) for gpu in root.findall("gpu")]
     if not devices:
         raise ValueError("nvidia-smi XML lists no <gpu>")
     return _inventory(devices, node_name)
+
+
+def _xml_gpu(gpu: ET.Element, driver: str | None) -> _Gpu:
+    """One `<gpu>` element as the plugin would report that GPU."""
+    uuid = (gpu.findtext("uuid") or "").strip()
+    where = f"nvidia-smi XML, GPU {uuid or gpu.get('id', '?')}"
+    if not uuid:
+        raise ValueError(f"{where}: no <uuid>")
+    draw = next((v for v in (gpu.findtext(p, "") for p in _POWER_DRAW_PATHS) if _present(v)), "")
+    display = _state(gpu.findtext("display_mode", "")) or _state(gpu.findtext("display_attached", ""))
+    return _Gpu(
+        uuid=uuid,
+        name=(gpu.findtext("product_name") or "").strip(),
+        memory=_number(gpu.findtext("fb_memory_usage/total", ""), where),
+        bar1=_number(gpu.findtext("bar1_memory_usage/total", ""), where),
+        power=_watts(draw, where),
+        cores_clock=_number(gpu.findtext("clocks/graphics_clock", ""), where),
+        memory_clock=_number(gpu.findtext("clocks/mem_clock", ""), where),
+        pci_bandwidth=pci_bandwidth(
+            _number(gpu.findtext("pci/pci_gpu_link_info/pcie_gen/max_link_gen", ""), where),
+            _number(gpu.findtext("pci/pci_gpu_link_info/link_widths/max_link_width", ""), where),
+        ),
+        driver_version=driver,
+        display_state=display,
+        persistence_mode=_state(gpu.findtext("persistence_mode", "")),
+    )
 
 
 class _Gpu:
@@ -247,10 +277,10 @@ class _Gpu:
         name: str,
         memory: int | None,
         bar1: int | None,
-        power: int | None,
+        power: int,
         cores_clock: int | None,
         memory_clock: int | None,
-        pci_bandwidth: int | None,
+        pci_bandwidth: int,
         driver_version: str | None,
         display_state: str | None,
         persistence_mode: str | None,
@@ -278,18 +308,27 @@ class _Gpu:
 
 
 def _inventory(gpus: list[_Gpu], node_name: str) -> Inventory:
-    """Group GPUs by model in first-seen order; a group carries its first GPU's attributes (as Nomad)."""
-    groups: dict[str, DeviceGroup] = {}
+    """Group GPUs by model, groups in first-seen order; instances sorted by UUID and the
+    group carrying its first instance's attributes, as client.go:141-143 and
+    fingerprint.go:150-170 do (the plugin's group order is a Go map's, i.e. none)."""
+    by_model: dict[str, list[_Gpu]] = {}
     for gpu in gpus:
-        model = gpu.name or "N/A"  # the plugin's name for an unknown model
-        group = groups.get(model)
-        if group is None:
-            group = groups[model] = DeviceGroup(
-                vendor="nvidia", type="gpu", model=model, attributes=dict(gpu.attributes)
+        by_model.setdefault(gpu.name or "N/A", []).append(gpu)  # device.go:34, fingerprint.go:83-89
+    groups = []
+    for model, members in by_model.items():
+        members = sorted(members, key=lambda gpu: gpu.uuid)
+        instances = [Instance(id=gpu.uuid, healthy=True) for gpu in members]
+        groups.append(
+            DeviceGroup(
+                vendor="nvidia",
+                type="gpu",
+                model=model,
+                instances=instances,
+                attributes=dict(members[0].attributes),
             )
-        group.instances.append(Instance(id=gpu.uuid, healthy=True))
+        )
     node = Node.model_validate(
-        {"name": node_name, "attributes": {"unique.hostname": node_name}, "devices": list(groups.values())}
+        {"name": node_name, "attributes": {"unique.hostname": node_name}, "devices": groups}
     )
     return Inventory(version=1, nodes=[node])
 
@@ -297,6 +336,24 @@ def _inventory(gpus: list[_Gpu], node_name: str) -> Inventory:
 def _present(text: str) -> str | None:
     value = text.strip()
     return None if value.lower() in _MISSING else value
+
+
+def _state(text: str) -> str | None:
+    """nvidia-smi's Enabled/Disabled (Yes/No) as the plugin's `%v` of NVML's EnableState;
+    None for anything else (driver 580's "Requested functionality has been deprecated")."""
+    return _STATE.get(text.strip().strip("[]").lower())
+
+
+def _watts(text: str, where: str) -> int:
+    """Power draw in whole watts, truncated as `uint(mW) / 1000` is (driver_linux.go:171);
+    0 when not supported, as driver_linux.go:165-166 reports it."""
+    value = _present(text)
+    if value is None:
+        return 0
+    try:
+        return int(float(value.split()[0]))
+    except (ValueError, OverflowError):
+        raise ValueError(f"{where}: {value!r} is not a number") from None
 
 
 def _number(text: str, where: str) -> int | None:
