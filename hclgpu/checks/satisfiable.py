@@ -1,9 +1,11 @@
-"""Device requests no device can satisfy (HG235-HG237).
+"""Device requests no device can satisfy (HG235-HG237, HG207).
 
 A request's constraints all apply to the same device, so two of them on one target can
 exclude each other; the model written in the device name is one more such constraint;
-an affinity for a value those exclude never scores. Values are compared with Nomad's own
-attribute semantics (:mod:`hclgpu.units`), so `8 GiB` and `8192 MiB` are the same bound.
+an affinity for a value those exclude never scores; a memory bound can exclude the very
+model the request names (HG207, from the memory NVML reports for known models). Values
+are compared with Nomad's own attribute semantics (:mod:`hclgpu.units`), so `8 GiB` and
+`8192 MiB` are the same bound.
 """
 
 from __future__ import annotations
@@ -74,11 +76,52 @@ Fix: remove the affinity or the conflicting constraint.""",
 )
 
 
+HG207 = Code(
+    "HG207",
+    "memory-constraint-excludes-model",
+    W,
+    summary="A `${device.attr.memory}` constraint that excludes the GPU model the request asks for",
+    doc="""What: a device request names one NVIDIA model (`nvidia/gpu/<model>` or an `=`
+constraint on `${device.model}`), and its `${device.attr.memory}` constraint excludes
+the memory NVML reports for that model: `device "nvidia/gpu/NVIDIA H100 80GB HBM3"` with
+`memory >= 80 GiB`, while the GPU reports 81559 MiB (79.65 GiB).
+
+Why: Nomad's NVIDIA plugin (nomad-device-nvidia) sets the `memory` attribute to
+`DeviceGetMemoryInfo().Total` in MiB, which is less than the marketed size, and the
+scheduler compares it with the constraint by its units (scheduler/feasible/feasible.go:1583-1678
+at aa026cc99c): no device of the model matches and the task is never placed.
+
+Example:
+    device "nvidia/gpu/NVIDIA H100 80GB HBM3" {
+      constraint { attribute = "${device.attr.memory}"  operator = ">="  value = "80 GiB" }
+    }
+
+Fix: write a bound the model meets (`>= 79 GiB`, `>= 81559 MiB`), or drop the memory
+constraint: the model already fixes the memory.
+
+Only models whose reported memory is on record fire (see `MODEL_MEMORY_MIB`).""",
+)
+
+
+MODEL_MEMORY_MIB: dict[str, int] = {
+    # nvidia-smi -q -x, <fb_memory_usage><total>: tests/data/nvidia-smi/q-x.xml:49
+    "NVIDIA H100 80GB HBM3": 81559,
+    # NVML DeviceGetMemoryInfo on an H200, driver 580.159.04: tests/data/nvidia-smi/h200/nvml.json
+    "NVIDIA H200": 143771,
+}
+"""The memory NVML reports (MiB), by the exact model name the plugin reports as `device.model`.
+
+Only HBM models, whose ECC is always on (a GDDR model's total changes with its ECC mode).
+The go-nvml mock servers (pkg/nvml/mock/gpus) are not a source: they round to whole GiB
+(81920 MiB for the H100) and name models differently ("NVIDIA H200 141GB HBM3e")."""
+
+
 EQUALS = ("=", "==", "is")
 LOWER = (">", ">=")
 UPPER = ("<", "<=")
 CHECKABLE = (*EQUALS, *LOWER, *UPPER, "!=", "not", "regexp")
 MODEL = "${device.model}"
+MEMORY = "${device.attr.memory}"
 
 
 def _literal_constraints(device: m.RequestedDevice) -> dict[str, list[m.Constraint]]:
@@ -182,3 +225,54 @@ def affinity_never_matches(ctx: Context) -> None:
                     ctx.value_span(affinity, "value"),
                     help="remove the affinity or the conflicting constraint",
                 )
+
+
+def _asked_model(device: m.RequestedDevice, constraints: dict[str, list[m.Constraint]]) -> str | None:
+    """The one NVIDIA model the request asks for, by name or by an `=` constraint."""
+    parts = device.name.split("/")
+    if len(parts) == 3:
+        if parts[0] != "nvidia" or parts[1] != "gpu":
+            return None
+    elif device.name not in ("gpu", "nvidia/gpu"):
+        return None
+    models = {c.r_target for c in constraints.get(MODEL, []) if c.operand in EQUALS}
+    named = _model_of(device)
+    if named is not None:
+        models.add(named)
+    return models.pop() if len(models) == 1 else None
+
+
+def _admitting(operand: str, mib: int) -> str:
+    """A bound like the constraint's that admits ``mib``."""
+    if operand in LOWER:
+        return f"`>= {mib // 1024} GiB` or `>= {mib} MiB`"
+    if operand in UPPER:
+        return f"`<= {-(-mib // 1024)} GiB` or `<= {mib} MiB`"
+    return f"`>= {mib // 1024} GiB`"
+
+
+@rule(HG207)
+def memory_constraint_excludes_model(ctx: Context) -> None:
+    from hclgpu.units import parse_attribute
+
+    for _, task, device in ctx.devices():
+        constraints = _literal_constraints(device)
+        model = _asked_model(device, constraints)
+        mib = MODEL_MEMORY_MIB.get(model) if model is not None else None
+        if mib is None:
+            continue
+        memory = parse_attribute(f"{mib} MiB")
+        for constraint in constraints.get(MEMORY, []):
+            if _allows(constraint, memory):
+                continue
+            span = ctx.label_span(device) if _model_of(device) is not None else None
+            ctx.report(
+                HG207,
+                f"`{model}` reports {mib} MiB ({mib / 1024:.2f} GiB) of memory, which the constraint "
+                f"`${{device.attr.memory}} {constraint.operand} {constraint.r_target}` in task "
+                f"`{task.name}` excludes: no device of the model matches",
+                ctx.value_span(constraint, "value"),
+                help=f"write a bound the model meets, e.g. {_admitting(constraint.operand, mib)}, "
+                "or drop the memory constraint",
+                related=[Related(span, "the model is named here")] if span else [],
+            )

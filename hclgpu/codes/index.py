@@ -50,6 +50,7 @@ INDEX: tuple[tuple[str, str, str, str, str, bool], ...] = (
     ("HG204", "duplicate-device-request", "warning", "hclgpu.checks.devices", "A task requests the same device twice", False),
     ("HG205", "invalid-numa", "error", "hclgpu.checks.tasks", "A `numa` block Nomad refuses", False),
     ("HG206", "gpu-without-device-request", "warning", "hclgpu.checks.devices", "A task uses NVIDIA GPUs without a `device` request", False),
+    ("HG207", "memory-constraint-excludes-model", "warning", "hclgpu.checks.satisfiable", "A `${device.attr.memory}` constraint that excludes the GPU model the request asks for", False),
     ("HG210", "unresolvable-device-target", "warning", "hclgpu.checks.targets", "A target inside a device block that Nomad never resolves there", False),
     ("HG211", "device-target-outside-device", "warning", "hclgpu.checks.targets", "A `${device.*}` target in a job, group or task constraint", False),
     ("HG212", "spaces-in-target", "warning", "hclgpu.checks.targets", "Spaces inside `${ }` of a constraint or affinity target", False),
