@@ -25,7 +25,7 @@ LAYERS = {
         hclgpu.re2.vm hclgpu.settings hclgpu.settings.files hclgpu.settings.kinds hclgpu.settings.option
         hclgpu.settings.patterns hclgpu.settings.profile hclgpu.settings.releases hclgpu.settings.resolve
         hclgpu.settings.selectors hclgpu.units hclgpu.units.attribute hclgpu.units.strconv hclgpu.units.table
-        hclgpu.units.versions hclgpu.units.durations hclgpu.units.quantities
+        hclgpu.units.versions hclgpu.units.durations hclgpu.units.quantities hclgpu.units.mig
     """,
     2: """
         hclgpu.io.documents hclgpu.syntax hclgpu.syntax.ast hclgpu.syntax.build

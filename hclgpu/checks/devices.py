@@ -1,5 +1,5 @@
-"""Device requests themselves: their names, counts and duplicates (HG201-HG204), and a GPU
-used without one (HG206)."""
+"""Device requests themselves: their names, counts and duplicates (HG201-HG204), a GPU
+used without one (HG206), and MIG profiles a GPU model does not have (HG208)."""
 
 from __future__ import annotations
 
@@ -137,6 +137,32 @@ NO_GPUS = ("", "void", "none")
 """`NVIDIA_VISIBLE_DEVICES` values that expose no GPU (nvidia-container-toolkit)."""
 
 
+HG208 = Code(
+    "HG208",
+    "unknown-mig-profile",
+    W,
+    summary="A device request asks for a MIG profile its GPU model does not have",
+    doc="""What: the model asked for, in the name `nvidia/gpu/<model>` or in an `=` constraint
+on `${device.model}`, is a MIG instance, `<parent> MIG <profile>`, of a GPU model whose MIG
+profiles are on record, and the profile is not one of them.
+
+Why: since nomad-device-nvidia 1.1.0 each MIG instance is a GPU of its own whose model is
+the name NVML gives it (nvml/driver_linux.go:141, fingerprint.go:81-96 and 166 at 05e83c3),
+`<parent> MIG <profile>`, and a GPU has only the profiles NVIDIA's MIG user guide lists for
+it ("Supported MIG Profiles"): an A100-SXM4-40GB has `1g.5gb` .. `7g.40gb`, the 80GB one
+`1g.10gb` .. `7g.80gb`. Nomad compares the model literally, so no device ever matches and
+the job stays pending.
+
+Example:
+    device "nvidia/gpu/NVIDIA A100-SXM4-40GB MIG 1g.10gbb" {}
+
+Fix: use a profile of that GPU, as `nvidia-smi -L` lists its MIG devices
+(`NVIDIA A100-SXM4-40GB MIG 1g.10gb`). The models on record are those of
+`hclgpu.units.mig.MIG_PROFILES`.""",
+)
+MODEL_EQUALS = ("=", "==", "is")
+
+
 @rule(HG201)
 def empty_device_name(ctx: Context) -> None:
     for _, _, device in ctx.devices():
@@ -232,6 +258,45 @@ def gpu_without_device_request(ctx: Context) -> None:
                 help=f"{help}, and remove NVIDIA_VISIBLE_DEVICES: the device plugin sets it",
                 check=VISIBLE_DEVICES_WITHOUT_DEVICE.id,
             )
+
+
+@rule(HG208)
+def unknown_mig_profile(ctx: Context) -> None:
+    for _, task, device in ctx.devices():
+        parts = device.name.split("/", 2)
+        if len(parts) == 3 and parts[0] == "nvidia" and parts[1] == "gpu":
+            _check_mig_model(ctx, task, parts[2], ctx.label_span(device), ())
+        elif device.name not in ("gpu", "nvidia/gpu"):
+            continue
+        for constraint in device.constraints or []:
+            if constraint.l_target == "${device.model}" and constraint.operand in MODEL_EQUALS:
+                _check_mig_model(
+                    ctx, task, constraint.r_target, ctx.value_span(constraint, "value"), (constraint,)
+                )
+
+
+def _check_mig_model(
+    ctx: Context, task: m.Task, model: str, span: Span | None, constraint: tuple[m.Constraint, ...]
+) -> None:
+    from difflib import get_close_matches
+
+    from hclgpu.units.mig import MIG_PROFILES, parse_mig_model
+
+    parsed = parse_mig_model(model)
+    if parsed is None or parsed[0] not in MIG_PROFILES or parsed[1] in MIG_PROFILES[parsed[0]]:
+        return
+    parent, profile = parsed
+    profiles = list(MIG_PROFILES[parent])
+    close = get_close_matches(profile, profiles, n=1, cutoff=0.6)
+    fixed = f"{parent} MIG {close[0]}" if close else ""
+    ctx.report(
+        HG208,
+        f"task `{task.name}` asks for the MIG profile `{profile}`, which `{parent}` does not have:"
+        " no device matches",
+        span,
+        help=f"did you mean `{fixed}`?" if close else f"its profiles are {', '.join(profiles)}",
+        fix=ctx.written(constraint[0], "value", go_quote(fixed)) if close and constraint else (),
+    )
 
 
 def _is_gpu(name: str) -> bool:

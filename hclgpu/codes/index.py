@@ -51,6 +51,7 @@ INDEX: tuple[tuple[str, str, str, str, str, bool], ...] = (
     ("HG205", "invalid-numa", "error", "hclgpu.checks.tasks", "A `numa` block Nomad refuses", False),
     ("HG206", "gpu-without-device-request", "warning", "hclgpu.checks.devices", "A task uses NVIDIA GPUs without a `device` request", False),
     ("HG207", "memory-constraint-excludes-model", "warning", "hclgpu.checks.satisfiable", "A `${device.attr.memory}` constraint that excludes the GPU model the request asks for", False),
+    ("HG208", "unknown-mig-profile", "warning", "hclgpu.checks.devices", "A device request asks for a MIG profile its GPU model does not have", False),
     ("HG210", "unresolvable-device-target", "warning", "hclgpu.checks.targets", "A target inside a device block that Nomad never resolves there", False),
     ("HG211", "device-target-outside-device", "warning", "hclgpu.checks.targets", "A `${device.*}` target in a job, group or task constraint", False),
     ("HG212", "spaces-in-target", "warning", "hclgpu.checks.targets", "Spaces inside `${ }` of a constraint or affinity target", False),
