@@ -793,3 +793,146 @@ def test_cel_regexp_matches_like_nomad() -> None:
     assert program.evaluate({"name": celpy.celtypes.StringType("NVIDIA Tesla")}) == celpy.celtypes.BoolType(
         False
     )
+
+
+# --------------------------------------------------------------------------- MIG instances
+
+A100 = "NVIDIA A100-SXM4-40GB"
+MIG_1G = f"{A100} MIG 1g.5gb"
+
+# DeviceClass selectors of NVIDIA's DRA driver (k8s-dra-driver-gpu, deployments/helm/
+# dra-driver-nvidia-gpu/templates/deviceclass-{gpu,mig}.yaml).
+DEVICE_CLASSES = {
+    f"{kind}.nvidia.com": f"device.driver == 'gpu.nvidia.com' && {ATTR}.type == '{kind}'"
+    for kind in ("gpu", "mig")
+}
+
+
+def _slice_device(name: str, **attributes: str) -> dict[str, Any]:
+    return {"name": name, "attributes": {k: {"string": v} for k, v in attributes.items()}}
+
+
+# A MIG-enabled A100's devices as the driver publishes them (CommonAttributesMig: the parent's
+# productName, plus type "mig" and the profile), and the full GPU.
+A100_SLICE = {
+    "apiVersion": "resource.k8s.io/v1",
+    "kind": "ResourceSlice",
+    "spec": {
+        "driver": "gpu.nvidia.com",
+        "devices": [
+            _slice_device("gpu-0", type="gpu", productName=A100),
+            _slice_device("gpu-0-mig-1g5gb-0", type="mig", productName=A100, profile="1g.5gb"),
+            _slice_device("gpu-0-mig-1g5gb-1", type="mig", productName=A100, profile="1g.5gb"),
+            _slice_device("gpu-0-mig-2g10gb-2", type="mig", productName=A100, profile="2g.10gb"),
+        ],
+    },
+}
+
+
+def _allocatable(request: dict[str, Any]) -> list[str]:
+    """The devices of A100_SLICE that the request's class and selectors all accept."""
+    assert celpy is not None
+    environment = celpy.Environment()
+    expressions = [DEVICE_CLASSES[request["deviceClassName"]]]
+    expressions += [s["cel"]["expression"] for s in request.get("selectors", [])]
+    programs = [environment.program(environment.compile(e)) for e in expressions]
+    driver = A100_SLICE["spec"]["driver"]  # type: ignore[index]
+    names = []
+    for slice_device in A100_SLICE["spec"]["devices"]:  # type: ignore[index]
+        attributes = {
+            k: celpy.celtypes.StringType(v["string"]) for k, v in slice_device["attributes"].items()
+        }
+        device_value = celpy.json_to_cel({"driver": driver, "attributes": {driver: {}}})
+        device_value[celpy.celtypes.StringType("attributes")][celpy.celtypes.StringType(driver)] = (
+            celpy.celtypes.MapType(attributes)
+        )
+        if all(
+            program.evaluate({"device": device_value}) == celpy.celtypes.BoolType(True)
+            for program in programs
+        ):
+            names.append(slice_device["name"])
+    return names
+
+
+MIG_JOBS = {
+    "name": device(f"nvidia/gpu/{MIG_1G}", count=2),
+    "constraint": device("nvidia/gpu", constraint("${device.model}", "=", MIG_1G), count=2),
+    "constraint ==": device("nvidia/gpu", constraint("${device.model}", "==", MIG_1G), count=2),
+}
+
+
+@pytest.mark.parametrize("block", MIG_JOBS.values(), ids=list(MIG_JOBS))
+def test_mig_model_is_a_claim_in_the_mig_class(block: str) -> None:
+    lowered = lower(job(block), "dra")
+    assert lowered.request["exactly"]["deviceClassName"] == "mig.nvidia.com"
+    assert lowered.request["exactly"]["count"] == 2
+    assert lowered.selectors == [f"{ATTR}.productName == '{A100}'", f"{ATTR}.profile == '1g.5gb'"]
+    assert lowered.out.tolerations == [NVIDIA_TOLERATION]
+
+
+def test_whole_gpu_model_stays_in_the_gpu_class() -> None:
+    lowered = lower(job(device(f"nvidia/gpu/{A100}")), "dra")
+    assert lowered.request["exactly"]["deviceClassName"] == "gpu.nvidia.com"
+    assert lowered.selectors == [f"{ATTR}.productName == '{A100}'"]
+
+
+@needs_celpy
+@pytest.mark.parametrize("block", MIG_JOBS.values(), ids=list(MIG_JOBS))
+def test_mig_claim_allocates_exactly_the_profile_slices(block: str) -> None:
+    assert _allocatable(lower(job(block), "dra").request["exactly"]) == [
+        "gpu-0-mig-1g5gb-0",
+        "gpu-0-mig-1g5gb-1",
+    ]
+
+
+@needs_celpy
+def test_whole_gpu_claim_allocates_the_full_gpu_only() -> None:
+    assert _allocatable(lower(job(device(f"nvidia/gpu/{A100}")), "dra").request["exactly"]) == ["gpu-0"]
+
+
+def test_mig_claims_validate_against_kubernetes_1_34() -> None:
+    kubernetes_validate = pytest.importorskip("kubernetes_validate")
+    for template in lower(job(*MIG_JOBS.values()), "dra").out.claim_templates:
+        kubernetes_validate.validate(template, "1.34", strict=True)
+
+
+def lower_mig(text: str, strategy: str | None) -> Lowered:
+    result = compile_source(SourceFile("j.hcl", text), checks=False)
+    assert result.job is not None
+    group = result.job.task_groups[0]  # type: ignore[index]
+    sink = Sink()
+    given = {} if strategy is None else {"mig_strategy": strategy}
+    options = registry.render_options("kubernetes", k8s_devices="plugin", **given)
+    out = lower_devices("j", "g", group.tasks[0], Lowering("kubernetes", result.source, sink, options))  # type: ignore[index]
+    return Lowered(out, sink.sorted(), text)
+
+
+@pytest.mark.parametrize("strategy", [None, "mixed"])
+@pytest.mark.parametrize("block", MIG_JOBS.values(), ids=list(MIG_JOBS))
+def test_mixed_strategy_asks_for_the_profile_resource(block: str, strategy: str | None) -> None:
+    lowered = lower_mig(job(block), strategy)
+    assert lowered.out.limits == {"nvidia.com/mig-1g.5gb": 2}
+    assert lowered.out.required == []
+    assert lowered.out.tolerations == [NVIDIA_TOLERATION]
+    assert "mixed MIG strategy" in lowered.only("HG302").message
+
+
+def test_mixed_strategy_tests_memory_on_the_profile_label() -> None:
+    block = device(
+        f"nvidia/gpu/{A100} MIG 1g.10gb+me", constraint("${device.attr.memory}", ">=", "8 GiB"), count=1
+    )
+    lowered = lower_mig(job(block), "mixed")
+    assert lowered.out.limits == {"nvidia.com/mig-1g.10gb.me": 1}
+    assert lowered.out.required == [gt("nvidia.com/mig-1g.10gb.me.memory", "8191")]
+
+
+@pytest.mark.parametrize("block", MIG_JOBS.values(), ids=list(MIG_JOBS))
+def test_single_strategy_asks_for_gpus_with_the_mig_product_label(block: str) -> None:
+    lowered = lower_mig(job(block), "single")
+    assert lowered.out.limits == {"nvidia.com/gpu": 2}
+    assert lowered.out.required == [req(PRODUCT, "In", "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb")]
+    assert lowered.out.tolerations == [NVIDIA_TOLERATION]
+
+
+def test_gfd_product_of_a_mig_profile_with_plus() -> None:
+    assert gfd_product(f"{A100} MIG 1g.10gb+me") == "NVIDIA-A100-SXM4-40GB-MIG-1g.10gb.me"

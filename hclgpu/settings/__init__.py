@@ -86,6 +86,13 @@ class Settings:
         "kubernetes: device-plugin resources with node affinity, or DRA resource claims",
         section="targets", commands=("render",), lsp=False,
     )  # fmt: skip
+    mig_strategy: Option[str] = Option(
+        k.Choice("mixed", "single"), "mixed",
+        "kubernetes: the NVIDIA device plugin's MIG strategy, for MIG models with --k8s-devices"
+        " plugin: `nvidia.com/mig-<profile>` resources, or `nvidia.com/gpu` on nodes labelled with"
+        " the MIG product",
+        section="targets", commands=("render",), lsp=False,
+    )  # fmt: skip
     namespace: Option[str | None] = Option(
         k.Text("NS", k.dns_label_problem), None,
         "kubernetes: the namespace of every object (a DNS label)",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeGuard
 
-from hclgpu.backends.kubernetes.devices_model import Identity, Request
+from hclgpu.backends.kubernetes.devices_model import Identity, Mig, Request, split_mig
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 from hclgpu.units import Attribute, check_operator, in_base_units, parse_attribute, string_attribute
@@ -277,6 +277,28 @@ def _version_term(term: str) -> list[tuple[str, tuple[int, int, int]]] | _Unsupp
         return [(">=", bound)]
     upper = [*given[:-2], given[-2] + 1, 0, 0][:3]
     return [(">=", bound), ("<", (upper[0], upper[1], upper[2]))]
+
+
+def request_mig(request: Request) -> Mig | None:
+    """The MIG instance an NVIDIA request asks for: the model in its name, else the first
+    ``=`` constraint on ``${device.model}`` naming a MIG model (``None``: whole GPUs)."""
+    if not request.identity.nvidia:
+        return None
+    if request.identity.model:
+        return split_mig(request.identity.model)
+    for constraint in request.device.constraints or []:
+        condition = analyse(constraint.l_target, constraint.operand, constraint.r_target, request.identity)
+        mig = pins_mig(condition)
+        if mig is not None:
+            return mig
+    return None
+
+
+def pins_mig(condition: Condition) -> Mig | None:
+    """The MIG instance an ``=`` test of the model names, or ``None``."""
+    if isinstance(condition, Model) and condition.op == "=":
+        return split_mig(condition.value)
+    return None
 
 
 # --------------------------------------------------------------------------- reporting

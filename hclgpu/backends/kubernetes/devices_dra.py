@@ -5,6 +5,11 @@ DRA driver's typed attributes, and the pod and container claims that use it.
 CEL states nearly every condition exactly (regular expressions, version comparisons, memory
 in bytes). DRA cannot weigh preferences, so a device's affinities become the order of its
 ``firstAvailable`` subrequests, which caps them at the three heaviest.
+
+A MIG model (``<parent> MIG <profile>``, from the name or an ``=`` constraint on
+``${device.model}``) asks for the driver's ``mig.nvidia.com`` class instead, whose devices
+carry the parent GPU's ``productName`` and the MIG ``profile`` (k8s-dra-driver-gpu
+``cmd/gpu-kubelet-plugin/mig.go``, ``CommonAttributesMig``).
 """
 
 from __future__ import annotations
@@ -21,9 +26,19 @@ from hclgpu.backends.kubernetes.devices_conditions import (
     affinity_weight,
     analyse,
     describe,
+    pins_mig,
+    request_mig,
     settled,
 )
-from hclgpu.backends.kubernetes.devices_model import DRA_DEVICE_CLASS, DeviceLowering, Request, add_unique
+from hclgpu.backends.kubernetes.devices_model import (
+    DRA_DEVICE_CLASS,
+    DRA_MIG_DEVICE_CLASS,
+    DeviceLowering,
+    Mig,
+    Request,
+    add_unique,
+    split_mig,
+)
 from hclgpu.backends.kubernetes.names import dns_label
 from hclgpu.backends.kubernetes.options import kubernetes_options
 from hclgpu.backends.target import Lowering
@@ -54,8 +69,10 @@ def lower_dra(
     template_name = _label(prefix, f"-{index}")
     request_name = dns_label(request.identity.type)
     claim_name = _label(task_name, f"-{request_name}-{index}")
-    selectors = _dra_selectors(request, ctx)
+    mig = request_mig(request)
+    selectors = _dra_selectors(request, mig, ctx)
     preferences = _dra_preferences(request, claim_name, ctx)
+    device_class = DRA_DEVICE_CLASS if mig is None else DRA_MIG_DEVICE_CLASS
     metadata: dict[str, Any] = {"name": template_name}
     if kubernetes_options(ctx).namespace:
         metadata["namespace"] = kubernetes_options(ctx).namespace
@@ -66,7 +83,11 @@ def lower_dra(
             "metadata": metadata,
             "spec": {
                 "spec": {
-                    "devices": {"requests": [_device_request(request, request_name, selectors, preferences)]}
+                    "devices": {
+                        "requests": [
+                            _device_request(request, request_name, selectors, preferences, device_class)
+                        ]
+                    }
                 }
             },
         }
@@ -84,14 +105,30 @@ def _label(prefix: str, suffix: str) -> str:
     return dns_label(prefix, 63 - len(suffix)) + suffix
 
 
-def _dra_selectors(request: Request, ctx: Lowering) -> list[str]:
-    """One CEL expression per constraint (the name's model first); all must match."""
-    selectors = [_cel(Model("=", request.identity.model))] if request.identity.model else []
+def _dra_selectors(request: Request, mig: Mig | None, ctx: Lowering) -> list[str]:
+    """One CEL expression per constraint (the name's model first); all must match. The
+    MIG model that chose the ``mig.nvidia.com`` class is its parent's name and profile."""
+    selectors = []
+    if request.identity.model:
+        named = split_mig(request.identity.model)
+        selectors += _mig_cel(named) if named is not None else [_cel(Model("=", request.identity.model))]
     for constraint in request.device.constraints or []:
         condition = analyse(constraint.l_target, constraint.operand, constraint.r_target, request.identity)
-        if settled(condition, constraint, request, ctx):
-            selectors.append(_cel(condition))
+        if not settled(condition, constraint, request, ctx):
+            continue
+        pinned = pins_mig(condition)
+        for expression in _mig_cel(pinned) if pinned is not None and pinned == mig else [_cel(condition)]:
+            if expression not in selectors:
+                selectors.append(expression)
     return selectors
+
+
+def _mig_cel(mig: Mig) -> list[str]:
+    """The selectors of a MIG instance in ``mig.nvidia.com``: parent product and profile."""
+    return [
+        f"{_ATTRIBUTES}.productName == {cel_string(mig.parent)}",
+        f"{_ATTRIBUTES}.profile == {cel_string(mig.profile)}",
+    ]
 
 
 def _dra_preferences(request: Request, claim_name: str, ctx: Lowering) -> list[_Preference]:
@@ -126,17 +163,17 @@ def _dra_preferences(request: Request, claim_name: str, ctx: Lowering) -> list[_
 
 
 def _device_request(
-    request: Request, name: str, selectors: list[str], preferences: list[_Preference]
+    request: Request, name: str, selectors: list[str], preferences: list[_Preference], device_class: str
 ) -> dict[str, Any]:
     """A DeviceRequest: ``exactly`` without affinities, else ``firstAvailable`` subrequests
     from the best combination of preferences down to the plain constraints."""
     if not preferences:
-        return {"name": name, "exactly": _exact(request.count, selectors)}
+        return {"name": name, "exactly": _exact(device_class, request.count, selectors)}
     subrequests = []
     for position, chosen in enumerate(_combinations(preferences)):
         sub_name = "preferred" if position == 0 else f"preferred-{position + 1}"
-        subrequests.append({"name": sub_name, **_exact(request.count, selectors + chosen)})
-    subrequests.append({"name": "fallback", **_exact(request.count, selectors)})
+        subrequests.append({"name": sub_name, **_exact(device_class, request.count, selectors + chosen)})
+    subrequests.append({"name": "fallback", **_exact(device_class, request.count, selectors)})
     return {"name": name, "firstAvailable": subrequests}
 
 
@@ -152,10 +189,10 @@ def _combinations(preferences: list[_Preference]) -> list[list[str]]:
     return [[preferences[i].cel for i in chosen] for chosen in sets]
 
 
-def _exact(count: int, selectors: list[str]) -> dict[str, Any]:
+def _exact(device_class: str, count: int, selectors: list[str]) -> dict[str, Any]:
     """The fields an ExactDeviceRequest and a DeviceSubRequest share."""
     body: dict[str, Any] = {
-        "deviceClassName": DRA_DEVICE_CLASS,
+        "deviceClassName": device_class,
         "allocationMode": "ExactCount",
         "count": count,
     }

@@ -28,6 +28,34 @@ DEFAULT_VENDORS: dict[str, str] = {"gpu": "nvidia", "neuron": "aws", "neuroncore
 NVIDIA = "nvidia"
 DRA_DEVICE_CLASS = "gpu.nvidia.com"
 """The NVIDIA DRA driver's DeviceClass for whole GPUs (also its attribute domain)."""
+DRA_MIG_DEVICE_CLASS = "mig.nvidia.com"
+"""The NVIDIA DRA driver's DeviceClass for MIG instances (attributes in the same domain)."""
+MIG_RESOURCE_PREFIX = "nvidia.com/mig-"
+"""The device plugin's resource for one MIG profile under its ``mixed`` strategy."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mig:
+    """A MIG instance a request names, ``<parent> MIG <profile>``: the name NVML gives the
+    device, which nomad-device-nvidia reports as its model (nvml/driver_linux.go:141 at
+    05e83c3)."""
+
+    parent: str
+    profile: str
+
+    @property
+    def plugin_profile(self) -> str:
+        """The profile as NVIDIA's device plugin writes it in resource names and labels, `+`
+        as `.` (k8s-device-plugin internal/rm/rm.go:145 at 1b826ac)."""
+        return self.profile.replace("+", ".")
+
+
+def split_mig(model: str) -> Mig | None:
+    """The parent and profile of a MIG model name, or ``None`` for a whole GPU's."""
+    from hclgpu.units.mig import parse_mig_model
+
+    parts = parse_mig_model(model)
+    return Mig(*parts) if parts is not None else None
 
 
 @dataclass(slots=True)

@@ -6,6 +6,12 @@ Labels are strings tested with ``In``, ``NotIn``, ``Exists``, ``DoesNotExist`` a
 integer comparisons ``Gt``/``Lt``, so a condition maps only where those operators say
 *exactly* the same thing: memory bounds, model (in)equality on GFD's sanitised product name,
 presence, and driver bounds that are whole major versions. Anything else is reported.
+
+A MIG model (``<parent> MIG <profile>``) follows the device plugin's MIG strategy
+(``--mig-strategy``): ``mixed`` asks for the profile's own resource
+``nvidia.com/mig-<profile>`` (k8s-device-plugin ``internal/rm/rm.go``) and tests memory on its
+``nvidia.com/mig-<profile>.memory`` label; ``single`` asks for ``nvidia.com/gpu`` on nodes
+whose ``nvidia.com/gpu.product`` is ``<parent>-MIG-<profile>`` (``internal/lm/resource.go``).
 """
 
 from __future__ import annotations
@@ -21,9 +27,18 @@ from hclgpu.backends.kubernetes.devices_conditions import (
     affinity_weight,
     analyse,
     describe,
+    pins_mig,
+    request_mig,
     settled,
 )
-from hclgpu.backends.kubernetes.devices_model import DeviceLowering, Request, add_unique
+from hclgpu.backends.kubernetes.devices_model import (
+    MIG_RESOURCE_PREFIX,
+    DeviceLowering,
+    Request,
+    add_unique,
+    split_mig,
+)
+from hclgpu.backends.kubernetes.options import kubernetes_options
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 
@@ -34,8 +49,18 @@ DRIVER_MAJOR_LABEL = "nvidia.com/cuda.driver-version.major"
 
 def lower_plugin(request: Request, ctx: Lowering, out: DeviceLowering) -> None:
     """Extended resource, toleration, required and preferred node affinity for one request."""
-    resource = request.identity.resource
-    assert resource is not None
+    toleration = request.identity.resource
+    assert toleration is not None
+    mig = request_mig(request) if kubernetes_options(ctx).mig_strategy == "mixed" else None
+    resource = toleration if mig is None else MIG_RESOURCE_PREFIX + mig.plugin_profile
+    memory_label = MEMORY_LABEL if mig is None else f"{resource}.memory"
+    if mig is not None:
+        ctx.approximated(
+            f"`{request.device.name}` asks for MIG `{mig.profile}` instances of `{mig.parent}`: they are "
+            f"requested as `{resource}`, the NVIDIA device plugin's resource under its mixed MIG strategy",
+            request.device,
+            help="use --mig-strategy single where the device plugin runs with the single strategy",
+        )
     if resource in out.limits:
         ctx.approximated(
             f"`{request.device.name}` asks for `{resource}` again: resources.limits has one count "
@@ -43,16 +68,17 @@ def lower_plugin(request: Request, ctx: Lowering, out: DeviceLowering) -> None:
             request.device,
         )
     out.limits[resource] = out.limits.get(resource, 0) + request.count
-    add_unique(out.tolerations, {"key": resource, "operator": "Exists", "effect": "NoSchedule"})
-    for requirement in _name_model_requirements(request, ctx):
-        add_unique(out.required, requirement)
+    add_unique(out.tolerations, {"key": toleration, "operator": "Exists", "effect": "NoSchedule"})
+    if mig is None or split_mig(request.identity.model) != mig:
+        for requirement in _name_model_requirements(request, ctx):
+            add_unique(out.required, requirement)
     for constraint in request.device.constraints or []:
         condition = analyse(constraint.l_target, constraint.operand, constraint.r_target, request.identity)
-        if settled(condition, constraint, request, ctx):
-            for requirement in _requirements(condition, constraint, ctx) or []:
+        if settled(condition, constraint, request, ctx) and (mig is None or pins_mig(condition) != mig):
+            for requirement in _requirements(condition, constraint, ctx, memory_label) or []:
                 add_unique(out.required, requirement)
     for affinity in request.device.affinities or []:
-        term = _preferred_term(affinity, request, ctx)
+        term = _preferred_term(affinity, request, ctx, memory_label)
         if term is not None:
             out.preferred.append(term)
 
@@ -73,16 +99,20 @@ def _name_model_requirements(request: Request, ctx: Lowering) -> list[dict[str, 
 
 
 def _requirements(
-    condition: Expressible, node: m.Constraint | m.Affinity | m.RequestedDevice, ctx: Lowering
+    condition: Expressible,
+    node: m.Constraint | m.Affinity | m.RequestedDevice,
+    ctx: Lowering,
+    memory_label: str = MEMORY_LABEL,
 ) -> list[dict[str, Any]] | None:
-    """NodeSelectorRequirements (ANDed) stating the condition exactly, or ``None`` (reported)."""
+    """NodeSelectorRequirements (ANDed) stating the condition exactly, or ``None`` (reported);
+    memory is tested on ``memory_label`` (a mixed-strategy MIG profile's own)."""
     if isinstance(condition, Memory):
         operator, value = {"ge": ("Gt", -1), "lt": ("Lt", 0), "eq": ("In", 0), "ne": ("NotIn", 0)}[
             condition.op
         ]
-        return [_requirement(MEMORY_LABEL, operator, str(condition.mib + value))]
+        return [_requirement(memory_label, operator, str(condition.mib + value))]
     if isinstance(condition, Presence):
-        key = MEMORY_LABEL if condition.attribute == "memory" else DRIVER_MAJOR_LABEL
+        key = memory_label if condition.attribute == "memory" else DRIVER_MAJOR_LABEL
         return [{"key": key, "operator": "Exists" if condition.present else "DoesNotExist"}]
     if isinstance(condition, Model):
         return _model_requirements(condition, node, ctx)
@@ -146,7 +176,9 @@ def _driver_requirements(
     return requirements
 
 
-def _preferred_term(affinity: m.Affinity, request: Request, ctx: Lowering) -> dict[str, Any] | None:
+def _preferred_term(
+    affinity: m.Affinity, request: Request, ctx: Lowering, memory_label: str = MEMORY_LABEL
+) -> dict[str, Any] | None:
     """A PreferredSchedulingTerm: weight ``|w|``; a negative weight prefers the complement."""
     weight = affinity_weight(affinity, ctx)
     if weight is None:
@@ -154,7 +186,7 @@ def _preferred_term(affinity: m.Affinity, request: Request, ctx: Lowering) -> di
     condition = analyse(affinity.l_target, affinity.operand, affinity.r_target, request.identity)
     if not settled(condition, affinity, request, ctx):
         return None
-    expressions = _requirements(condition, affinity, ctx)
+    expressions = _requirements(condition, affinity, ctx, memory_label)
     if expressions is None:
         return None
     if weight < 0:
@@ -185,7 +217,11 @@ def _complement(requirement: dict[str, Any]) -> dict[str, Any]:
 
 def gfd_product(model: str) -> str:
     """GPU Feature Discovery's ``nvidia.com/gpu.product`` spelling of an NVML model name:
-    characters outside ``[A-Za-z0-9-_. ]`` dropped, spaces turned into ``-``."""
+    characters outside ``[A-Za-z0-9-_. ]`` dropped, spaces turned into ``-``; a MIG model's
+    profile has ``+`` as ``.`` (``<parent>-MIG-1g.10gb.me``, the single strategy's label)."""
+    mig = split_mig(model)
+    if mig is not None:
+        model = f"{mig.parent} MIG {mig.plugin_profile}"
     kept = "".join(c for c in model if c.isascii() and (c.isalnum() or c in "-_. "))
     return kept.replace(" ", "-")
 

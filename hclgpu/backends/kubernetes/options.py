@@ -20,6 +20,10 @@ class KubernetesOptions:
 
     k8s_devices: Literal["plugin", "dra"] = "plugin"
     """Device requests as device-plugin resources with node affinity, or DRA claims."""
+    mig_strategy: Literal["mixed", "single"] = "mixed"
+    """How the NVIDIA device plugin advertises MIG instances (``--k8s-devices plugin``):
+    ``mixed`` as ``nvidia.com/mig-<profile>`` resources, ``single`` as ``nvidia.com/gpu`` on
+    nodes GPU Feature Discovery labels ``nvidia.com/gpu.product=<parent>-MIG-<profile>``."""
     namespace: str | None = None
     """The namespace written into every object (a DNS label), else none."""
 
