@@ -68,16 +68,20 @@ def test_the_host_capture_gives_nomads_cpu_memory_and_disk() -> None:
     assert attributes["unique.storage.bytestotal"] == str(264212084 * 1024)
 
 
+FINGERPRINT = [
+    "fingerprint",
+    "--from",
+    str(H200 / "nvsmi.xml"),
+    "--host",
+    str(H200 / "host.txt"),
+    "--name",
+    "h200",
+]
+"""The H200 node fingerprinted from its captures."""
+
+
 def test_the_cli_says_which_values_are_samples(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = [
-        "fingerprint",
-        "--from",
-        str(H200 / "nvsmi.xml"),
-        "--host",
-        str(H200 / "host.txt"),
-        "--name",
-        "h200",
-    ]
+    argv = FINGERPRINT
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert out.startswith("# power, cores_clock, memory_clock are samples")
@@ -102,15 +106,7 @@ def test_plan_checks_capacity_on_a_fingerprinted_node(
     cpu: int, memory: int, reason: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     nodes = tmp_path / "h200.yaml"
-    argv = [
-        "fingerprint",
-        "--from",
-        str(H200 / "nvsmi.xml"),
-        "--host",
-        str(H200 / "host.txt"),
-        "--name",
-        "h200",
-    ]
+    argv = FINGERPRINT
     assert main(argv) == 0
     nodes.write_text(capsys.readouterr().out, encoding="utf-8")
     job = tmp_path / "big.nomad.hcl"
