@@ -16,8 +16,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hclgpu.backends import registry
+from hclgpu.backends.target import Lowering
 from hclgpu.cli import main
 from hclgpu.codes import Severity
+from hclgpu.diagnostics import Sink
 from hclgpu.importers.common import ImportFailure, locate
 from hclgpu.importers.kubernetes import import_kubernetes
 from hclgpu.importers.kubernetes.cel import DeviceTest, parse_selector, unquote
@@ -655,3 +658,111 @@ spec:
     dropped = import_kubernetes(text).dropped
     assert [(d.code, d.pointer) for d in dropped] == [("HG302", "/kind")]
     assert "RayCluster is an operator's kind" in dropped[0].message
+
+
+# --------------------------------------------------------------------------- MIG devices
+
+
+def _render_mig(text: str, strategy: str) -> str:
+    result = compile_source(SourceFile("j.nomad.hcl", text), checks=False)
+    assert result.job is not None, [d.message for d in result.diagnostics]
+    options = registry.render_options("kubernetes", k8s_devices="plugin", mig_strategy=strategy)
+    ctx = Lowering("kubernetes", result.source, Sink(), options)
+    return registry.get("kubernetes").join(registry.render(result.job, "kubernetes", ctx))
+
+
+def _mig_job(model: str) -> str:
+    return f"""job "j" {{
+  group "g" {{
+    task "t" {{
+      driver = "docker"
+      config {{ image = "busybox" }}
+      resources {{
+        device "nvidia/gpu/{model}" {{ count = 2 }}
+      }}
+    }}
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("strategy", "model"),
+    [
+        ("mixed", "NVIDIA A100-SXM4-40GB MIG 1g.5gb"),
+        ("single", "NVIDIA A100-SXM4-40GB MIG 1g.5gb"),
+        ("mixed", "NVIDIA A30 MIG 1g.6gb+me"),
+        ("single", "NVIDIA A100-SXM4-80GB MIG 1g.10gb+me"),
+    ],
+)
+def test_mig_devices_of_either_strategy_import_back_to_the_mig_model(strategy: str, model: str) -> None:
+    """render → import gives the device block back; render again gives the same manifest."""
+    first = _render_mig(_mig_job(model), strategy)
+    imported = import_kubernetes(first)
+    assert _task(first)["Resources"]["Devices"] == [{"Name": f"nvidia/gpu/{model}", "Count": 2}]
+    assert not [d for d in imported.dropped if d.code == "HG301"]
+    assert _render_mig(imported.hcl, strategy) == first
+
+
+def _mig_devices(limits: dict[str, int], **pod: Any) -> tuple[list[dict[str, Any]], list[str]]:
+    container = {"name": "app", "image": "busybox", "resources": {"limits": limits}}
+    text = _manifest(pod={"containers": [container], **pod})
+    found = [f"{d.code} {d.message}" for d in import_kubernetes(text).dropped]
+    dropped = [f for f in found if "labels app are not kept" not in f]  # _manifest's own
+    devices: list[dict[str, Any]] = _task(text)["Resources"]["Devices"]
+    return devices, dropped
+
+
+def test_mixed_mig_resource_takes_its_parent_from_the_product_label() -> None:
+    """`.me` is `+me` again; the parent is the GFD product label's GPU, in NVML's spelling."""
+    devices, dropped = _mig_devices(
+        {"nvidia.com/mig-1g.10gb.me": 1}, nodeSelector={"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3"}
+    )
+    assert devices == [{"Name": "nvidia/gpu/NVIDIA H100 80GB HBM3 MIG 1g.10gb+me"}]
+    assert dropped == []
+    devices, _ = _mig_devices(
+        {"nvidia.com/mig-1g.10gb.me": 1},
+        nodeSelector={"nvidia.com/mig-1g.10gb.me.product": "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb.me"},
+    )
+    assert devices == [{"Name": "nvidia/gpu/NVIDIA A100-SXM4-80GB MIG 1g.10gb+me"}]
+
+
+def test_mixed_mig_resource_of_several_parents_is_a_model_regexp() -> None:
+    devices, dropped = _mig_devices({"nvidia.com/mig-1g.10gb.me": 2})
+    assert devices == [
+        {
+            "Name": "nvidia/gpu",
+            "Count": 2,
+            "Constraints": [
+                {"LTarget": "${device.model}", "RTarget": "MIG 1g\\.10gb\\+me$", "Operand": "regexp"}
+            ],
+        }
+    ]
+    assert len(dropped) == 1
+    assert dropped[0].startswith("HG302 no node label names the GPU")
+
+
+def test_mixed_mig_memory_label_is_the_devices_memory() -> None:
+    requirement = {"key": "nvidia.com/mig-1g.5gb.memory", "operator": "Gt", "values": ["4095"]}
+    affinity = {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{"matchExpressions": [requirement]}]
+            }
+        }
+    }
+    devices, _ = _mig_devices({"nvidia.com/mig-1g.5gb": 1}, affinity=affinity)
+    assert devices == [
+        {
+            "Name": "nvidia/gpu/NVIDIA A100-SXM4-40GB MIG 1g.5gb",
+            "Constraints": [{"LTarget": "${device.attr.memory}", "RTarget": "4 GiB", "Operand": ">="}],
+        }
+    ]
+
+
+def test_single_strategy_product_of_an_unknown_gpu_is_kept_with_a_guess() -> None:
+    devices, dropped = _mig_devices(
+        {"nvidia.com/gpu": 1}, nodeSelector={"nvidia.com/gpu.product": "NVIDIA-B200-MIG-1g.23gb"}
+    )
+    assert devices == [{"Name": "nvidia/gpu/NVIDIA B200 MIG 1g.23gb"}]
+    assert [d.split(" ", 1)[0] for d in dropped] == ["HG302"]

@@ -17,6 +17,7 @@ from typing import Any
 from hclgpu.importers.common import whole_number
 from hclgpu.importers.kubernetes.cel import DeviceTest, mib_text, negated, parse_selector
 from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_list
+from hclgpu.units.mig import MIG_PROFILES
 
 EXTENDED_RESOURCES = {
     "nvidia.com/gpu": "nvidia/gpu",
@@ -39,6 +40,83 @@ TEMPLATE_DEVICES: Path = ("spec", "spec", "devices")
 """Where a ResourceClaimTemplate keeps its device requests."""
 CLAIM_DEVICES: Path = ("spec", "devices")
 """Where a ResourceClaim keeps them."""
+
+
+MIG_RESOURCE = "nvidia.com/mig-"
+"""The NVIDIA device plugin's resources under its mixed MIG strategy: ``nvidia.com/mig-<profile>``
+(profile ``+`` as ``.``)."""
+MIG_PENDING = "_MigProfile"
+"""A key a mixed-strategy MIG device carries while the pod's labels may still name its parent:
+``(profile as the plugin writes it, where the resource is)``; removed by :func:`finish_mig`."""
+MIG_PARENT = "_MigParent"
+"""The parent a product label named for a pending MIG device (removed with ``MIG_PENDING``)."""
+_SINGLE = "-MIG-"
+"""What GFD's ``nvidia.com/gpu.product`` has between parent and profile (single strategy)."""
+
+
+def mig_parent(dashed: str) -> str | None:
+    """The NVML name of a MIG-capable GPU from GFD's spelling (spaces as ``-``), or None."""
+    return next((p for p in MIG_PROFILES if p.replace(" ", "-") == dashed), None)
+
+
+def mig_profile(parent: str | None, plugin_profile: str) -> str:
+    """A profile from the plugin's spelling: ``.me`` is ``+me`` where the parent's table (any
+    table, when the parent is not known) has the ``+me`` profile."""
+    tables = [MIG_PROFILES[parent]] if parent in MIG_PROFILES else list(MIG_PROFILES.values())
+    plus = plugin_profile[: -len(".me")] + "+me"
+    if plugin_profile.endswith(".me") and any(plus in table for table in tables):
+        return plus
+    return plugin_profile
+
+
+def mig_product(value: str) -> tuple[str, str, bool] | None:
+    """``<parent>-MIG-<profile>`` (GFD's product label of a MIG device) as the NVML parent name,
+    the profile, and whether the parent is in the table (else its spaces are guessed)."""
+    dashed, separator, plugin_profile = value.rpartition(_SINGLE)
+    if not separator or not dashed or not plugin_profile:
+        return None
+    parent = mig_parent(dashed)
+    if parent is not None:
+        return parent, mig_profile(parent, plugin_profile), True
+    guess = "NVIDIA " + dashed[len("NVIDIA-") :] if dashed.startswith("NVIDIA-") else dashed
+    return guess, mig_profile(None, plugin_profile), False
+
+
+def mig_name(parent: str, profile: str) -> str:
+    """The Nomad device of a MIG instance: nomad-device-nvidia's model is NVML's name."""
+    return f"nvidia/gpu/{parent} MIG {profile}"
+
+
+def finish_mig(devices: list[dict[str, Any]], where: Manifest, findings: Findings) -> None:
+    """Name each mixed-strategy MIG device: by the parent a label named, else the only parent
+    whose table has the profile, else ``nvidia/gpu`` with a model regexp (HG302)."""
+    for device in devices:
+        if MIG_PENDING not in device:
+            continue
+        plugin_profile, at = device.pop(MIG_PENDING)
+        parent = device.pop(MIG_PARENT, None)
+        if parent is None:
+            having = [p for p in MIG_PROFILES if mig_profile(p, plugin_profile) in MIG_PROFILES[p]]
+            if len(having) == 1:
+                parent = having[0]
+                findings.approximated(
+                    where,
+                    at,
+                    f"no node label names the GPU: `{parent}`, the only one with MIG profile "
+                    f"`{mig_profile(parent, plugin_profile)}`, is assumed",
+                )
+        if parent is not None:
+            device["Name"] = mig_name(parent, mig_profile(parent, plugin_profile))
+            continue
+        profile = mig_profile(None, plugin_profile)
+        test = DeviceTest("${device.model}", "regexp", f"MIG {re.escape(profile)}$")
+        device.setdefault("Constraints", []).insert(0, test_dict(test))
+        findings.approximated(
+            where,
+            at,
+            f"no node label names the GPU, and MIG profile `{profile}` is not of exactly one known "
+            f"model: any GPU's `{profile}` instances are asked for (a `${{device.model}}` regexp)",
+        )
 
 
 def label_tests(expression: dict[str, Any]) -> tuple[list[DeviceTest], str | None] | None:

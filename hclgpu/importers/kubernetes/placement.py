@@ -12,7 +12,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hclgpu.importers.kubernetes.cel import DeviceTest
-from hclgpu.importers.kubernetes.devices import DEVICE_LABELS, EXTENDED_RESOURCES, label_tests, test_dict
+from hclgpu.importers.kubernetes.devices import (
+    DEVICE_LABELS,
+    EXTENDED_RESOURCES,
+    MEMORY_LABEL,
+    MIG_PARENT,
+    MIG_PENDING,
+    MIG_RESOURCE,
+    PRODUCT_LABEL,
+    finish_mig,
+    label_tests,
+    mig_name,
+    mig_parent,
+    mig_product,
+    test_dict,
+)
 from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_dict, as_list
 
 NODE_ATTRIBUTES = {
@@ -55,6 +69,7 @@ def read_placement(pod: PodReader) -> Placement:
     _anti_affinity(pod, out)
     _spread(pod, out)
     _tolerations(pod)
+    finish_mig(pod.devices, pod.workload, pod.findings)
     return out
 
 
@@ -99,7 +114,9 @@ def _required(pod: PodReader, out: Placement) -> None:
 
 
 def _require(pod: PodReader, out: Placement, expression: dict[str, Any], where: Path) -> None:
-    device = _gpu(pod) if str(expression.get("key")) in DEVICE_LABELS else None
+    if _mig_product(pod, expression, where):
+        return
+    device, expression = _device_label(pod, expression)
     found = label_tests(expression) if device is not None else None
     if device is not None and found is not None:
         tests, note = found
@@ -112,7 +129,57 @@ def _require(pod: PodReader, out: Placement, expression: dict[str, Any], where: 
 
 
 def _gpu(pod: PodReader) -> dict[str, Any] | None:
-    return next((d for d in pod.devices if d["Name"] == "nvidia/gpu"), None)
+    """The pod's NVIDIA device, a whole GPU's (or single-strategy MIG device's) first."""
+    nvidia = [d for d in pod.devices if d["Name"].split("/")[:2] == ["nvidia", "gpu"]]
+    return next((d for d in nvidia if MIG_PENDING not in d), nvidia[0] if nvidia else None)
+
+
+def _device_label(pod: PodReader, expression: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """The device a GFD label tests, and the requirement as on a whole GPU's labels: a mixed MIG
+    profile's ``nvidia.com/mig-<profile>.memory`` is its device's memory."""
+    key = str(expression.get("key"))
+    if key in DEVICE_LABELS:
+        return _gpu(pod), expression
+    for device in pod.devices:
+        pending = device.get(MIG_PENDING)
+        if pending is not None and key == f"{MIG_RESOURCE}{pending[0]}.memory":
+            return device, {**expression, "key": MEMORY_LABEL}
+    return None, expression
+
+
+def _mig_product(pod: PodReader, expression: dict[str, Any], where: Path) -> bool:
+    """A product label naming a MIG device's GPU, read into the device's name: under the mixed
+    strategy the parent's ``nvidia.com/gpu.product`` (or the profile's own ``.product``), under
+    the single strategy ``nvidia.com/gpu.product`` = ``<parent>-MIG-<profile>`` with
+    ``nvidia.com/gpu``."""
+    key, values = str(expression.get("key")), [str(v) for v in as_list(expression.get("values"))]
+    if expression.get("operator") != "In" or len(values) != 1:
+        return False
+    pending = [d for d in pod.devices if MIG_PENDING in d and MIG_PARENT not in d]
+    parent = mig_parent(values[0]) if key == PRODUCT_LABEL else None
+    if parent is not None and pending:
+        for device in pending:
+            device[MIG_PARENT] = parent
+        return True
+    found = mig_product(values[0])
+    if found is None:
+        return False
+    for device in pending:
+        if key == f"{MIG_RESOURCE}{device[MIG_PENDING][0]}.product":
+            device[MIG_PARENT] = found[0]
+            return True
+    whole = next((d for d in pod.devices if d["Name"] == "nvidia/gpu" and MIG_PENDING not in d), None)
+    if key != PRODUCT_LABEL or whole is None:
+        return False
+    whole["Name"] = mig_name(found[0], found[1])
+    if not found[2]:
+        pod.findings.approximated(
+            pod.workload,
+            where,
+            f"`{values[0]}` is a MIG device of a GPU whose NVML name is not known here: "
+            f"`{found[0]}` is a guess at GFD's `-` for spaces",
+        )
+    return True
 
 
 def _node_tests(expression: dict[str, Any], pod: PodReader, where: Path) -> list[DeviceTest]:
@@ -160,7 +227,7 @@ def _preferred(pod: PodReader, out: Placement) -> None:
 
 
 def _prefer(pod: PodReader, out: Placement, expression: dict[str, Any], weight: int, where: Path) -> None:
-    device = _gpu(pod) if str(expression.get("key")) in DEVICE_LABELS else None
+    device, expression = _device_label(pod, expression)
     found = label_tests(expression) if device is not None else None
     if device is not None and found is not None:
         device.setdefault("Affinities", []).extend(test_dict(test, weight) for test in found[0])
@@ -215,7 +282,8 @@ def _spread(pod: PodReader, out: Placement) -> None:
 
 def _tolerations(pod: PodReader) -> None:
     """Tolerations of the device taints are implied by the device request; others are not kept."""
-    wanted = {key for key, name in EXTENDED_RESOURCES.items() if any(d["Name"] == name for d in pod.devices)}
+    names = {"/".join(d["Name"].split("/")[:2]) for d in pod.devices}
+    wanted = {key for key, name in EXTENDED_RESOURCES.items() if name in names}
     for index, toleration in enumerate(pod.workload.items(*pod.spec, "tolerations")):
         here: Path = (*pod.spec, "tolerations", index)
         pod.workload.take(*here)

@@ -16,6 +16,8 @@ from hclgpu.importers.kubernetes.context import PodContext
 from hclgpu.importers.kubernetes.devices import (
     CLAIM_DEVICES,
     EXTENDED_RESOURCES,
+    MIG_PENDING,
+    MIG_RESOURCE,
     TEMPLATE_DEVICES,
     claim_devices,
     device_block,
@@ -129,12 +131,16 @@ def _extended(
         count = limits.get(key, requests.get(key))
         for side in ("requests", "limits"):
             ctx.take(*base, side, key)
-        name = EXTENDED_RESOURCES.get(key)
+        mig = key[len(MIG_RESOURCE) :] if key.startswith(MIG_RESOURCE) else ""
+        name = "nvidia/gpu" if mig else EXTENDED_RESOURCES.get(key)
         number = quantity(count)
         if name is None or number is None or number.denominator != 1 or number < 1:
             ctx.left_out((*base, "limits", key), f"`{key}` is not a device resource Nomad knows")
             continue
-        devices.append(device_block(name, int(number)))
+        device = device_block(name, int(number))
+        if mig:  # named once the pod's labels are read (placement.finish_mig)
+            device[MIG_PENDING] = (mig, (*ctx.spec, *base, "limits", key))
+        devices.append(device)
     return devices
 
 
