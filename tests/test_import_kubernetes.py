@@ -693,6 +693,9 @@ def _mig_job(model: str) -> str:
         ("single", "NVIDIA A100-SXM4-40GB MIG 1g.5gb"),
         ("mixed", "NVIDIA A30 MIG 1g.6gb+me"),
         ("single", "NVIDIA A100-SXM4-80GB MIG 1g.10gb+me"),
+        # a profile two models share: the rendered product label names the parent
+        ("mixed", "NVIDIA A100-SXM4-80GB MIG 1g.10gb+me"),
+        ("mixed", "NVIDIA H100 80GB HBM3 MIG 1g.10gb+me"),
     ],
 )
 def test_mig_devices_of_either_strategy_import_back_to_the_mig_model(strategy: str, model: str) -> None:

@@ -912,7 +912,9 @@ def lower_mig(text: str, strategy: str | None) -> Lowered:
 def test_mixed_strategy_asks_for_the_profile_resource(block: str, strategy: str | None) -> None:
     lowered = lower_mig(job(block), strategy)
     assert lowered.out.limits == {"nvidia.com/mig-1g.5gb": 2}
-    assert lowered.out.required == []
+    # GPU Feature Discovery's label of the profile's product names the parent it is cut from
+    product = req("nvidia.com/mig-1g.5gb.product", "In", f"{A100.replace(' ', '-')}-MIG-1g.5gb")
+    assert lowered.out.required == [product]
     assert lowered.out.tolerations == [NVIDIA_TOLERATION]
     assert "mixed MIG strategy" in lowered.only("HG302").message
 
@@ -923,7 +925,8 @@ def test_mixed_strategy_tests_memory_on_the_profile_label() -> None:
     )
     lowered = lower_mig(job(block), "mixed")
     assert lowered.out.limits == {"nvidia.com/mig-1g.10gb.me": 1}
-    assert lowered.out.required == [gt("nvidia.com/mig-1g.10gb.me.memory", "8191")]
+    product = req("nvidia.com/mig-1g.10gb.me.product", "In", f"{A100.replace(' ', '-')}-MIG-1g.10gb.me")
+    assert lowered.out.required == [product, gt("nvidia.com/mig-1g.10gb.me.memory", "8191")]
 
 
 @pytest.mark.parametrize("block", MIG_JOBS.values(), ids=list(MIG_JOBS))

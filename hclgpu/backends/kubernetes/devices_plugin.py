@@ -61,6 +61,11 @@ def lower_plugin(request: Request, ctx: Lowering, out: DeviceLowering) -> None:
             request.device,
             help="use --mig-strategy single where the device plugin runs with the single strategy",
         )
+        # GPU Feature Discovery labels each MIG resource's product, `<resource>.product`
+        # (k8s-device-plugin internal/lm/resource.go:160-177 at 1b826ac): the parent it is cut from
+        product = gfd_product(f"{mig.parent} MIG {mig.profile}")
+        if _is_label_value(product):
+            add_unique(out.required, _requirement(f"{resource}.product", "In", product))
     if resource in out.limits:
         ctx.approximated(
             f"`{request.device.name}` asks for `{resource}` again: resources.limits has one count "
