@@ -51,8 +51,8 @@ SIDECAR_NETWORKS = Condition(
     nomad="groupConnectNetworkModeValidate",
     source=f"{HOOK}:636",
     condition="a group with a `sidecar_service` has no `network` block, or more than one",
-    message="connect sidecar: must have exactly one network for Consul Connect: group {group!r} has {count}"
-    " networks",
+    message="connect sidecar: must have exactly one network for Consul Connect:"
+    " group {group!r} has {count} networks",
     since=REWORDED,
 )
 SIDECAR_NETWORKS_LEGACY = Condition(
@@ -60,8 +60,8 @@ SIDECAR_NETWORKS_LEGACY = Condition(
     code=HG292,
     nomad="groupConnectSidecarValidate",
     source=f"{HOOK}:639",
-    condition="a group with a `sidecar_service` has no `network` block, or more than one (the wording"
-    " before 1.11)",
+    condition="a group with a `sidecar_service` has no `network` block, or more than one"
+    " (the wording before 1.11)",
     message="Consul Connect sidecars require exactly 1 network, found {count} in group {group!r}",
     until=REWORDED,
     tag="v1.10.0",
@@ -81,8 +81,8 @@ SIDECAR_MODE_LEGACY = Condition(
     code=HG292,
     nomad="groupConnectSidecarValidate",
     source=f"{HOOK}:643",
-    condition='a group with a `sidecar_service` has a network whose `mode` is not "bridge" (CNI modes came'
-    " in 1.11)",
+    condition='a group with a `sidecar_service` has a network whose `mode` is not "bridge"'
+    " (CNI modes came in 1.11)",
     message="Consul Connect sidecar requires bridge network, found {mode!r} in group {group!r}",
     until=REWORDED,
     tag="v1.10.0",
@@ -93,8 +93,8 @@ GATEWAY_NETWORKS = Condition(
     nomad="groupConnectNetworkModeValidate",
     source=f"{HOOK}:636",
     condition="a group with a connect `gateway` service has no `network` block, or more than one",
-    message="connect gateway: must have exactly one network for Consul Connect: group {group!r} has {count}"
-    " networks",
+    message="connect gateway: must have exactly one network for Consul Connect:"
+    " group {group!r} has {count} networks",
     since=REWORDED,
 )
 GATEWAY_NETWORKS_LEGACY = Condition(
@@ -113,8 +113,8 @@ GATEWAY_MODE = Condition(
     code=HG292,
     nomad="groupConnectNetworkModeValidate",
     source=f"{HOOK}:650",
-    condition='a group with a connect `gateway` service has a network whose `mode` is not "bridge", "host"'
-    ' or "cni/*"',
+    condition="a group with a connect `gateway` service has a network whose `mode` is not"
+    ' "bridge", "host" or "cni/*"',
     message="connect gateway: invalid network mode for Consul Connect: group {group!r} uses network mode"
     ' {mode!r}; must be "bridge", "host", or "cni/*"',
     since=REWORDED,
@@ -180,8 +180,8 @@ UPPERCASE_SERVICE = Condition(
     code=HG292,
     nomad="groupConnectSidecarValidate",
     source=f"{HOOK}:664",
-    condition="a service with a `sidecar_service` has upper-case letters in its name (as the server"
-    " interpolates it)",
+    condition="a service with a `sidecar_service` has upper-case letters in its name"
+    " (as the server interpolates it)",
     message="Consul Connect service name {name!r} in group {group!r} must not contain uppercase characters",
 )
 UPPERCASE_GROUP = Condition(

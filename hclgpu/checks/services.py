@@ -163,9 +163,8 @@ GROUP_CHECK_DRIVER_MODE = Condition(
     source=f"{S}:7532",
     condition="a check of a group service has a `task` (its own or the service's) and"
     ' `address_mode = "driver"`',
-    message='Check {name!r} invalid: cannot use address_mode="driver", only checks defined in a "task"'
-    " service"
-    " block can use this mode",
+    message='Check {name!r} invalid: cannot use address_mode="driver",'
+    ' only checks defined in a "task" service block can use this mode',
 )
 CHECK_UNKNOWN_TASK = Condition(
     "group-check-unknown-task",
