@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 from hclgpu.codes import Code, Severity
@@ -217,14 +218,9 @@ def _index(tree: ast.File) -> dict[int, ast.Block]:
     return found
 
 
+@cache
 def _named_codes() -> frozenset[str]:
     """The codes whose findings must name their check, from the index (no rule imported)."""
-    global _NAMED
-    if _NAMED is None:
-        from hclgpu.codes import CHECKS
+    from hclgpu.codes import CHECKS
 
-        _NAMED = frozenset(CHECKS.values())
-    return _NAMED
-
-
-_NAMED: frozenset[str] | None = None
+    return frozenset(CHECKS.values())

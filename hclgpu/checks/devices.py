@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
+from hclgpu.checks.networks import config_value_span
 from hclgpu.checks.server import Check, Condition, reject
 from hclgpu.codes.base import Code, E, W
 from hclgpu.diagnostics import Related
 from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.source import Span
-from hclgpu.syntax import ast
 
 HG201 = Code(
     "HG201",
@@ -160,7 +160,26 @@ Fix: use a profile of that GPU, as `nvidia-smi -L` lists its MIG devices
 (`NVIDIA A100-SXM4-40GB MIG 1g.10gb`). The models on record are those of
 `hclgpu.units.mig.MIG_PROFILES`.""",
 )
-MODEL_EQUALS = ("=", "==", "is")
+MODEL = "${device.model}"
+EQUALS = ("=", "==", "is")
+"""The operators that test equality (Nomad's aliases of `=`)."""
+
+
+def pinned_models(device: m.RequestedDevice) -> list[tuple[str, m.Constraint | None]]:
+    """The NVIDIA GPU models a request names: the one in its name (with no constraint) and the
+    literal value of each `=` `${device.model}` constraint; none for a request that is not
+    for an NVIDIA GPU or a bare `gpu`."""
+    parts = device.name.split("/", 2)
+    if len(parts) == 3:
+        if parts[:2] != ["nvidia", "gpu"]:
+            return []
+        named: list[tuple[str, m.Constraint | None]] = [(parts[2], None)] if parts[2] else []
+    elif device.name in ("gpu", "nvidia/gpu"):
+        named = []
+    else:
+        return []
+    literal = [c for c in device.constraints or [] if c.r_target and not c.r_target.startswith("${")]
+    return named + [(c.r_target, c) for c in literal if c.l_target == MODEL and c.operand in EQUALS]
 
 
 @rule(HG201)
@@ -244,7 +263,7 @@ def gpu_without_device_request(ctx: Context) -> None:
                 HG206,
                 f'task `{task.name}` runs with `runtime = "nvidia"` but requests no GPU: Nomad reserves'
                 " none for it and places other jobs on the GPUs it uses",
-                _config_span(ctx, task, "runtime"),
+                config_value_span(ctx, task, "runtime") or ctx.label_span(task),
                 help=help,
                 check=RUNTIME_WITHOUT_DEVICE.id,
             )
@@ -263,20 +282,12 @@ def gpu_without_device_request(ctx: Context) -> None:
 @rule(HG208)
 def unknown_mig_profile(ctx: Context) -> None:
     for _, task, device in ctx.devices():
-        parts = device.name.split("/", 2)
-        if len(parts) == 3 and parts[0] == "nvidia" and parts[1] == "gpu":
-            _check_mig_model(ctx, task, parts[2], ctx.label_span(device), ())
-        elif device.name not in ("gpu", "nvidia/gpu"):
-            continue
-        for constraint in device.constraints or []:
-            if constraint.l_target == "${device.model}" and constraint.operand in MODEL_EQUALS:
-                _check_mig_model(
-                    ctx, task, constraint.r_target, ctx.value_span(constraint, "value"), (constraint,)
-                )
+        for model, constraint in pinned_models(device):
+            _check_mig_model(ctx, task, device, model, constraint)
 
 
 def _check_mig_model(
-    ctx: Context, task: m.Task, model: str, span: Span | None, constraint: tuple[m.Constraint, ...]
+    ctx: Context, task: m.Task, device: m.RequestedDevice, model: str, constraint: m.Constraint | None
 ) -> None:
     from difflib import get_close_matches
 
@@ -293,9 +304,9 @@ def _check_mig_model(
         HG208,
         f"task `{task.name}` asks for the MIG profile `{profile}`, which `{parent}` does not have:"
         " no device matches",
-        span,
+        ctx.label_span(device) if constraint is None else ctx.value_span(constraint, "value"),
         help=f"did you mean `{fixed}`?" if close else f"its profiles are {', '.join(profiles)}",
-        fix=ctx.written(constraint[0], "value", go_quote(fixed)) if close and constraint else (),
+        fix=ctx.written(constraint, "value", go_quote(fixed)) if close and constraint else (),
     )
 
 
@@ -304,13 +315,6 @@ def _is_gpu(name: str) -> bool:
     parts = name.split("/")
     kind = parts[0] if len(parts) == 1 else parts[1]
     return kind.strip() == "gpu" or (len(parts) > 1 and parts[0].strip() == "nvidia")
-
-
-def _config_span(ctx: Context, task: m.Task, name: str) -> Span | None:
-    from hclgpu.checks.networks import config_attribute
-
-    found = config_attribute(ctx, task, name)
-    return found.value.span if isinstance(found, ast.Attribute) else ctx.label_span(task)
 
 
 def _env_span(ctx: Context, task: m.Task) -> Span | None:

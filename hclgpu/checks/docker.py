@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
-from hclgpu.checks.networks import config_attribute
+from hclgpu.checks.networks import config_value_span
 from hclgpu.checks.server import Check
 from hclgpu.codes.base import Code, W
 from hclgpu.eval.functions.base import go_quote
 from hclgpu.eval.values import EvalError, to_number
-from hclgpu.syntax import ast
 
 HG259 = Code(
     "HG259",
@@ -63,9 +62,9 @@ MIB = 1024 * 1024
 @rule(HG259)
 def shm_size(ctx: Context) -> None:
     for _, task in ctx.tasks():
-        written = config_attribute(ctx, task, "shm_size") if task.driver == "docker" else None
+        span = config_value_span(ctx, task, "shm_size") if task.driver == "docker" else None
         value = (task.config or {}).get("shm_size")
-        if not isinstance(written, ast.Attribute) or isinstance(value, bool):
+        if span is None or isinstance(value, bool):
             continue
         if isinstance(value, str):
             text = value
@@ -76,7 +75,7 @@ def shm_size(ctx: Context) -> None:
                     HG259,
                     f"task `{task.name}`: the docker driver reads `shm_size` as a number of bytes,"
                     f" and {go_quote(text)} is not a number: the task fails to start",
-                    written.value.span,
+                    span,
                     help="write the size in bytes: 1 GiB is 1073741824",
                     check=NOT_A_NUMBER.id,
                 )
@@ -86,7 +85,7 @@ def shm_size(ctx: Context) -> None:
                 HG259,
                 f"task `{task.name}`: `shm_size` is in bytes: {value:g} gives the container a /dev/shm"
                 f" of {value:g} bytes, not Docker's 64 MiB",
-                written.value.span,
+                span,
                 help=f"if {value:g} meant MiB, write {int(value * MIB)}",
                 check=BELOW_ONE_MIB.id,
             )

@@ -581,6 +581,12 @@ def config_attribute(ctx: Context, task: m.Task, name: str) -> ast.Attribute | a
     return None
 
 
+def config_value_span(ctx: Context, task: m.Task, name: str) -> Span | None:
+    """The value of `name = ...` in the task's `config`, when written as an attribute."""
+    found = config_attribute(ctx, task, name)
+    return found.value.span if isinstance(found, ast.Attribute) else None
+
+
 def config_item_span(ctx: Context, task: m.Task, name: str, index: int) -> Span | None:
     """The `index`-th element of a list in the task's `config`, else the nearest thing written."""
     found = config_attribute(ctx, task, name)

@@ -43,11 +43,6 @@ def addressable() -> dict[str, str]:
     return {name: code.id for code, name in sorted(found)}
 
 
-def named_codes() -> frozenset[str]:
-    """The codes with named checks: each of their findings must name its check."""
-    return frozenset(addressable().values())
-
-
 def _row(code: Code) -> tuple[str, ...]:
     return (code.id, code.name, str(code.severity), code.home, code.summary)
 

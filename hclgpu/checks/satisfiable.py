@@ -15,6 +15,7 @@ from itertools import combinations
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
+from hclgpu.checks.devices import EQUALS, MODEL, pinned_models
 from hclgpu.codes.base import Code, W
 from hclgpu.diagnostics import Related
 from hclgpu.ir import models as m
@@ -116,11 +117,9 @@ The go-nvml mock servers (pkg/nvml/mock/gpus) are not a source: they round to wh
 (81920 MiB for the H100) and name models differently ("NVIDIA H200 141GB HBM3e")."""
 
 
-EQUALS = ("=", "==", "is")
 LOWER = (">", ">=")
 UPPER = ("<", "<=")
 CHECKABLE = (*EQUALS, *LOWER, *UPPER, "!=", "not", "regexp")
-MODEL = "${device.model}"
 MEMORY = "${device.attr.memory}"
 
 
@@ -227,18 +226,9 @@ def affinity_never_matches(ctx: Context) -> None:
                 )
 
 
-def _asked_model(device: m.RequestedDevice, constraints: dict[str, list[m.Constraint]]) -> str | None:
+def _asked_model(device: m.RequestedDevice) -> str | None:
     """The one NVIDIA model the request asks for, by name or by an `=` constraint."""
-    parts = device.name.split("/")
-    if len(parts) == 3:
-        if parts[0] != "nvidia" or parts[1] != "gpu":
-            return None
-    elif device.name not in ("gpu", "nvidia/gpu"):
-        return None
-    models = {c.r_target for c in constraints.get(MODEL, []) if c.operand in EQUALS}
-    named = _model_of(device)
-    if named is not None:
-        models.add(named)
+    models = {model for model, _ in pinned_models(device)}
     return models.pop() if len(models) == 1 else None
 
 
@@ -257,7 +247,7 @@ def memory_constraint_excludes_model(ctx: Context) -> None:
 
     for _, task, device in ctx.devices():
         constraints = _literal_constraints(device)
-        model = _asked_model(device, constraints)
+        model = _asked_model(device)
         mib = MODEL_MEMORY_MIB.get(model) if model is not None else None
         if mib is None:
             continue
