@@ -24,6 +24,11 @@ def add_parser(commands: Subparsers) -> None:
     )  # fmt: skip
     fingerprint.add_argument("--from", dest="source", metavar="FILE", help="saved nvidia-smi CSV or XML")
     fingerprint.add_argument(
+        "--mig-list",
+        metavar="FILE",
+        help="saved `nvidia-smi -L` of the same node, for --from XML with MIG instances (their profiles)",
+    )
+    fingerprint.add_argument(
         "--host", metavar="FILE", help="saved host capture (lscpu, cpuinfo, meminfo, df) for --from"
     )
     fingerprint.add_argument(
@@ -57,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
 def _fingerprint(args: argparse.Namespace, name: str) -> Inventory:
     """The GPUs (nvidia-smi) and, where known, the host's capacity: live, or from --host.
 
-    A saved nvidia-smi file says nothing of the host, so `--from` without `--host` gives a
+    GPUs in MIG mode are named by `nvidia-smi -L` (run live when the XML lists MIG
+    instances; `--mig-list` with `--from`). A saved nvidia-smi file says nothing of the host,
+    so `--from` without `--host` gives a
     node without resources (capacity not checked by `plan`), as before.
     """
     from hclgpu.io.files import read_side_file
@@ -66,11 +73,16 @@ def _fingerprint(args: argparse.Namespace, name: str) -> Inventory:
 
     if args.source:
         text = read_side_file(args.source)
+        listing = read_side_file(args.mig_list) if args.mig_list else None
         is_xml = text.lstrip().startswith("<")
-        inventory = fp.fingerprint_xml(text, name) if is_xml else fp.fingerprint_csv(text, name)
+        inventory = fp.fingerprint_xml(text, name, listing) if is_xml else fp.fingerprint_csv(text, name)
         facts = host.from_capture(read_side_file(args.host)) if args.host else None
     else:
-        inventory = fp.fingerprint_xml(fp.run_nvidia_smi(), name)
+        text = fp.run_nvidia_smi()
+        listing = (
+            fp.run_nvidia_smi(command=fp.nvidia_smi_list_command()) if fp.has_mig_instances(text) else None
+        )
+        inventory = fp.fingerprint_xml(text, name, listing)
         facts = host.from_capture(read_side_file(args.host)) if args.host else host.live(args.alloc_dir)
     if facts is not None:
         node = inventory.nodes[0]

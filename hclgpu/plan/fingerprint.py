@@ -37,13 +37,23 @@ out attributes NVML does not support (except power, which it reports as 0 W, and
 pci_bandwidth, which it always reports). GPUs are grouped by model (fingerprint.go:80-92;
 "N/A" for an unknown name, device.go:34), instances sorted by UUID (client.go:141-143) and the
 group takes the attributes of its first instance (fingerprint.go:170). CUDA's version is not
-an attribute: the plugin sets none. MIG instances are not listed (the plugin lists them).
+an attribute: the plugin sets none.
+
+MIG (plugin 1.1.0 and later): a GPU in MIG mode is not a device; each of its MIG instances is
+(client.go:118-121 skips the parent, driver_linux.go:85-100 lists the instances). An instance
+is named `<parent> MIG <profile>` by NVML, its `memory` is its own (driver_linux.go:141-147,
+read before the handle is swapped) and every other attribute is its parent's
+(driver_linux.go:149-160 swaps the handle to the parent first). `nvidia-smi -q -x` gives an
+instance's memory under `<mig_device>` but, on most drivers, neither its UUID nor its
+profile: those come from `nvidia-smi -L` (:func:`parse_mig_listing`), matched by the parent's
+UUID and the instance's index.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -56,8 +66,11 @@ __all__ = [
     "SAMPLED",
     "fingerprint_csv",
     "fingerprint_xml",
+    "has_mig_instances",
     "nvidia_smi_command",
+    "nvidia_smi_list_command",
     "nvidia_smi_xml_command",
+    "parse_mig_listing",
     "pci_bandwidth",
     "run_nvidia_smi",
 ]
@@ -115,6 +128,11 @@ def nvidia_smi_command() -> list[str]:
 def nvidia_smi_xml_command() -> list[str]:
     """The argv the live mode runs: `-q -x` has BAR1 and Display Attached, the CSV has not."""
     return ["nvidia-smi", "-q", "-x"]
+
+
+def nvidia_smi_list_command() -> list[str]:
+    """The argv that names MIG instances: `-L` lists each one's profile and UUID."""
+    return ["nvidia-smi", "-L"]
 
 
 def pci_bandwidth(generation: int | None, width: int | None) -> int:
@@ -220,12 +238,37 @@ _POWER_DRAW_PATHS = (
 )
 
 
-def fingerprint_xml(text: str, node_name: str) -> Inventory:
+def fingerprint_xml(text: str, node_name: str, listing: str | None = None) -> Inventory:
     """A one-node inventory from `nvidia-smi -q -x`, the live mode's source.
 
     Reads both the pre-535 (`power_readings`) and newer (`gpu_power_readings`) layouts.
-    Raises ValueError on malformed XML.
+    ``listing`` is `nvidia-smi -L` output, which names the MIG instances of GPUs in MIG mode
+    (their profiles are in no XML field): needed when the XML lists MIG instances. Raises
+    ValueError on malformed XML and on MIG instances that nothing names.
     """
+    root = _xml_root(text)
+    driver = _present(root.findtext("driver_version", ""))
+    names = parse_mig_listing(listing) if listing is not None else {}
+    elements = root.findall("gpu")
+    if not elements:
+        raise ValueError("nvidia-smi XML lists no <gpu>")
+    devices: list[_Gpu] = []
+    for element in elements:
+        gpu = _xml_gpu(element, driver)
+        if _in_mig_mode(element):
+            devices.extend(_mig_instances(element, gpu, names, listing is not None))
+        else:
+            devices.append(gpu)
+    return _inventory(devices, node_name)
+
+
+def has_mig_instances(text: str) -> bool:
+    """Whether `nvidia-smi -q -x` output lists MIG instances (then `-L` must name them)."""
+    root = _xml_root(text)
+    return any(_in_mig_mode(gpu) and gpu.findall("mig_devices/mig_device") for gpu in root.findall("gpu"))
+
+
+def _xml_root(text: str) -> ET.Element:
     try:
         root = ET.fromstring(text)
     except ET.ParseError as error:
@@ -234,11 +277,37 @@ def fingerprint_xml(text: str, node_name: str) -> Inventory:
         raise ValueError(
             f"not `nvidia-smi -q -x` output: root element <{root.tag}>, expected <nvidia_smi_log>"
         )
-    driver = _present(root.findtext("driver_version", ""))
-    devices = [_xml_gpu(gpu, driver) for gpu in root.findall("gpu")]
-    if not devices:
-        raise ValueError("nvidia-smi XML lists no <gpu>")
-    return _inventory(devices, node_name)
+    return root
+
+
+# `nvidia-smi -L`: "GPU 0: NVIDIA A100-SXM4-40GB (UUID: GPU-…)", then one line per MIG
+# instance, "  MIG 1g.5gb     Device  0: (UUID: MIG-…)" (R470 and later; R450 wrote
+# "MIG-GPU-<parent>/<gi>/<ci>" as the UUID, which NVML also accepts).
+_LISTED_GPU = re.compile(r"^GPU \d+: .* \(UUID: (?P<uuid>[^)\s]+)\)\s*$")
+_LISTED_MIG = re.compile(
+    r"^\s+MIG (?P<profile>\S+)\s+Device\s+(?P<index>\d+): \(UUID: (?P<uuid>[^)\s]+)\)\s*$"
+)
+
+
+def parse_mig_listing(text: str) -> dict[tuple[str, int], tuple[str, str]]:
+    """`nvidia-smi -L` as ``(parent UUID, MIG device index) → (profile, MIG UUID)``.
+
+    Raises ValueError for a MIG line before any GPU line; other lines are ignored.
+    """
+    names: dict[tuple[str, int], tuple[str, str]] = {}
+    parent: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if gpu := _LISTED_GPU.match(line):
+            parent = gpu["uuid"]
+        elif mig := _LISTED_MIG.match(line):
+            if parent is None:
+                raise ValueError(f"nvidia-smi -L line {number}: a MIG device before any GPU")
+            names[(parent, int(mig["index"]))] = (mig["profile"], mig["uuid"])
+    return names
+
+
+def _in_mig_mode(gpu: ET.Element) -> bool:
+    return (gpu.findtext("mig_mode/current_mig") or "").strip().lower() == "enabled"
 
 
 def _xml_gpu(gpu: ET.Element, driver: str | None) -> _Gpu:
@@ -265,6 +334,29 @@ def _xml_gpu(gpu: ET.Element, driver: str | None) -> _Gpu:
         display_state=display,
         persistence_mode=_state(gpu.findtext("persistence_mode", "")),
     )
+
+
+def _mig_instances(
+    element: ET.Element, parent: _Gpu, names: dict[tuple[str, int], tuple[str, str]], listed: bool
+) -> list[_Gpu]:
+    """A MIG-mode GPU's instances as the plugin reports them: the instance's name, UUID and
+    memory, the parent's other attributes; the parent itself is not a device."""
+    instances = []
+    for mig in element.findall("mig_devices/mig_device"):
+        index = _number(mig.findtext("index", ""), f"nvidia-smi XML, GPU {parent.uuid} MIG device")
+        where = f"nvidia-smi XML, GPU {parent.uuid} MIG device {index}"
+        listed_name = names.get((parent.uuid, index)) if index is not None else None
+        if listed_name is None:
+            hint = "its line is missing from the `nvidia-smi -L` output" if listed else (
+                "run `nvidia-smi -L` on that node too and pass its output with --mig-list"
+            )  # fmt: skip
+            raise ValueError(f"{where}: the XML names neither its profile nor its UUID; {hint}")
+        profile, uuid = listed_name
+        own_uuid = _present(mig.findtext("uuid", "") or "")
+        memory = _number(mig.findtext("fb_memory_usage/total", ""), where)
+        instance = parent.mig_instance(own_uuid or uuid, profile, memory)
+        instances.append(instance)
+    return instances
 
 
 class _Gpu:
@@ -305,6 +397,18 @@ class _Gpu:
         ):
             if text is not None:
                 self.attributes[key] = text
+
+    def mig_instance(self, uuid: str, profile: str, memory: int | None) -> _Gpu:
+        """One of this GPU's MIG instances: its own UUID, name and memory, the rest this GPU's."""
+        instance = _Gpu.__new__(_Gpu)
+        instance.uuid = uuid
+        instance.name = f"{self.name} MIG {profile}"
+        instance.attributes = dict(self.attributes)
+        if memory is None:
+            instance.attributes.pop("memory", None)
+        else:
+            instance.attributes["memory"] = f"{memory} MiB"
+        return instance
 
 
 def _inventory(gpus: list[_Gpu], node_name: str) -> Inventory:
