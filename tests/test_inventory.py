@@ -391,7 +391,12 @@ def test_kubernetes_single_node_and_defaults() -> None:
     assert [i.id for i in group.instances] == ["gpu-0", "gpu-1"]
     assert group.attributes == {"memory": "15360 MiB", "driver_version": "535.104.05"}
     assert any("datacenter set to dc1" in note for note in notes)
-    assert any("MIG" in note for note in notes)
+    mig = converted.devices[1]  # no product label: the one GPU with a 1g.5gb profile
+    assert (mig.model, [i.id for i in mig.instances]) == (
+        "NVIDIA A100-SXM4-40GB MIG 1g.5gb",
+        ["mig-1g.5gb-0"],
+    )
+    assert any("only GPU with that profile, is assumed" in note for note in notes)
 
 
 def test_hclgpu_json_is_detected() -> None:
@@ -532,3 +537,79 @@ def test_an_attribute_number_beyond_4300_digits_is_an_error(where: str) -> None:
         node[where] = {"memory": value}
     with pytest.raises(InventoryError, match=r"node k1: .*`memory`: a number of more than 4300 digits"):
         convert({"version": 1, "nodes": [node]})
+
+
+def _gpu_node(labels: dict[str, str], capacity: dict[str, str]) -> dict[str, object]:
+    return {"kind": "Node", "metadata": {"name": "k", "labels": labels}, "status": {"capacity": capacity}}
+
+
+def test_kubernetes_mig_mixed_strategy_gives_a_group_per_profile() -> None:
+    # GFD's labels for the mixed strategy: `<resource>.product` = `<parent>-MIG-<profile>`,
+    # `<resource>.memory` (k8s-device-plugin internal/lm/resource.go at 1b826ac)
+    labels = {
+        "topology.kubernetes.io/zone": "z",
+        "nvidia.com/mig-1g.10gb.product": "NVIDIA-H100-80GB-HBM3-MIG-1g.10gb",
+        "nvidia.com/mig-1g.10gb.memory": "9856",
+        "nvidia.com/mig-3g.40gb.product": "NVIDIA-H100-80GB-HBM3-MIG-3g.40gb",
+        "nvidia.com/mig-3g.40gb.memory": "40192",
+    }
+    capacity = {"nvidia.com/mig-1g.10gb": "4", "nvidia.com/mig-3g.40gb": "1"}
+    inventory, _ = convert(_gpu_node(labels, capacity))
+    (node,) = inventory.nodes
+    groups = {g.model: (len(g.instances), g.attributes["memory"]) for g in node.devices}
+    assert groups == {
+        "NVIDIA H100 80GB HBM3 MIG 1g.10gb": (4, "9856 MiB"),
+        "NVIDIA H100 80GB HBM3 MIG 3g.40gb": (1, "40192 MiB"),
+    }
+
+
+def test_kubernetes_mig_single_strategy_names_the_instances_by_the_product() -> None:
+    labels = {"nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb", "nvidia.com/gpu.memory": "9728"}
+    inventory, notes = convert(_gpu_node(labels, {"nvidia.com/gpu": "7"}))
+    (group,) = inventory.nodes[0].devices
+    assert (group.model, len(group.instances)) == ("NVIDIA A100-SXM4-80GB MIG 1g.10gb", 7)
+    assert not any("sanitises" in note for note in notes)  # an NVML name, not GFD's
+
+
+def test_kubernetes_time_slicing_counts_whole_gpus() -> None:
+    # time-slicing with 4 replicas: the plugin offers each GPU 4 times and GFD appends -SHARED
+    labels = {
+        "nvidia.com/gpu.product": "Tesla-T4-SHARED",
+        "nvidia.com/gpu.replicas": "4",
+        "nvidia.com/gpu.sharing-strategy": "time-slicing",
+    }
+    inventory, notes = convert(_gpu_node(labels, {"nvidia.com/gpu": "8"}))
+    (group,) = inventory.nodes[0].devices
+    assert (group.model, len(group.instances)) == ("Tesla-T4", 2)
+    assert any("shared (time-slicing, 4 replicas per device)" in note for note in notes)
+
+
+MIG_JOB = """job "j" {
+  group "g" {
+    count = %d
+    task "t" {
+      driver = "docker"
+      config { image = "x" }
+      resources {
+        device "nvidia/gpu/NVIDIA H100 80GB HBM3 MIG 1g.10gb" { count = 1 }
+      }
+    }
+  }
+}
+"""
+
+
+def test_plan_counts_mixed_strategy_mig_instances_of_kubernetes_nodes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hclgpu.cli import main
+
+    labels = {"nvidia.com/mig-1g.10gb.product": "NVIDIA-H100-80GB-HBM3-MIG-1g.10gb"}
+    nodes = tmp_path / "nodes.json"
+    nodes.write_text(json.dumps(_gpu_node(labels, {"nvidia.com/mig-1g.10gb": "2", "cpu": "8"})))
+    job = tmp_path / "j.nomad.hcl"
+    for count, status, placed in ((2, 0, "2/2 placed"), (3, 1, "2/3 placed")):
+        job.write_text(MIG_JOB % count, encoding="utf-8")
+        argv = ["plan", str(job), "--nodes", str(nodes), "--nodes-format", "kubernetes", "--color", "never"]
+        assert main(argv) == status
+        assert placed in capsys.readouterr().out

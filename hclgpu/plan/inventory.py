@@ -33,6 +33,7 @@ from pydantic import ValidationError
 from hclgpu.io.documents import MAX_DIGITS, DocumentError, load_json, load_yaml_document
 from hclgpu.io.files import NotUtf8, read_text
 from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
+from hclgpu.units.mig import MIG_PROFILES, gfd_mig_product, profile_from_plugin
 from hclgpu.units.quantities import MIB, quantity
 
 __all__ = ["FORMATS", "InventoryError", "convert", "detect_format", "inventory_schema", "load_inventory"]
@@ -444,6 +445,8 @@ def _float_text(number: float) -> str:
 # --- kubectl get nodes -o json ------------------------------------------------------------------
 
 _GPU_RESOURCE = "nvidia.com/gpu"
+_MIG_RESOURCE = "nvidia.com/mig-"
+"""The device plugin's MIG resources under its mixed strategy, ``nvidia.com/mig-<profile>``."""
 _NEURON_RESOURCES = ("aws.amazon.com/neuron", "aws.amazon.com/neurondevice")
 _NEURON_CORES = "aws.amazon.com/neuroncore"
 _AMD_RESOURCE = "amd.com/gpu"
@@ -526,29 +529,7 @@ def _kube_node(
     allocatable = _quantities(status.get("allocatable"), f"node {name}: status.allocatable")
     devices: list[DeviceGroup] = []
 
-    gpus = capacity.get(_GPU_RESOURCE, 0)
-    if gpus:
-        product = labels.get("nvidia.com/gpu.product")
-        if product:
-            counters["sanitised"] += 1
-        else:
-            notes.append(f"node {name}: {gpus} nvidia.com/gpu without a gpu.product label; model is N/A")
-        group_attributes: dict[str, str] = {}
-        memory = labels.get("nvidia.com/gpu.memory")
-        if memory and memory.isdigit():
-            group_attributes["memory"] = f"{memory} MiB"
-        _put(group_attributes, "driver_version", _driver_version(labels))
-        counters["uuid"] += 1
-        devices.append(
-            _kube_group(
-                "nvidia", "gpu", product or "N/A", "gpu-", gpus, allocatable.get(_GPU_RESOURCE, gpus),
-                group_attributes, name, notes,
-            )
-        )  # fmt: skip
-    mig = sorted(key for key in capacity if key.startswith("nvidia.com/mig-") and capacity[key])
-    if mig:
-        skipped = ", ".join(mig)
-        notes.append(f"node {name}: MIG resources ({skipped}) have no Nomad equivalent and are skipped")
+    devices.extend(_kube_nvidia(labels, capacity, allocatable, name, notes, counters))
 
     for resource in _NEURON_RESOURCES:
         count = capacity.get(resource, 0)
@@ -587,6 +568,85 @@ def _kube_node(
             "resources": _kube_capacity(status.get("allocatable"), mhz_per_core, f"node {name}: allocatable"),
         }
     )
+
+
+def _kube_nvidia(
+    labels: dict[str, str],
+    capacity: dict[str, int],
+    allocatable: dict[str, int],
+    node: str,
+    notes: list[str],
+    counters: dict[str, int],
+) -> list[DeviceGroup]:
+    """The NVIDIA device plugin's resources as device groups: ``nvidia.com/gpu`` (whole GPUs,
+    or MIG instances under the single strategy) and, under the mixed strategy, one group per
+    ``nvidia.com/mig-<profile>`` resource, each named and sized by GPU Feature Discovery's
+    labels for that resource (``<resource>.product``, ``.memory``, ``.replicas``:
+    k8s-device-plugin internal/lm/resource.go at 1b826ac)."""
+    groups = []
+    resources = [_GPU_RESOURCE] if capacity.get(_GPU_RESOURCE) else []
+    resources += sorted(key for key in capacity if key.startswith(_MIG_RESOURCE) and capacity[key])
+    for resource in resources:
+        product = labels.get(f"{resource}.product")
+        count, healthy = _unshared(resource, labels, capacity[resource], allocatable, node, notes)
+        model = _kube_model(resource, product, node, notes, counters)
+        attributes: dict[str, str] = {}
+        memory = labels.get(f"{resource}.memory")
+        if memory and memory.isdigit():
+            attributes["memory"] = f"{memory} MiB"
+        _put(attributes, "driver_version", _driver_version(labels))
+        counters["uuid"] += 1
+        prefix = "gpu-" if resource == _GPU_RESOURCE else resource.removeprefix("nvidia.com/") + "-"
+        groups.append(_kube_group("nvidia", "gpu", model, prefix, count, healthy, attributes, node, notes))
+    return groups
+
+
+def _unshared(
+    resource: str,
+    labels: dict[str, str],
+    capacity: int,
+    allocatable: dict[str, int],
+    node: str,
+    notes: list[str],
+) -> tuple[int, int]:
+    """Devices and healthy devices of a resource: under time-slicing or MPS the plugin offers
+    each device ``<resource>.replicas`` times, where Nomad offers it once."""
+    replicas = labels.get(f"{resource}.replicas", "")
+    shared = int(replicas) if replicas.isdigit() and int(replicas) > 1 else 1
+    if shared == 1:
+        return capacity, allocatable.get(resource, capacity)
+    strategy = labels.get(f"{resource}.sharing-strategy", "shared")
+    notes.append(
+        f"node {node}: {resource} is shared ({strategy}, {shared} replicas per device); Nomad gives "
+        f"each task whole devices, so {capacity} // {shared} are counted"
+    )
+    return capacity // shared, allocatable.get(resource, capacity) // shared
+
+
+def _kube_model(
+    resource: str, product: str | None, node: str, notes: list[str], counters: dict[str, int]
+) -> str:
+    """The plugin's model for a resource's GFD product label: a MIG product
+    (``<parent>-MIG-<profile>``) whose parent is known as NVML's ``<parent> MIG <profile>``,
+    anything else as labelled (less GFD's ``-SHARED`` suffix)."""
+    profile = resource.removeprefix(_MIG_RESOURCE) if resource.startswith(_MIG_RESOURCE) else None
+    if not product:
+        if profile is None:
+            notes.append(f"node {node}: nvidia.com/gpu without a gpu.product label; model is N/A")
+            return "N/A"
+        parents = [p for p in MIG_PROFILES if profile_from_plugin(p, profile) in MIG_PROFILES[p]]
+        if len(parents) != 1:
+            notes.append(f"node {node}: {resource} without a product label; model is N/A MIG {profile}")
+            return f"N/A MIG {profile}"
+        notes.append(f"node {node}: {resource} without a product label; {parents[0]}, the only GPU "
+                     f"with that profile, is assumed")  # fmt: skip
+        return f"{parents[0]} MIG {profile_from_plugin(parents[0], profile)}"
+    product = product.removesuffix("-SHARED")
+    mig = gfd_mig_product(product)
+    if mig is not None and mig[2]:
+        return f"{mig[0]} MIG {mig[1]}"
+    counters["sanitised"] += 1
+    return product
 
 
 def _kube_capacity(value: Any, mhz_per_core: int, where: str) -> dict[str, int | None] | None:

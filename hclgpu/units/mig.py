@@ -20,7 +20,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["MIG_PROFILES", "MigProfile", "parse_mig_model"]
+__all__ = [
+    "MIG_PROFILES",
+    "MigProfile",
+    "gfd_mig_product",
+    "gfd_parent",
+    "parse_mig_model",
+    "profile_from_plugin",
+]
 
 SEPARATOR = " MIG "
 """What NVML puts between a MIG device's parent name and its profile."""
@@ -109,3 +116,37 @@ def parse_mig_model(model: str) -> tuple[str, str] | None:
     if not separator or not parent.strip() or not profile or profile != profile.strip() or " " in profile:
         return None
     return parent, profile
+
+
+GFD_SEPARATOR = "-MIG-"
+"""What GPU Feature Discovery's product label has between a MIG device's parent and profile
+(its `nvidia.com/gpu.product` under the single strategy, `nvidia.com/mig-<profile>.product`
+under the mixed one: k8s-device-plugin internal/lm/resource.go at 1b826ac)."""
+
+
+def gfd_parent(dashed: str) -> str | None:
+    """The NVML name of a MIG-capable GPU from GFD's spelling (spaces as ``-``), or None."""
+    return next((parent for parent in MIG_PROFILES if parent.replace(" ", "-") == dashed), None)
+
+
+def profile_from_plugin(parent: str | None, plugin_profile: str) -> str:
+    """A profile from the device plugin's spelling, where ``+`` is ``.`` (``1g.10gb.me``): the
+    ``+me`` profile where the parent's table (any table, parent unknown) has it."""
+    tables = [MIG_PROFILES[parent]] if parent in MIG_PROFILES else list(MIG_PROFILES.values())
+    plus = plugin_profile[: -len(".me")] + "+me"
+    if plugin_profile.endswith(".me") and any(plus in table for table in tables):
+        return plus
+    return plugin_profile
+
+
+def gfd_mig_product(value: str) -> tuple[str, str, bool] | None:
+    """GFD's ``<parent>-MIG-<profile>`` as the NVML parent name, the profile, and whether the
+    parent is in the table (else its spaces are guessed: only ``NVIDIA-`` becomes ``NVIDIA ``)."""
+    dashed, separator, plugin_profile = value.rpartition(GFD_SEPARATOR)
+    if not separator or not dashed or not plugin_profile:
+        return None
+    parent = gfd_parent(dashed)
+    if parent is not None:
+        return parent, profile_from_plugin(parent, plugin_profile), True
+    guess = "NVIDIA " + dashed[len("NVIDIA-") :] if dashed.startswith("NVIDIA-") else dashed
+    return guess, profile_from_plugin(None, plugin_profile), False
