@@ -189,6 +189,22 @@ def test_env_mode_has_no_hook_and_cdi_mode_requests_by_annotation() -> None:
     assert any("NVIDIA_REQUIRE" in m for m in messages(diagnostics, "HG301"))
 
 
+MIG_TASK = GPU_TASK.replace('"nvidia/gpu"', '"nvidia/gpu/NVIDIA A100-SXM4-40GB MIG 1g.5gb"')
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_mig_instances_are_named_gpu_colon_mig_as_nvidia_ctk_names_them(mode: str) -> None:
+    # nvidia-ctk's index names: GPU i is `i`, MIG device j of GPU i is `i:j`
+    # (NVIDIA/nvidia-container-toolkit pkg/nvcdi/namer.go:72-78); the runtime reads
+    # NVIDIA_VISIBLE_DEVICES the same way
+    config, diagnostics = one(job(MIG_TASK % ""), oci_devices=mode)
+    if mode == "cdi":
+        assert config["annotations"]["cdi.k8s.io/hclgpu_t"] == "nvidia.com/gpu=0:0,nvidia.com/gpu=0:1"
+    else:
+        assert env_of(config)["NVIDIA_VISIBLE_DEVICES"] == "0:0,0:1"
+    assert any("0:0" in m and "stand in" in m for m in messages(diagnostics, "HG302"))
+
+
 def test_user_capabilities_are_kept_and_visible_devices_assigned() -> None:
     text = job(
         GPU_TASK % "" + '      env {\n        NVIDIA_DRIVER_CAPABILITIES = "compute,utility,video"\n'

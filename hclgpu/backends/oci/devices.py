@@ -15,6 +15,7 @@ Per vendor and mode:
   runtime injects in legacy mode; ``env``: the same variables, no hook (run the bundle with
   nvidia-container-runtime); ``cdi``: the ``cdi.k8s.io/`` annotation naming
   ``nvidia.com/gpu=<i>`` (and, with --cdi-spec, the spec's edits, :mod:`~hclgpu.backends.oci.cdi`).
+  A MIG model's instances are ``<gpu>:<mig>`` in either (``0:0``, ``nvidia.com/gpu=0:0``).
 * AWS Neuron: ``AWS_NEURON_VISIBLE_DEVICES``; in ``hook`` and ``cdi`` modes ``/dev/neuron<i>``
   bind-mounted from the host with a cgroup rule, plus (``hook``) the Neuron OCI prestart hook.
   The Neuron driver allocates its character major when it loads (``alloc_chrdev_region``;
@@ -35,6 +36,7 @@ from hclgpu.backends.oci.reporting import HINTS, approximated, unsupported
 from hclgpu.backends.oci.requirements import DRIVER_VERSION, Requirement, driver_requirement
 from hclgpu.backends.oci.scope import TaskScope
 from hclgpu.ir import models as m
+from hclgpu.units.mig import parse_mig_model
 
 Obj = dict[str, Any]
 
@@ -80,7 +82,7 @@ class DeviceEdits:
 def lower_devices(scope: TaskScope) -> DeviceEdits:
     """The edits of every device block of the task, devices numbered per vendor and type."""
     edits = DeviceEdits()
-    next_index: dict[tuple[str, str], int] = {}
+    next_index: dict[tuple[str, ...], int] = {}
     terms: list[str] = []
     devices = scope.task.resources.devices if scope.task.resources is not None else None
     for position, device in enumerate(devices or []):
@@ -91,8 +93,10 @@ def lower_devices(scope: TaskScope) -> DeviceEdits:
         if count == 0:
             unsupported(scope.ctx, f'device "{device.name}" asks for zero devices; it is left out', device)
             continue
-        start = next_index.get(kind, 0)
-        next_index[kind] = start + count
+        mig = kind == ("nvidia", "gpu") and _is_mig(device)
+        numbering = (*kind, "mig") if mig else kind
+        start = next_index.get(numbering, 0)
+        next_index[numbering] = start + count
         ids = list(range(start, start + count))
         terms.extend(_constraints(scope, device, nvidia=kind == ("nvidia", "gpu")))
         for affinity in device.affinities or []:
@@ -101,7 +105,10 @@ def lower_devices(scope: TaskScope) -> DeviceEdits:
             )
         planned = planned_ids(scope.ctx, scope.group, scope.task, position)
         if kind == ("nvidia", "gpu"):
-            _nvidia(scope, device, ids if planned is None else planned, edits, chosen=planned is not None)
+            host_ids = [f"0:{j}" for j in ids] if mig else ids
+            _nvidia(
+                scope, device, host_ids if planned is None else planned, edits, chosen=planned is not None
+            )
         elif kind == ("aws", "neuron"):
             _neuron(scope, device, ids, edits, planned)
         else:
@@ -112,6 +119,15 @@ def lower_devices(scope: TaskScope) -> DeviceEdits:
             name = "NVIDIA_REQUIRE_NOMAD_DRIVER"  # separate NVIDIA_REQUIRE_* variables are ANDed
         edits.env[name] = ",".join(dict.fromkeys(terms))
     return edits
+
+
+def _is_mig(device: m.RequestedDevice) -> bool:
+    """Whether the block names a MIG model (``nvidia/gpu/<parent> MIG <profile>``): its devices
+    are MIG instances, which nvidia-ctk names ``<gpu>:<mig>`` (``nvidia.com/gpu=0:0``; its
+    pkg/nvcdi/namer.go:77-78 at d34b3046) and the NVIDIA runtime takes the same way in
+    NVIDIA_VISIBLE_DEVICES."""
+    parts = device.name.split("/", 2)
+    return len(parts) == 3 and parse_mig_model(parts[2]) is not None
 
 
 def _kind(scope: TaskScope, device: m.RequestedDevice) -> tuple[str, str] | None:
