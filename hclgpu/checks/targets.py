@@ -81,7 +81,10 @@ HG213 = Code(
     summary="A `${device.attr.X}` that the NVIDIA plugin does not report",
     doc="""What: the NVIDIA device plugin reports `memory`, `bar1`, `power`, `cores_clock`,
 `memory_clock`, `pci_bandwidth`, `driver_version`, `display_state` and
-`persistence_mode` (names are case-sensitive).
+`persistence_mode` (names are case-sensitive). `shared` (MPS sharing: `unset`,
+`inactive`, `active`, and `inelegible`, spelt so, for MIG instances) is set only by the
+plugin's unreleased GPU-sharing branch, for Nomad's draft device sharing; no released
+plugin (1.0.0, 1.1.0) reports it.
 
 Why: an attribute that does not exist is "not found": a constraint on it never
 matches, an affinity never scores.
@@ -105,6 +108,12 @@ NVIDIA_ATTRIBUTES = (
     "display_state",
     "persistence_mode",
 )
+SHARING_VALUES = ("unset", "inactive", "active", "inelegible")
+"""The values of `shared` where a plugin sets it: `device.Shared.String()` of Nomad's
+nmd_1234/gpu-sharing branch (plugins/device/device.go:20-40 at 331d9baaaf; "inelegible" is
+spelt so there), set by nomad-device-nvidia's NMD-1234 branch (fingerprint.go:28, 77-99 and
+236-238 at 398981f). Neither is released: the attribute is known so that a constraint on it is
+explained, not suggested away."""
 _ATTR = re.compile(r"\$\{device\.attr\.(?P<name>.+)\}")
 
 
@@ -179,7 +188,15 @@ def unknown_device_attribute(ctx: Context) -> None:
             continue
         for side, target in _sides(placed):
             match = _ATTR.fullmatch(target)
-            if match and match["name"] not in NVIDIA_ATTRIBUTES:
+            if match and match["name"] == "shared":
+                ctx.report(
+                    HG213,
+                    "no released NVIDIA plugin reports `shared` (only its unreleased GPU-sharing "
+                    f"branch, for Nomad's draft device sharing), so this {_where(placed)} never matches",
+                    ctx.value_span(placed.node, side),
+                    help=f"where a plugin sets it, its values are {', '.join(SHARING_VALUES)}",
+                )
+            elif match and match["name"] not in NVIDIA_ATTRIBUTES:
                 close = suggested(did_you_mean(match["name"], list(NVIDIA_ATTRIBUTES)))
                 ctx.report(
                     HG213,
