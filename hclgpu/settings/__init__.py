@@ -93,6 +93,14 @@ class Settings:
         " the MIG product",
         section="targets", commands=("render",), lsp=False,
     )  # fmt: skip
+    node_labels: Option[str] = Option(
+        k.Choice("gfd", "gke", "karpenter"), "gfd",
+        "kubernetes: the node label a GPU model constraint tests with --k8s-devices plugin: GPU"
+        " Feature Discovery's `nvidia.com/gpu.product`, GKE's `cloud.google.com/gke-accelerator` or"
+        " Karpenter's `karpenter.k8s.aws/instance-gpu-name` (memory, driver and MIG models still"
+        " use GFD's labels)",
+        section="targets", commands=("render",), lsp=False,
+    )  # fmt: skip
     namespace: Option[str | None] = Option(
         k.Text("NS", k.dns_label_problem), None,
         "kubernetes: the namespace of every object (a DNS label)",

@@ -7,6 +7,10 @@ integer comparisons ``Gt``/``Lt``, so a condition maps only where those operator
 *exactly* the same thing: memory bounds, model (in)equality on GFD's sanitised product name,
 presence, and driver bounds that are whole major versions. Anything else is reported.
 
+The model is tested on the label ``--node-labels`` names (:mod:`hclgpu.units.gpu_names`, the
+one table ``import`` reads too): GFD's product, or GKE's and Karpenter's GPU names, whose
+values may each cover several NVML models (reported where the label says less than the job).
+
 A MIG model (``<parent> MIG <profile>``) follows the device plugin's MIG strategy
 (``--mig-strategy``): ``mixed`` asks for the profile's own resource
 ``nvidia.com/mig-<profile>`` (k8s-device-plugin ``internal/rm/rm.go``) and tests memory on its
@@ -41,9 +45,11 @@ from hclgpu.backends.kubernetes.devices_model import (
 from hclgpu.backends.kubernetes.options import kubernetes_options
 from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
+from hclgpu.units.gpu_names import LABELS, PRODUCT_LABEL, Vocabulary, gfd_product, label_values, models_of
+
+__all__ = ["DRIVER_MAJOR_LABEL", "MEMORY_LABEL", "PRODUCT_LABEL", "gfd_product", "lower_plugin"]
 
 MEMORY_LABEL = "nvidia.com/gpu.memory"
-PRODUCT_LABEL = "nvidia.com/gpu.product"
 DRIVER_MAJOR_LABEL = "nvidia.com/cuda.driver-version.major"
 
 
@@ -145,6 +151,9 @@ def _model_requirements(
     if condition.op not in ("=", "!="):
         ctx.unsupported(f"{where} orders model names, which node labels cannot; it is left out", node)
         return None
+    vocabulary = kubernetes_options(ctx).node_labels
+    if vocabulary != "gfd" and split_mig(condition.value) is None:
+        return _cloud_model_requirements(condition, vocabulary, node, ctx)
     label = gfd_product(condition.value)
     if not _is_label_value(label):
         ctx.unsupported(
@@ -158,6 +167,57 @@ def _model_requirements(
             node,
         )
     return [_requirement(PRODUCT_LABEL, "In" if condition.op == "=" else "NotIn", label)]
+
+
+def _cloud_model_requirements(
+    condition: Model,
+    vocabulary: Vocabulary,
+    node: m.Constraint | m.Affinity | m.RequestedDevice,
+    ctx: Lowering,
+) -> list[dict[str, Any]] | None:
+    """``=``/``!=`` on the model as ``In``/``NotIn`` on a cloud's GPU label
+    (:mod:`hclgpu.units.gpu_names`). A cloud's name can cover several NVML models (Karpenter's
+    ``a100``): the label then says less than the job, which is reported; a model the cloud has
+    no name for is never written as another's."""
+    where = describe(node) if not isinstance(node, m.RequestedDevice) else f"the model in `{node.name}`"
+    label, values = LABELS[vocabulary], label_values(condition.value, vocabulary)
+    if not values:
+        return _unnamed_model(condition, label, where, node, ctx)
+    others = sorted({o for v in values for o in models_of(v, vocabulary)} - {condition.value})
+    if others:
+        shown = ", ".join(f"`{v}`" for v in values)
+        also = ", ".join(f"`{o}`" for o in others)
+        ctx.approximated(
+            f"{where} is matched through the node label {label} {shown}, which nodes with {also} "
+            "also carry: the label cannot tell those models apart",
+            node,
+            help="use --node-labels gfd where GPU Feature Discovery labels the nodes with the exact model",
+        )
+    return [{"key": label, "operator": "In" if condition.op == "=" else "NotIn", "values": list(values)}]
+
+
+def _unnamed_model(
+    condition: Model,
+    label: str,
+    where: str,
+    node: m.Constraint | m.Affinity | m.RequestedDevice,
+    ctx: Lowering,
+) -> list[dict[str, Any]] | None:
+    """A model with no value on record in the cloud's label: ``=`` is left out (no label says
+    it); ``!=`` is assumed to hold on every node of that cloud, since none is labelled with it."""
+    help = "use --node-labels gfd where GPU Feature Discovery labels the nodes"
+    if condition.op == "=":
+        ctx.unsupported(
+            f"{where}: `{condition.value}` has no {label} value on record; it is left out", node, help=help
+        )
+        return None
+    ctx.approximated(
+        f"{where}: no {label} value names `{condition.value}`, so no node is assumed to have it and "
+        "the constraint is left out",
+        node,
+        help=help,
+    )
+    return []
 
 
 def _driver_requirements(
@@ -192,8 +252,8 @@ def _preferred_term(
     if not settled(condition, affinity, request, ctx):
         return None
     expressions = _requirements(condition, affinity, ctx, memory_label)
-    if expressions is None:
-        return None
+    if not expressions:
+        return None  # reported, or nothing to prefer (a model no node is labelled with)
     if weight < 0:
         if len(expressions) != 1:
             ctx.unsupported(
@@ -218,17 +278,6 @@ def _complement(requirement: dict[str, Any]) -> dict[str, Any]:
     if operator == "Gt":
         return _requirement(requirement["key"], "Lt", str(value + 1))
     return _requirement(requirement["key"], "Gt", str(value - 1))
-
-
-def gfd_product(model: str) -> str:
-    """GPU Feature Discovery's ``nvidia.com/gpu.product`` spelling of an NVML model name:
-    characters outside ``[A-Za-z0-9-_. ]`` dropped, spaces turned into ``-``; a MIG model's
-    profile has ``+`` as ``.`` (``<parent>-MIG-1g.10gb.me``, the single strategy's label)."""
-    mig = split_mig(model)
-    if mig is not None:
-        model = f"{mig.parent} MIG {mig.plugin_profile}"
-    kept = "".join(c for c in model if c.isascii() and (c.isalnum() or c in "-_. "))
-    return kept.replace(" ", "-")
 
 
 def _is_label_value(value: str) -> bool:

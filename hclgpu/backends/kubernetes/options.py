@@ -24,6 +24,12 @@ class KubernetesOptions:
     """How the NVIDIA device plugin advertises MIG instances (``--k8s-devices plugin``):
     ``mixed`` as ``nvidia.com/mig-<profile>`` resources, ``single`` as ``nvidia.com/gpu`` on
     nodes GPU Feature Discovery labels ``nvidia.com/gpu.product=<parent>-MIG-<profile>``."""
+    node_labels: Literal["gfd", "gke", "karpenter"] = "gfd"
+    """The node label a model (in)equality is written on (``--k8s-devices plugin``): GPU
+    Feature Discovery's ``nvidia.com/gpu.product``, GKE's ``cloud.google.com/gke-accelerator``
+    or Karpenter's ``karpenter.k8s.aws/instance-gpu-name`` (:mod:`hclgpu.units.gpu_names`).
+    GKE and Karpenter nodes often run no GFD, but only GFD labels memory, driver and MIG
+    products, so those keep GFD's labels."""
     namespace: str | None = None
     """The namespace written into every object (a DNS label), else none."""
 

@@ -1,6 +1,8 @@
 """Device requests read back: extended resources as `device` blocks, node affinity on GPU
-Feature Discovery labels as their constraints and affinities, and DRA ResourceClaimTemplates
-(CEL selectors in the forms the back end writes) as device blocks with constraints.
+Feature Discovery labels (and on GKE's and Karpenter's GPU names, through the table of
+:mod:`hclgpu.units.gpu_names` the back end writes them from) as their constraints and
+affinities, and DRA ResourceClaimTemplates (CEL selectors in the forms the back end writes)
+as device blocks with constraints.
 
 The inverse of :mod:`hclgpu.backends.kubernetes.devices_plugin` and
 :mod:`~hclgpu.backends.kubernetes.devices_dra`: a label or selector that those modules
@@ -17,7 +19,9 @@ from typing import Any
 from hclgpu.importers.common import whole_number
 from hclgpu.importers.kubernetes.cel import DeviceTest, mib_text, negated, parse_selector
 from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_list
+from hclgpu.units.gpu_names import GKE_LABEL, KARPENTER_LABEL, models_of, vocabulary_of
 from hclgpu.units.mig import MIG_PROFILES
+from hclgpu.units.mig import profile_from_plugin as mig_profile
 
 EXTENDED_RESOURCES = {
     "nvidia.com/gpu": "nvidia/gpu",
@@ -32,7 +36,9 @@ GPU = "nvidia.com/gpu"
 MEMORY_LABEL = "nvidia.com/gpu.memory"
 PRODUCT_LABEL = "nvidia.com/gpu.product"
 DRIVER_MAJOR_LABEL = "nvidia.com/cuda.driver-version.major"
-DEVICE_LABELS = frozenset({MEMORY_LABEL, PRODUCT_LABEL, DRIVER_MAJOR_LABEL})
+CLOUD_LABELS = frozenset({GKE_LABEL, KARPENTER_LABEL})
+"""GKE's and Karpenter's GPU name labels: a model in a cloud's words (:mod:`hclgpu.units.gpu_names`)."""
+DEVICE_LABELS = frozenset({MEMORY_LABEL, PRODUCT_LABEL, DRIVER_MAJOR_LABEL, *CLOUD_LABELS})
 DRA_CLASSES = {"gpu.nvidia.com": "nvidia/gpu", "gpu.amd.com": "amd/gpu", "gpu.intel.com": "intel/gpu"}
 """DeviceClasses of the NVIDIA, AMD (ROCm) and Intel DRA drivers → the Nomad device names the
 extended resources of their device plugins map to."""
@@ -50,36 +56,6 @@ MIG_PENDING = "_MigProfile"
 ``(profile as the plugin writes it, where the resource is)``; removed by :func:`finish_mig`."""
 MIG_PARENT = "_MigParent"
 """The parent a product label named for a pending MIG device (removed with ``MIG_PENDING``)."""
-_SINGLE = "-MIG-"
-"""What GFD's ``nvidia.com/gpu.product`` has between parent and profile (single strategy)."""
-
-
-def mig_parent(dashed: str) -> str | None:
-    """The NVML name of a MIG-capable GPU from GFD's spelling (spaces as ``-``), or None."""
-    return next((p for p in MIG_PROFILES if p.replace(" ", "-") == dashed), None)
-
-
-def mig_profile(parent: str | None, plugin_profile: str) -> str:
-    """A profile from the plugin's spelling: ``.me`` is ``+me`` where the parent's table (any
-    table, when the parent is not known) has the ``+me`` profile."""
-    tables = [MIG_PROFILES[parent]] if parent in MIG_PROFILES else list(MIG_PROFILES.values())
-    plus = plugin_profile[: -len(".me")] + "+me"
-    if plugin_profile.endswith(".me") and any(plus in table for table in tables):
-        return plus
-    return plugin_profile
-
-
-def mig_product(value: str) -> tuple[str, str, bool] | None:
-    """``<parent>-MIG-<profile>`` (GFD's product label of a MIG device) as the NVML parent name,
-    the profile, and whether the parent is in the table (else its spaces are guessed)."""
-    dashed, separator, plugin_profile = value.rpartition(_SINGLE)
-    if not separator or not dashed or not plugin_profile:
-        return None
-    parent = mig_parent(dashed)
-    if parent is not None:
-        return parent, mig_profile(parent, plugin_profile), True
-    guess = "NVIDIA " + dashed[len("NVIDIA-") :] if dashed.startswith("NVIDIA-") else dashed
-    return guess, mig_profile(None, plugin_profile), False
 
 
 def mig_name(parent: str, profile: str) -> str:
@@ -137,7 +113,48 @@ def label_tests(expression: dict[str, Any]) -> tuple[list[DeviceTest], str | Non
             return [DeviceTest("${device.attr.driver_version}", "version", f"< {major}.0")], None
     if key == PRODUCT_LABEL and operator in ("In", "NotIn") and values:
         return _product_tests(operator, values)
+    if key in CLOUD_LABELS and operator in ("In", "NotIn") and values:
+        return _cloud_tests(str(key), operator, values)
     return None
+
+
+def unknown_gpu_names(expression: dict[str, Any]) -> list[int]:
+    """The positions of the values of a requirement on a cloud's GPU label that name no model
+    on record (those the requirement cannot be read as device tests for)."""
+    vocabulary = vocabulary_of(str(expression.get("key")))
+    if vocabulary is None or vocabulary == "gfd":
+        return []
+    values = [str(v) for v in as_list(expression.get("values"))]
+    return [index for index, value in enumerate(values) if not models_of(value, vocabulary)]
+
+
+def _cloud_tests(key: str, operator: str, values: list[str]) -> tuple[list[DeviceTest], str | None] | None:
+    """GKE's or Karpenter's GPU names as the NVML models they stand for: ``In`` one ``=`` (or a
+    regexp of the models, as for several GFD products), ``NotIn`` one ``!=`` per model; None
+    when a value names no model on record. A name that stands for several models (Karpenter's
+    ``a100``) is read as all of them, and noted: the table, not the label, says which."""
+    vocabulary = vocabulary_of(key)
+    assert vocabulary is not None
+    per_value = [models_of(value, vocabulary) for value in values]
+    if not all(per_value):
+        return None
+    models = list(dict.fromkeys(model for found in per_value for model in found))
+    coarse = [(value, found) for value, found in zip(values, per_value, strict=True) if len(found) > 1]
+    note = None
+    if coarse:
+        named = "; ".join(
+            f"`{v}` is on nodes with {', '.join(f'`{m}`' for m in found)}" for v, found in coarse
+        )
+        note = f"{key} {named}: " + (
+            "any of them is accepted" if operator == "In" else "all of them are kept off"
+        )
+    if operator == "NotIn":
+        return [DeviceTest("${device.model}", "!=", model) for model in models], note
+    if len(models) == 1:
+        return [DeviceTest("${device.model}", "=", models[0])], note
+    # re.escape escapes spaces, which RE2 reads as themselves either way: kept plain to read
+    pattern = "^(" + "|".join(re.escape(model).replace("\\ ", " ") for model in models) + ")$"
+    return [DeviceTest("${device.model}", "regexp", pattern)], note
 
 
 def _memory_test(operator: Any, mib: int) -> DeviceTest:

@@ -23,11 +23,11 @@ from hclgpu.importers.kubernetes.devices import (
     finish_mig,
     label_tests,
     mig_name,
-    mig_parent,
-    mig_product,
     test_dict,
+    unknown_gpu_names,
 )
 from hclgpu.importers.kubernetes.source import Findings, Manifest, Path, as_dict, as_list
+from hclgpu.units.mig import gfd_mig_product, gfd_parent
 
 NODE_ATTRIBUTES = {
     "kubernetes.io/os": "${attr.kernel.name}",
@@ -124,8 +124,25 @@ def _require(pod: PodReader, out: Placement, expression: dict[str, Any], where: 
         if note:
             pod.findings.approximated(pod.workload, where, note)
         return
+    _unknown_gpu_names(pod, expression, where)
     for test in _node_tests(expression, pod, where):
         out.constraints.append(test_dict(test))
+
+
+def _unknown_gpu_names(pod: PodReader, expression: dict[str, Any], where: Path) -> None:
+    """HG302 at each value of a cloud's GPU label that names no model on record: the
+    requirement stays a node meta test, and the device's model is not constrained."""
+    key = str(expression.get("key"))
+    values = [str(v) for v in as_list(expression.get("values"))]
+    for index in unknown_gpu_names(expression):
+        # a matchExpression's value is under `values`; a nodeSelector's is the entry itself
+        at: Path = (*where, "values", index) if isinstance(pod.workload.peek(*where), dict) else where
+        pod.findings.approximated(
+            pod.workload,
+            at,
+            f"`{values[index]}` in {key} names no GPU model on record: the requirement is kept as a "
+            "node meta test, and the device's model is not constrained",
+        )
 
 
 def _gpu(pod: PodReader) -> dict[str, Any] | None:
@@ -156,12 +173,12 @@ def _mig_product(pod: PodReader, expression: dict[str, Any], where: Path) -> boo
     if expression.get("operator") != "In" or len(values) != 1:
         return False
     pending = [d for d in pod.devices if MIG_PENDING in d and MIG_PARENT not in d]
-    parent = mig_parent(values[0]) if key == PRODUCT_LABEL else None
+    parent = gfd_parent(values[0]) if key == PRODUCT_LABEL else None
     if parent is not None and pending:
         for device in pending:
             device[MIG_PARENT] = parent
         return True
-    found = mig_product(values[0])
+    found = gfd_mig_product(values[0])
     if found is None:
         return False
     for device in pending:
@@ -234,6 +251,7 @@ def _prefer(pod: PodReader, out: Placement, expression: dict[str, Any], weight: 
         if found[1]:
             pod.findings.approximated(pod.workload, where, found[1])
         return
+    _unknown_gpu_names(pod, expression, where)
     tests = _node_tests(expression, pod, where)
     if len(tests) > 1:
         pod.findings.approximated(
