@@ -18,6 +18,7 @@ from hclgpu.plan.inventory import (
     nomad_attribute_string,
 )
 from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
+from hclgpu.units.gpu_names import GPU_NAMES
 from tests.work import work_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -269,7 +270,11 @@ def test_kubernetes_json_is_the_same_cluster_less_what_kubectl_cannot_say() -> N
         assert len(theirs.devices) == len(mine.devices)
         for group, converted in zip(mine.devices, theirs.devices, strict=True):
             assert (converted.vendor, converted.type) == (group.vendor, group.type)
-            expected_model = _sanitised(group.model) if group.vendor == "nvidia" else group.model
+            # GFD's spelling is read back as the NVML name for models of units/gpu_names.py
+            on_record = group.model in {row.model for row in GPU_NAMES}
+            expected_model = (
+                _sanitised(group.model) if group.vendor == "nvidia" and not on_record else group.model
+            )
             assert converted.model == expected_model
             assert [i.healthy for i in converted.instances] == [i.healthy for i in group.instances]
             kept = {"memory", "driver_version"} if group.vendor == "nvidia" else {"cores"}
@@ -387,7 +392,7 @@ def test_kubernetes_single_node_and_defaults() -> None:
     (converted,) = inventory.nodes
     assert converted.datacenter == "dc1"
     group = converted.devices[0]
-    assert group.model == "Tesla-T4"
+    assert group.model == "Tesla T4"  # GFD's Tesla-T4, a model on record
     assert [i.id for i in group.instances] == ["gpu-0", "gpu-1"]
     assert group.attributes == {"memory": "15360 MiB", "driver_version": "535.104.05"}
     assert any("datacenter set to dc1" in note for note in notes)
@@ -580,7 +585,7 @@ def test_kubernetes_time_slicing_counts_whole_gpus() -> None:
     }
     inventory, notes = convert(_gpu_node(labels, {"nvidia.com/gpu": "8"}))
     (group,) = inventory.nodes[0].devices
-    assert (group.model, len(group.instances)) == ("Tesla-T4", 2)
+    assert (group.model, len(group.instances)) == ("Tesla T4", 2)
     assert any("shared (time-slicing, 4 replicas per device)" in note for note in notes)
 
 
@@ -613,3 +618,19 @@ def test_plan_counts_mixed_strategy_mig_instances_of_kubernetes_nodes(
         argv = ["plan", str(job), "--nodes", str(nodes), "--nodes-format", "kubernetes", "--color", "never"]
         assert main(argv) == status
         assert placed in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("label", "value", "model"),
+    [
+        ("cloud.google.com/gke-accelerator", "nvidia-l4", "NVIDIA L4"),
+        ("karpenter.k8s.aws/instance-gpu-name", "h100", "NVIDIA H100 80GB HBM3"),
+        ("karpenter.k8s.aws/instance-gpu-name", "a100", "N/A"),  # p4d 40 GB or p4de 80 GB
+    ],
+)
+def test_kubernetes_nodes_without_gfd_are_named_by_their_cloud_label(
+    label: str, value: str, model: str
+) -> None:
+    inventory, notes = convert(_gpu_node({label: value}, {"nvidia.com/gpu": "2"}))
+    assert inventory.nodes[0].devices[0].model == model
+    assert (model == "N/A") == any("NVIDIA A100-SXM4-40GB or NVIDIA A100-SXM4-80GB" in n for n in notes)

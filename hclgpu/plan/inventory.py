@@ -33,6 +33,7 @@ from pydantic import ValidationError
 from hclgpu.io.documents import MAX_DIGITS, DocumentError, load_json, load_yaml_document
 from hclgpu.io.files import NotUtf8, read_text
 from hclgpu.plan.model import MAX_DEVICE_INSTANCES, DeviceGroup, Instance, Inventory, Node
+from hclgpu.units.gpu_names import LABELS, gfd_product, models_of
 from hclgpu.units.mig import MIG_PROFILES, gfd_mig_product, profile_from_plugin
 from hclgpu.units.quantities import MIB, quantity
 
@@ -483,9 +484,10 @@ def _from_kubernetes(data: Any, cpu_mhz_per_core: int = DEFAULT_MHZ_PER_CORE) ->
         )
     if counters["sanitised"]:
         notes.append(
-            "kubernetes: models come from nvidia.com/gpu.product, which GPU Feature Discovery sanitises "
-            "(spaces → '-', e.g. 'NVIDIA-A100-SXM4-40GB' for 'NVIDIA A100-SXM4-40GB'); they are kept as "
-            "labelled, so exact ${device.model} matches against NVML names will fail, regexps usually not"
+            "kubernetes: models not on record come from nvidia.com/gpu.product, which GPU Feature "
+            "Discovery sanitises (spaces → '-', e.g. 'NVIDIA-A100-PCIE-40GB' for 'NVIDIA A100-PCIE-40GB'); "
+            "they are kept as labelled, so exact ${device.model} matches against NVML names will fail, "
+            "regexps usually not"
         )
     if counters["uuid"] or counters["sanitised"]:
         notes.append(
@@ -588,6 +590,8 @@ def _kube_nvidia(
     resources += sorted(key for key in capacity if key.startswith(_MIG_RESOURCE) and capacity[key])
     for resource in resources:
         product = labels.get(f"{resource}.product")
+        if product is None and resource == _GPU_RESOURCE:
+            product = _cloud_model(labels, node, notes)
         count, healthy = _unshared(resource, labels, capacity[resource], allocatable, node, notes)
         model = _kube_model(resource, product, node, notes, counters)
         attributes: dict[str, str] = {}
@@ -599,6 +603,22 @@ def _kube_nvidia(
         prefix = "gpu-" if resource == _GPU_RESOURCE else resource.removeprefix("nvidia.com/") + "-"
         groups.append(_kube_group("nvidia", "gpu", model, prefix, count, healthy, attributes, node, notes))
     return groups
+
+
+def _cloud_model(labels: dict[str, str], node: str, notes: list[str]) -> str | None:
+    """GFD's product of the model GKE's or Karpenter's GPU label names, where it names one
+    model of :mod:`hclgpu.units.gpu_names` (a node without GPU Feature Discovery)."""
+    for vocabulary in ("gke", "karpenter"):
+        value = labels.get(LABELS[vocabulary])
+        if value is None:
+            continue
+        models = models_of(value, vocabulary)
+        if len(models) == 1:
+            return gfd_product(models[0])
+        notes.append(f"node {node}: {LABELS[vocabulary]}={value} names "
+                     f"{' or '.join(models) if models else 'no model on record'}; model is N/A")  # fmt: skip
+        return None
+    return None
 
 
 def _unshared(
@@ -628,7 +648,8 @@ def _kube_model(
 ) -> str:
     """The plugin's model for a resource's GFD product label: a MIG product
     (``<parent>-MIG-<profile>``) whose parent is known as NVML's ``<parent> MIG <profile>``,
-    anything else as labelled (less GFD's ``-SHARED`` suffix)."""
+    a product of :mod:`hclgpu.units.gpu_names` as its NVML name, anything else as labelled (less
+    GFD's ``-SHARED`` suffix)."""
     profile = resource.removeprefix(_MIG_RESOURCE) if resource.startswith(_MIG_RESOURCE) else None
     if not product:
         if profile is None:
@@ -645,6 +666,9 @@ def _kube_model(
     mig = gfd_mig_product(product)
     if mig is not None and mig[2]:
         return f"{mig[0]} MIG {mig[1]}"
+    known = models_of(product, "gfd")
+    if len(known) == 1:
+        return known[0]
     counters["sanitised"] += 1
     return product
 
