@@ -1,5 +1,6 @@
 """Device requests themselves: their names, counts and duplicates (HG201-HG204), a GPU
-used without one (HG206), and MIG profiles a GPU model does not have (HG208)."""
+used without one (HG206), MIG profiles a GPU model does not have (HG208), and counts no node
+of the fleet can hold (HG209)."""
 
 from __future__ import annotations
 
@@ -160,6 +161,41 @@ Fix: use a profile of that GPU, as `nvidia-smi -L` lists its MIG devices
 (`NVIDIA A100-SXM4-40GB MIG 1g.10gb`). The models on record are those of
 `hclgpu.units.mig.MIG_PROFILES`.""",
 )
+HG209 = Code(
+    "HG209",
+    "device-count-exceeds-fleet",
+    W,
+    summary="A device request asks for more devices than any node of the fleet has",
+    doc="""What: the profile names the fleet's node inventory (`nodes`, a file), and no node
+of it has a device group matching the request's name with at least `count` healthy
+instances.
+
+Why: Nomad takes all the devices of one request from one device group of one node
+(scheduler/device.go `createOffer`, lines 121-138 at v1.10.0: a group with fewer free
+instances than the count is skipped). Eight GPUs spread over two four-GPU nodes are
+not eight GPUs for one task: the job is accepted and stays pending. Constraints can only
+narrow the groups, so the finding holds whatever they say.
+
+Example:
+    device "nvidia/gpu" { count = 8 }   # the fleet's nodes have 4 GPUs each
+
+Fix: ask for at most as many devices as one node has (the finding names the node with
+the most), and spread the work over more tasks or allocations; or add a larger node to the
+inventory. `hclgpu plan` shows where each allocation would go.""",
+)
+FLEET_COUNT = Check(
+    "count-above-every-node-group",
+    code=HG209,
+    condition="a device request's count is above the healthy instances of every matching device"
+    " group on any one node of the `nodes` inventory",
+)
+FLEET_UNREADABLE = Check(
+    "fleet-inventory-unreadable",
+    code=HG209,
+    condition="the `nodes` inventory file cannot be read, so device counts are not checked",
+)
+
+
 MODEL = "${device.model}"
 EQUALS = ("=", "==", "is")
 """The operators that test equality (Nomad's aliases of `=`)."""
@@ -326,3 +362,51 @@ def _env_span(ctx: Context, task: m.Task) -> Span | None:
                 return attribute.span
     written = ctx.attribute(task, "env")
     return written.value.span if written is not None else None
+
+
+@rule(HG209)
+def device_count_exceeds_fleet(ctx: Context) -> None:
+    fleet = ctx.profile.fleet
+    if fleet is None:
+        return
+    if isinstance(fleet, str):
+        ctx.report(
+            HG209,
+            f"the `nodes` inventory cannot be read, so device counts are not checked: {fleet}",
+            ctx.label_span(ctx.job) or Span(0, 0),
+            check=FLEET_UNREADABLE.id,
+            help="fix the file, or remove `nodes` from the settings",
+        )
+        return
+    for _, task, device in ctx.devices():
+        count = 1 if device.count is None else device.count
+        if count <= 0:
+            continue  # HG203
+        matching = [group for group in fleet if _names(device.name, group)]
+        most = max(matching, key=lambda group: group[3], default=None)
+        if most is not None and most[3] >= count:
+            continue
+        if most is None:
+            message = f"task `{task.name}` asks for `{device.name}` and no node of the fleet has one"
+            advice = "name a device the fleet has (`hclgpu plan` lists where each group goes)"
+        else:
+            message = (
+                f"task `{task.name}` asks for {count} `{device.name}` and the most on one node is {most[3]}"
+                f" (`{'/'.join(most[:3])}` on {most[4]}): Nomad takes a request's devices from one"
+                " group of one node"
+            )
+            advice = f"ask for at most {most[3]} and spread the work over more allocations"
+        ctx.report(
+            HG209,
+            f"{message}, so it is never placed",
+            ctx.value_span(device, "count") or ctx.label_span(device),
+            check=FLEET_COUNT.id,
+            help=advice,
+        )
+
+
+def _names(name: str, group: tuple[str, str, str, int, str]) -> bool:
+    """Nomad's `DeviceIdTuple.Matches`: each part the request names equals the group's."""
+    parts = name.split("/", 2)
+    vendor, kind, model = ("", parts[0], "") if len(parts) == 1 else (*parts, "")[:3]
+    return (not vendor or vendor == group[0]) and kind == group[1] and (not model or model == group[2])

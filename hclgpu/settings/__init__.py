@@ -70,8 +70,9 @@ class Settings:
     nodes: Option[str | None] = Option(
         k.Path("INVENTORY", literal=("nomad",)), None,
         "the fleet's node inventory: an hclgpu, Nomad or kubectl node file, or `nomad` to read the"
-        " cluster at NOMAD_ADDR (for `plan`, and `render --node`)",
-        section="cluster", commands=("plan", "render"), lsp=False,
+        " cluster at NOMAD_ADDR (for `plan`, `render --node`, and `check`, which reads a file to"
+        " report device counts no node can hold, HG209)",
+        section="cluster", commands=("check", "plan", "render"), lsp=False,
     )  # fmt: skip
     targets: Option[tuple[str, ...]] = Option(
         k.Many(k.Choice(*TARGETS), "TARGET", "list of " + ", ".join(f'"{t}"' for t in TARGETS)), (),
@@ -273,7 +274,20 @@ class Settings:
             named,
             self.job_max_count,
             self.job_max_source_size,
+            self._fleet(),
         )
+
+    def _fleet(self) -> tuple[tuple[str, str, str, int, str], ...] | str | None:
+        """The device groups of the `nodes` inventory file (read only when one is set; not
+        the live cluster, which `check` never asks), or why it cannot be read."""
+        if not self.nodes or self.nodes == "nomad":
+            return None
+        from hclgpu.plan.fleet import load_fleet
+
+        try:
+            return load_fleet(self.nodes, self.cpu_mhz_per_core)
+        except ValueError as error:
+            return str(error)
 
     @property
     def selected(self) -> tuple[str, ...]:

@@ -19,7 +19,8 @@ class Profile:
     cache key, and a warm ``check`` must not pay for importing dataclasses."""
 
     __slots__ = (
-        "enterprise", "job_max_count", "job_max_source_size", "memory_oversubscription", "release", "targets",
+        "enterprise", "fleet", "job_max_count", "job_max_source_size", "memory_oversubscription", "release",
+        "targets",
     )  # fmt: skip
 
     def __init__(
@@ -30,6 +31,7 @@ class Profile:
         targets: tuple[str, ...] = (),
         job_max_count: int = 50_000,
         job_max_source_size: int = 1_000_000,
+        fleet: tuple[tuple[str, str, str, int, str], ...] | str | None = None,
     ) -> None:
         self.release = release
         """The Nomad release of the servers, to the patch."""
@@ -43,6 +45,10 @@ class Profile:
         """The servers' `job_max_count` (Nomad's default: 50,000)."""
         self.job_max_source_size = job_max_source_size
         """The servers' `job_max_source_size` in bytes (Nomad's default, "1M": 1,000,000)."""
+        self.fleet = fleet
+        """The device groups of the `nodes` inventory, ``(vendor, type, model, most healthy
+        instances on one node, that node)`` each (:func:`hclgpu.plan.fleet.fleet_groups`);
+        why it cannot be read (a string); None without an inventory file."""
 
     def fact(self, name: str) -> bool | None:
         """A cluster fact by its setting's name; None when the profile does not state it."""
@@ -55,7 +61,7 @@ class Profile:
     def key(self) -> tuple[object, ...]:
         return (
             self.release, self.enterprise, self.memory_oversubscription, self.targets, self.job_max_count,
-            self.job_max_source_size,
+            self.job_max_source_size, self.fleet,
         )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
@@ -71,5 +77,6 @@ class Profile:
         return (
             f"Profile(nomad {release_text(self.release)}, enterprise={self.enterprise},"
             f" memory_oversubscription={self.memory_oversubscription}, targets={list(self.targets)},"
-            f" job_max_count={self.job_max_count}, job_max_source_size={self.job_max_source_size})"
+            f" job_max_count={self.job_max_count}, job_max_source_size={self.job_max_source_size},"
+            f" fleet={self.fleet!r})"
         )

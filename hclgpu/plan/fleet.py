@@ -1,0 +1,53 @@
+"""The device groups of an inventory, summarised for `check` (the profile's `nodes`).
+
+`check` needs only, per device group, the most healthy instances one node offers: Nomad
+gives a device request all its instances from one group of one node (scheduler/device.go
+`createOffer`, lines 121-138 at v1.10.0: a group with fewer assignable instances than the
+request's count is skipped), so a count above that is never placed on this fleet.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from hclgpu.plan.inventory import InventoryError, load_inventory
+from hclgpu.plan.model import Inventory
+
+__all__ = ["FleetGroup", "fleet_groups", "load_fleet"]
+
+FleetGroup = tuple[str, str, str, int, str]
+"""(vendor, type, model, most healthy instances of that group on one node, that node)."""
+
+
+def fleet_groups(inventory: Inventory) -> tuple[FleetGroup, ...]:
+    """Each distinct device group of the inventory with its largest healthy count on one node
+    (the first node that has it, in inventory order), sorted by name."""
+    most: dict[tuple[str, str, str], tuple[int, str]] = {}
+    for node in inventory.nodes:
+        for group in node.devices:
+            healthy = sum(1 for instance in group.instances if instance.healthy)
+            key = (group.vendor, group.type, group.model)
+            if key not in most or healthy > most[key][0]:
+                most[key] = (healthy, node.name)
+    return tuple((*key, count, node) for key, (count, node) in sorted(most.items()))
+
+
+def load_fleet(path: str, mhz_per_core: int) -> tuple[FleetGroup, ...]:
+    """The fleet of the inventory file at ``path``; ValueError saying why it cannot be read.
+    Cached by the file's size and modification time: an editor asks on every keystroke."""
+    try:
+        stat = os.stat(path)
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read ({error.strerror or error})") from None
+    return _load(path, stat.st_mtime_ns, stat.st_size, mhz_per_core)
+
+
+@lru_cache(maxsize=8)
+def _load(path: str, _mtime: int, _size: int, mhz_per_core: int) -> tuple[FleetGroup, ...]:
+    try:
+        inventory, _ = load_inventory(Path(path), None, mhz_per_core)
+    except InventoryError as error:
+        raise ValueError(str(error)) from None
+    return fleet_groups(inventory)
