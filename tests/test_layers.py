@@ -26,6 +26,7 @@ LAYERS = {
         hclgpu.settings.patterns hclgpu.settings.profile hclgpu.settings.releases hclgpu.settings.resolve
         hclgpu.settings.selectors hclgpu.units hclgpu.units.attribute hclgpu.units.strconv hclgpu.units.table
         hclgpu.units.versions hclgpu.units.durations hclgpu.units.quantities hclgpu.units.mig
+        hclgpu.units.gpu_names
     """,
     2: """
         hclgpu.io.documents hclgpu.syntax hclgpu.syntax.ast hclgpu.syntax.build
@@ -55,7 +56,7 @@ LAYERS = {
         hclgpu.checks.volumes hclgpu.checks.warnings hclgpu.checks.policies hclgpu.checks.strategies
         hclgpu.checks.task_blocks hclgpu.checks.task_files hclgpu.checks.gateways
         hclgpu.checks.connect_admission hclgpu.checks.findings
-        hclgpu.plan hclgpu.plan.devices
+        hclgpu.plan hclgpu.plan.devices hclgpu.plan.fleet
         hclgpu.plan.fingerprint hclgpu.plan.host hclgpu.plan.inventory hclgpu.plan.model hclgpu.plan.nodecheck
         hclgpu.plan.planner hclgpu.plan.report hclgpu.plan.allocs hclgpu.plan.demand hclgpu.plan.live
         hclgpu.plan.offers hclgpu.plan.scores hclgpu.plan.spreads hclgpu.plan.numa

@@ -656,10 +656,14 @@ ALSO: dict[str, set[str]] = {
 }
 """The checks the same wrong value always trips too, in Nomad as here."""
 
-TESTED_ELSEWHERE = {"group-without-name", "group-defined-twice", "task-without-name", "scaling-policy-type"}
+TESTED_ELSEWHERE = {
+    "group-without-name", "group-defined-twice", "task-without-name", "scaling-policy-type",
+    "count-above-every-node-group", "fleet-inventory-unreadable",
+}  # fmt: skip
 """Conditions a job file cannot reach without other errors first (an empty label is HG105;
 Nomad's parser refuses a group scaling type other than horizontal before the server sees it,
-which the decoder reports as HG122 under this check: test_the_parser_refuses_a_group_scaling_type)."""
+which the decoder reports as HG122 under this check: test_the_parser_refuses_a_group_scaling_type),
+and hclgpu's checks that need the fleet's inventory (tests/cases/HG209_*, tests/test_fleet.py)."""
 
 
 def _pattern(condition: Condition) -> re.Pattern[str]:

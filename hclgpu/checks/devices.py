@@ -366,13 +366,16 @@ def _env_span(ctx: Context, task: m.Task) -> Span | None:
 
 @rule(HG209)
 def device_count_exceeds_fleet(ctx: Context) -> None:
-    fleet = ctx.profile.fleet
-    if fleet is None:
+    from hclgpu.plan.fleet import load_fleet
+
+    if ctx.profile.nodes is None:
         return
-    if isinstance(fleet, str):
+    try:
+        fleet = load_fleet(ctx.profile.nodes)
+    except ValueError as error:
         ctx.report(
             HG209,
-            f"the `nodes` inventory cannot be read, so device counts are not checked: {fleet}",
+            f"the `nodes` inventory cannot be read, so device counts are not checked: {error}",
             ctx.label_span(ctx.job) or Span(0, 0),
             check=FLEET_UNREADABLE.id,
             help="fix the file, or remove `nodes` from the settings",

@@ -8,7 +8,6 @@ request's count is skipped), so a count above that is never placed on this fleet
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,20 +33,20 @@ def fleet_groups(inventory: Inventory) -> tuple[FleetGroup, ...]:
     return tuple((*key, count, node) for key, (count, node) in sorted(most.items()))
 
 
-def load_fleet(path: str, mhz_per_core: int) -> tuple[FleetGroup, ...]:
-    """The fleet of the inventory file at ``path``; ValueError saying why it cannot be read.
-    Cached by the file's size and modification time: an editor asks on every keystroke."""
-    try:
-        stat = os.stat(path)
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read ({error.strerror or error})") from None
-    return _load(path, stat.st_mtime_ns, stat.st_size, mhz_per_core)
+def load_fleet(nodes: tuple[str, int, int]) -> tuple[FleetGroup, ...]:
+    """The fleet of the profile's inventory file ``(path, mtime, size)``; ValueError saying
+    why it cannot be read. Cached by the file's modification time and size: an editor asks on
+    every keystroke, and a changed file is read again."""
+    path, mtime, size = nodes
+    if mtime < 0:
+        raise ValueError(f"{path}: cannot read it")
+    return _load(path, mtime, size)
 
 
 @lru_cache(maxsize=8)
-def _load(path: str, _mtime: int, _size: int, mhz_per_core: int) -> tuple[FleetGroup, ...]:
+def _load(path: str, _mtime: int, _size: int) -> tuple[FleetGroup, ...]:
     try:
-        inventory, _ = load_inventory(Path(path), None, mhz_per_core)
+        inventory, _ = load_inventory(Path(path))  # the devices do not depend on the CPU's price
     except InventoryError as error:
         raise ValueError(str(error)) from None
     return fleet_groups(inventory)

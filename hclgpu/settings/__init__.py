@@ -13,6 +13,8 @@ reads it before anything else, also when every file is unchanged and nothing is 
 
 from __future__ import annotations
 
+import os
+
 from hclgpu.settings import kinds as k
 from hclgpu.settings.option import SECTIONS, Option
 from hclgpu.settings.profile import TARGETS, Profile
@@ -274,20 +276,20 @@ class Settings:
             named,
             self.job_max_count,
             self.job_max_source_size,
-            self._fleet(),
+            self._nodes_file(),
         )
 
-    def _fleet(self) -> tuple[tuple[str, str, str, int, str], ...] | str | None:
-        """The device groups of the `nodes` inventory file (read only when one is set; not
-        the live cluster, which `check` never asks), or why it cannot be read."""
+    def _nodes_file(self) -> tuple[str, int, int] | None:
+        """The `nodes` inventory file with its modification time and size (the profile's key
+        changes with the file), or None when there is none: `nomad` is the live cluster,
+        which `check` never asks."""
         if not self.nodes or self.nodes == "nomad":
             return None
-        from hclgpu.plan.fleet import load_fleet
-
         try:
-            return load_fleet(self.nodes, self.cpu_mhz_per_core)
-        except ValueError as error:
-            return str(error)
+            stat = os.stat(self.nodes)
+        except OSError:
+            return (self.nodes, -1, -1)
+        return (self.nodes, stat.st_mtime_ns, stat.st_size)
 
     @property
     def selected(self) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ class Profile:
     cache key, and a warm ``check`` must not pay for importing dataclasses."""
 
     __slots__ = (
-        "enterprise", "fleet", "job_max_count", "job_max_source_size", "memory_oversubscription", "release",
+        "enterprise", "job_max_count", "job_max_source_size", "memory_oversubscription", "nodes", "release",
         "targets",
     )  # fmt: skip
 
@@ -31,7 +31,7 @@ class Profile:
         targets: tuple[str, ...] = (),
         job_max_count: int = 50_000,
         job_max_source_size: int = 1_000_000,
-        fleet: tuple[tuple[str, str, str, int, str], ...] | str | None = None,
+        nodes: tuple[str, int, int] | None = None,
     ) -> None:
         self.release = release
         """The Nomad release of the servers, to the patch."""
@@ -45,10 +45,10 @@ class Profile:
         """The servers' `job_max_count` (Nomad's default: 50,000)."""
         self.job_max_source_size = job_max_source_size
         """The servers' `job_max_source_size` in bytes (Nomad's default, "1M": 1,000,000)."""
-        self.fleet = fleet
-        """The device groups of the `nodes` inventory, ``(vendor, type, model, most healthy
-        instances on one node, that node)`` each (:func:`hclgpu.plan.fleet.fleet_groups`);
-        why it cannot be read (a string); None without an inventory file."""
+        self.nodes = nodes
+        """The fleet's inventory file, as ``(path, modification time in ns, size)`` so that a
+        changed file changes the key (-1, -1 when it cannot be read); None without one. The
+        checks that read it load it themselves (:mod:`hclgpu.plan.fleet`, a higher layer)."""
 
     def fact(self, name: str) -> bool | None:
         """A cluster fact by its setting's name; None when the profile does not state it."""
@@ -61,7 +61,7 @@ class Profile:
     def key(self) -> tuple[object, ...]:
         return (
             self.release, self.enterprise, self.memory_oversubscription, self.targets, self.job_max_count,
-            self.job_max_source_size, self.fleet,
+            self.job_max_source_size, self.nodes,
         )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
@@ -78,5 +78,5 @@ class Profile:
             f"Profile(nomad {release_text(self.release)}, enterprise={self.enterprise},"
             f" memory_oversubscription={self.memory_oversubscription}, targets={list(self.targets)},"
             f" job_max_count={self.job_max_count}, job_max_source_size={self.job_max_source_size},"
-            f" fleet={self.fleet!r})"
+            f" nodes={self.nodes!r})"
         )
