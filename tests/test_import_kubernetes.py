@@ -102,7 +102,8 @@ def test_operator_style_deployment_maps_gfd_labels_to_the_device() -> None:
     assert (device["Name"], device.get("Count")) == ("nvidia/gpu", None)  # count = 1 is the default
     tests = [(c["LTarget"], c["Operand"], c["RTarget"]) for c in device["Constraints"]]
     assert ("${device.attr.memory}", ">=", "40 GiB") in tests  # Gt 40959 MiB
-    assert tests[0][1] == "regexp" and "NVIDIA[- ]H100[- ]80GB[- ]HBM3" in tests[0][2]
+    # GFD's products of models on record are their NVML names (units/gpu_names.py)
+    assert tests[0][1] == "regexp" and "|NVIDIA H100 80GB HBM3)$" in tests[0][2]
     assert device["Affinities"] == [
         {
             "LTarget": "${device.attr.driver_version}",
@@ -337,7 +338,15 @@ def test_node_affinity_operators() -> None:
         ),
         (
             {"key": "nvidia.com/gpu.product", "operator": "NotIn", "values": ["Tesla-T4", "Tesla-K80"]},
-            [("${device.model}", "!=", "Tesla-T4"), ("${device.model}", "!=", "Tesla-K80")],
+            [("${device.model}", "!=", "Tesla T4"), ("${device.model}", "!=", "Tesla K80")],
+        ),
+        (  # not on record: as GFD spells it
+            {"key": "nvidia.com/gpu.product", "operator": "In", "values": ["Quadro-RTX-8000"]},
+            [("${device.model}", "=", "Quadro-RTX-8000")],
+        ),
+        (  # a time-sliced GPU's product
+            {"key": "nvidia.com/gpu.product", "operator": "In", "values": ["NVIDIA-L4-SHARED"]},
+            [("${device.model}", "=", "NVIDIA L4")],
         ),
     ],
 )

@@ -24,6 +24,9 @@ class PodContext:
     """The group network's ports by label, as API JSON ``Port`` objects."""
     disk_mb: int | None = None
     """The first container's ephemeral-storage request: the group's ``ephemeral_disk``."""
+    sharing: dict[str, str] = field(default_factory=dict)
+    """How the pod's GPUs are shared (time-slicing, MPS), kept in the group's ``meta``: Nomad
+    gives a task whole GPUs."""
 
     def take(self, *path: str | int) -> Any:
         return self.workload.take(*self.spec, *path)

@@ -48,6 +48,8 @@ CLAIM_DEVICES: Path = ("spec", "devices")
 """Where a ResourceClaim keeps them."""
 
 
+SHARED_PRODUCT = "-SHARED"
+"""What GFD appends to the product of a shared GPU (time-slicing or MPS replicas)."""
 MIG_RESOURCE = "nvidia.com/mig-"
 """The NVIDIA device plugin's resources under its mixed MIG strategy: ``nvidia.com/mig-<profile>``
 (profile ``+`` as ``.``)."""
@@ -166,20 +168,48 @@ def _memory_test(operator: Any, mib: int) -> DeviceTest:
     return DeviceTest("${device.attr.memory}", "=" if operator == "In" else "!=", mib_text(mib))
 
 
-def _product_tests(operator: str, values: list[str]) -> tuple[list[DeviceTest], str]:
-    """One value: ``=``/``!=`` on the label's spelling (what the back end writes). Several: a
-    regexp that also accepts spaces where GFD wrote `-` (In), or one ``!=`` per value (NotIn)."""
-    note = (
-        f"{PRODUCT_LABEL} is GPU Feature Discovery's spelling of the model (spaces as `-`); "
-        "Nomad compares the NVML name, which may be spelt with spaces"
-    )
-    if len(values) == 1 or operator == "NotIn":
+def _product_tests(operator: str, values: list[str]) -> tuple[list[DeviceTest], str | None]:
+    """GFD's products as the NVML names of :mod:`hclgpu.units.gpu_names` where on record
+    (``Tesla-T4`` is ``Tesla T4``), else as spelt. One value: ``=``/``!=``. Several: a regexp
+    that also accepts spaces where GFD wrote `-` (In), or one ``!=`` per value (NotIn). GFD's
+    ``-SHARED`` suffix (a time-sliced or MPS GPU, internal/lm/resource.go at 1b826ac) is
+    dropped and said: Nomad gives whole GPUs."""
+    notes = []
+    if any(value.endswith(SHARED_PRODUCT) for value in values):
+        values = [value.removesuffix(SHARED_PRODUCT) for value in values]
+        notes.append(
+            f"`{SHARED_PRODUCT}` marks a GPU the device plugin shares (time-slicing or MPS); "
+            "Nomad gives a task whole GPUs"
+        )
+    names = [_nvml_name(value) for value in values]
+    if any(name is None for name in names):
+        notes.append(
+            f"{PRODUCT_LABEL} is GPU Feature Discovery's spelling of the model (spaces as `-`); "
+            "Nomad compares the NVML name, which may be spelt with spaces"
+        )
+    models = [value if name is None else name for value, name in zip(values, names, strict=True)]
+    if len(models) == 1 or operator == "NotIn":
         op = "=" if operator == "In" else "!="
-        return [DeviceTest("${device.model}", op, value) for value in values], note
-    pattern = "^(" + "|".join(re.escape(v).replace("\\-", "[- ]") for v in values) + ")$"
-    return [
-        DeviceTest("${device.model}", "regexp", pattern)
-    ], "the model list is a regexp that accepts GFD's `-` as a space"
+        return [DeviceTest("${device.model}", op, model) for model in models], "; ".join(notes) or None
+    pattern = (
+        "^("
+        + "|".join(
+            re.escape(m).replace("\\ ", " ").replace("\\-", "-")
+            if n is not None
+            else re.escape(m).replace("\\-", "[- ]")
+            for m, n in zip(models, names, strict=True)
+        )
+        + ")$"
+    )
+    if any(name is None for name in names):
+        notes[-1] = "the model list is a regexp that accepts GFD's `-` as a space"
+    return [DeviceTest("${device.model}", "regexp", pattern)], "; ".join(notes) or None
+
+
+def _nvml_name(product: str) -> str | None:
+    """The NVML name of the one model on record whose GFD product is ``product``, or None."""
+    found = models_of(product, "gfd")
+    return found[0] if len(found) == 1 else None
 
 
 def device_block(name: str, count: int) -> dict[str, Any]:
@@ -200,7 +230,11 @@ def test_dict(test: DeviceTest, weight: int | None = None) -> dict[str, Any]:
 
 
 def claim_devices(
-    template: Manifest, findings: Findings, claim: str, devices_at: Path = TEMPLATE_DEVICES
+    template: Manifest,
+    findings: Findings,
+    claim: str,
+    devices_at: Path = TEMPLATE_DEVICES,
+    sharing: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """The device blocks of one ResourceClaimTemplate or ResourceClaim (one per request).
 
@@ -218,6 +252,17 @@ def claim_devices(
             device = _exactly(template, path, findings)
         if device is not None:
             devices.append(device)
+    strategy = _dra_sharing(template.peek(*devices_at, "config"))
+    if strategy is not None:
+        template.take(*devices_at, "config")
+        findings.approximated(
+            template,
+            (*devices_at, "config"),
+            f"claim `{claim}` shares its GPUs ({strategy}); Nomad gives a task whole GPUs of its own, so "
+            "the sharing is kept in the group's meta `gpu_sharing`",
+        )
+        if sharing is not None:
+            sharing["gpu_sharing"] = strategy
     for key in ("constraints", "config"):
         if template.peek(*devices_at, key):
             template.take(*devices_at, key)
@@ -225,6 +270,25 @@ def claim_devices(
                 template, (*devices_at, key), f"`{key}` of claim `{claim}` has no Nomad equivalent"
             )
     return devices
+
+
+def _dra_sharing(config: Any) -> str | None:
+    """The sharing strategy an NVIDIA ``GpuConfig`` of a claim's ``config`` sets (``TimeSlicing``
+    or ``MPS``: k8s-dra-driver-gpu api/nvidia.com/resource/v1beta1/sharing.go at 2240711), or
+    None when it sets none (or the config is anything else, left out as before)."""
+    if not isinstance(config, list) or len(config) != 1 or not isinstance(config[0], dict):
+        return None
+    opaque = config[0].get("opaque")
+    parameters = opaque.get("parameters") if isinstance(opaque, dict) else None
+    if not isinstance(parameters, dict) or parameters.get("kind") not in ("GpuConfig", "MigDeviceConfig"):
+        return None
+    sharing = parameters.get("sharing")
+    strategy = sharing.get("strategy") if isinstance(sharing, dict) else None
+    return (
+        strategy
+        if isinstance(strategy, str) and set(parameters) <= {"apiVersion", "kind", "sharing"}
+        else None
+    )
 
 
 def _exactly(template: Manifest, path: Path, findings: Findings) -> dict[str, Any] | None:

@@ -47,6 +47,8 @@ class Placement:
     affinities: list[dict[str, Any]] = field(default_factory=list)
     spreads: list[dict[str, Any]] = field(default_factory=list)
     job_constraints: list[dict[str, Any]] = field(default_factory=list)
+    sharing: dict[str, str] = field(default_factory=dict)
+    """Sharing labels the pod selects nodes by, for the group's ``meta``."""
 
 
 @dataclass(slots=True)
@@ -114,7 +116,7 @@ def _required(pod: PodReader, out: Placement) -> None:
 
 
 def _require(pod: PodReader, out: Placement, expression: dict[str, Any], where: Path) -> None:
-    if _mig_product(pod, expression, where):
+    if _mig_product(pod, expression, where) or _sharing(pod, out, expression, where):
         return
     device, expression = _device_label(pod, expression)
     found = label_tests(expression) if device is not None else None
@@ -127,6 +129,33 @@ def _require(pod: PodReader, out: Placement, expression: dict[str, Any], where: 
     _unknown_gpu_names(pod, expression, where)
     for test in _node_tests(expression, pod, where):
         out.constraints.append(test_dict(test))
+
+
+SHARING_LABELS = {
+    "nvidia.com/gpu.sharing-strategy": "gpu_sharing_strategy",
+    "nvidia.com/gpu.replicas": "gpu_replicas",
+}
+"""GPU Feature Discovery's labels of a shared GPU (k8s-device-plugin internal/lm/resource.go
+``baseLabeler`` at 1b826ac: ``sharing-strategy`` none, time-slicing or mps; ``replicas``) →
+the group meta key that keeps what the pod asked."""
+
+
+def _sharing(pod: PodReader, out: Placement, expression: dict[str, Any], where: Path) -> bool:
+    """A requirement on a sharing label: Nomad has no shared GPUs, so it is kept in meta (HG302)
+    rather than made a constraint on a node meta no Nomad client sets."""
+    key = str(expression.get("key"))
+    if key not in SHARING_LABELS:
+        return False
+    values = [str(v) for v in expression.get("values") or []]
+    written = f"{key} {expression.get('operator')} {values}"
+    pod.findings.approximated(
+        pod.workload,
+        where,
+        f"`{written}` selects nodes by how their GPUs are shared; Nomad gives a task whole GPUs of "
+        f"its own, so it is kept in the group's meta `{SHARING_LABELS[key]}`, not a constraint",
+    )
+    out.sharing[SHARING_LABELS[key]] = ",".join(values)
+    return True
 
 
 def _unknown_gpu_names(pod: PodReader, expression: dict[str, Any], where: Path) -> None:

@@ -131,8 +131,9 @@ def _extended(
         count = limits.get(key, requests.get(key))
         for side in ("requests", "limits"):
             ctx.take(*base, side, key)
-        mig = key[len(MIG_RESOURCE) :] if key.startswith(MIG_RESOURCE) else ""
-        name = "nvidia/gpu" if mig else EXTENDED_RESOURCES.get(key)
+        resource = _unshared(ctx, (*base, "limits", key), key)
+        mig = resource[len(MIG_RESOURCE) :] if resource.startswith(MIG_RESOURCE) else ""
+        name = "nvidia/gpu" if mig else EXTENDED_RESOURCES.get(resource)
         number = quantity(count)
         if name is None or number is None or number.denominator != 1 or number < 1:
             ctx.left_out((*base, "limits", key), f"`{key}` is not a device resource Nomad knows")
@@ -142,6 +143,26 @@ def _extended(
             device[MIG_PENDING] = (mig, (*ctx.spec, *base, "limits", key))
         devices.append(device)
     return devices
+
+
+SHARED = ".shared"
+"""The suffix the NVIDIA device plugin gives a resource it shares (time-slicing or MPS) with
+``renameByDefault`` (k8s-device-plugin api/config/v1/consts.go:26 at 1b826ac,
+``DefaultSharedResourceNameSuffix``): ``nvidia.com/gpu.shared``."""
+
+
+def _unshared(ctx: PodContext, where: Path, key: str) -> str:
+    """The resource a shared one replicates (HG302: Nomad gives whole devices), else ``key``."""
+    resource = key.removesuffix(SHARED)
+    if resource == key or not (resource == "nvidia.com/gpu" or resource.startswith(MIG_RESOURCE)):
+        return key
+    ctx.approximated(
+        where,
+        f"`{key}` is a replica of a GPU the device plugin shares (time-slicing or MPS): Nomad gives "
+        "the task whole GPUs of its own; the sharing is kept in the group's meta `gpu_sharing`",
+    )
+    ctx.sharing["gpu_sharing"] = key
+    return resource
 
 
 def _claims(ctx: PodContext, base: Path) -> list[dict[str, Any]]:
@@ -167,7 +188,7 @@ def _claims(ctx: PodContext, base: Path) -> list[dict[str, Any]]:
         source, devices_at = found
         for key in ("apiVersion", "kind", "metadata"):
             source.take(key)
-        devices += claim_devices(source, ctx.findings, name, devices_at)
+        devices += claim_devices(source, ctx.findings, name, devices_at, ctx.sharing)
     return devices
 
 

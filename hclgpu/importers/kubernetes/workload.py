@@ -137,7 +137,7 @@ def read_group(
     _controller(workload, pod, read, findings)
     labels = _labels(workload, pod, findings)
     _pod(ctx, read, labels, objects, findings)
-    meta = _annotations(workload, pod, findings)
+    meta = {**_annotations(workload, pod, findings), **ctx.sharing}
     if meta:
         read.group["Meta"] = meta
     if read.group.get("Count") == 1:
@@ -187,6 +187,7 @@ def _pod(
         if value:
             group[key] = value
     read.job_constraints += placement.job_constraints
+    ctx.sharing.update(placement.sharing)
     if ctx.disk_mb is not None:
         group["EphemeralDisk"] = {"SizeMB": ctx.disk_mb}
     group["Tasks"] = tasks

@@ -37,7 +37,7 @@ job "triton" {
           constraint {
             attribute = "${device.model}"
             operator  = "regexp"
-            value     = "^(NVIDIA[- ]A100[- ]SXM4[- ]80GB|NVIDIA[- ]H100[- ]80GB[- ]HBM3)$"
+            value     = "^(NVIDIA A100-SXM4-80GB|NVIDIA H100 80GB HBM3)$"
           }
 
           constraint {

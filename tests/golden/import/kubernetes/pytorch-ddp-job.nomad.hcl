@@ -33,7 +33,7 @@ job "llama-pretrain" {
           count = 8
           constraint {
             attribute = "${device.model}"
-            value     = "NVIDIA-H100-80GB-HBM3"
+            value     = "NVIDIA H100 80GB HBM3"
           }
         }
       }
