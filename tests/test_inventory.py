@@ -634,3 +634,27 @@ def test_kubernetes_nodes_without_gfd_are_named_by_their_cloud_label(
     inventory, notes = convert(_gpu_node({label: value}, {"nvidia.com/gpu": "2"}))
     assert inventory.nodes[0].devices[0].model == model
     assert (model == "N/A") == any("NVIDIA A100-SXM4-40GB or NVIDIA A100-SXM4-80GB" in n for n in notes)
+
+
+def test_nomad_node_json_mig_groups_are_planned_by_their_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Nomad client of nomad-device-nvidia 1.1+ lists each MIG profile as its own device group
+    named `<parent> MIG <profile>` (fingerprint.go:81-96, 166 at 05e83c3): plan counts them."""
+    from hclgpu.cli import main
+
+    nodes = json.loads((NODES / "cluster.nomad.json").read_text(encoding="utf-8"))
+    node = next(n for n in nodes if n["Name"] == "p5-use1a-01")
+    mig = {
+        "Vendor": "nvidia", "Type": "gpu", "Name": "NVIDIA H100 80GB HBM3 MIG 1g.10gb",
+        "Instances": [{"ID": f"MIG-{i}", "Healthy": True} for i in range(3)],
+        "Attributes": {"memory": {"Int": 9856, "Unit": "MiB"}},
+    }  # fmt: skip
+    node["NodeResources"]["Devices"] = [mig]
+    path = tmp_path / "nodes.json"
+    path.write_text(json.dumps([node]), encoding="utf-8")
+    job = tmp_path / "j.nomad.hcl"
+    for count, status, placed in ((3, 0, "3/3 placed"), (4, 1, "3/4 placed")):
+        job.write_text(MIG_JOB % count, encoding="utf-8")
+        assert main(["plan", str(job), "--nodes", str(path), "--color", "never"]) == status
+        assert placed in capsys.readouterr().out
