@@ -78,7 +78,10 @@ def test_render_gives_what_the_command_line_prints_for_every_target(
     found: list[Diagnostic] = []
     assert hclgpu.render(result, target, diagnostics=found, **options) == printed
     assert result.job is not None  # a bare job has no file: the outputs that name it say <job>
-    assert hclgpu.render(result.job, target, **options) == printed.replace(f'"{SAMPLE}"', '"<job>"')
+    # outputs name the job file by its name alone, never its folder
+    named = printed.replace(f'"{SAMPLE.name}"', '"<job>"').replace(f"from {SAMPLE.name}", 'from "<job>"')
+    assert str(SAMPLE.parent) not in printed
+    assert hclgpu.render(result.job, target, **options) == named
     if target == "kubernetes":  # what Kubernetes cannot say is reported, located in the file
         assert found and all(d.code in ("HG301", "HG302") and d.path == str(SAMPLE) for d in found)
 

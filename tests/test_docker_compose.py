@@ -52,7 +52,7 @@ def render(
 def argvs(text: str) -> dict[str, list[str]]:
     """Each `docker run` artifact split as the shell would, by artifact name."""
     out, _ = artifacts(text, "docker")
-    return {a.name: shlex.split(a.text) for a in out}
+    return {a.name: shlex.split(a.text, comments=True) for a in out}
 
 
 def compose(text: str) -> dict[str, Any]:
@@ -124,7 +124,7 @@ def test_sample_docker_lines_split_back_and_match_golden(sample: Path, golden: G
     out, diagnostics = artifacts(source, "docker", sample.name, sample.parent)
     for artifact in out:
         assert artifact.name.endswith(".sh")
-        argv = shlex.split(artifact.text)
+        argv = shlex.split(artifact.text, comments=True)
         assert argv[:2] == ["docker", "run"] and artifact.text.endswith("\n")
         assert argv[_image_index(argv)] != "", artifact.text
     assert all(d.span is not None for d in diagnostics if d.code in ("HG301", "HG302"))

@@ -59,7 +59,7 @@ def _render_calls(size: int) -> int:
     must be quoted."""
     argv = ["docker", "run", "--label", "a=" + "ab c'd" * (size // 6), "x"]
     line, calls = work_of(lambda: render_line(argv, None, "job.nomad.hcl"))
-    assert line.count("\n") == 1
+    assert line.startswith("#!/bin/sh\n") and line.count("\n") == 3  # shebang, comment, the line
     return calls
 
 

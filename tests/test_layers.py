@@ -79,7 +79,8 @@ LAYERS = {
         hclgpu.backends.oci.cdi hclgpu.backends.oci.devices hclgpu.backends.oci.linux
         hclgpu.backends.oci.options hclgpu.backends.oci.process hclgpu.backends.oci.reporting
         hclgpu.backends.oci.requirements hclgpu.backends.oci.scope hclgpu.backends.registry
-        hclgpu.backends.reporting hclgpu.backends.target hclgpu.backends.templating hclgpu.importers
+        hclgpu.backends.reporting hclgpu.backends.target hclgpu.backends.templating hclgpu.backends.yaml_block
+        hclgpu.importers
         hclgpu.importers.common hclgpu.importers.compose hclgpu.importers.compose.deploy
         hclgpu.importers.compose.devices hclgpu.importers.compose.document
         hclgpu.importers.compose.draft hclgpu.importers.compose.findings

@@ -218,8 +218,14 @@ def test_oci_bundles_docker_lines_and_compose_files(
     assert config.relative_to(out_dir).parts == ("g", "t", "config.json")
     assert json.loads(config.read_text())["process"]["env"]
     status, out, _ = run(capsys, "render", str(job_file), "--target", "docker")
-    words = shlex.split(out)
-    assert status == 0 and words[:2] == ["docker", "run"] and "--gpus" in words
+    words = shlex.split(out, comments=True)
+    assert (
+        status == 0 and out.startswith("#!/bin/sh\n") and words[:2] == ["docker", "run"] and "--gpus" in words
+    )
+    docker_dir = tmp_path / "docker"
+    assert run(capsys, "render", str(job_file), "--target", "docker", "--out", str(docker_dir))[0] == 0
+    [script] = list(docker_dir.glob("*.sh"))
+    assert script.stat().st_mode & 0o100 and script.read_text().startswith("#!/bin/sh\n")  # runs as ./x.sh
     status, out, _ = run(capsys, "render", str(job_file), "--target", "compose", "--out", str(tmp_path / "c"))
     assert status == 0 and (tmp_path / "c" / "compose.yaml").exists()
 
@@ -371,7 +377,7 @@ def test_a_namespace_that_is_not_a_dns_label_is_a_usage_error(
 
 def test_a_namespace_that_is_a_dns_label_is_written(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["render", str(SAMPLE), "--target", "kubernetes", "--namespace", "team-a1"]) == 0
-    assert '"namespace": "team-a1"' in capsys.readouterr().out
+    assert "\n  namespace: team-a1\n" in capsys.readouterr().out  # kubectl's block style
 
 
 def test_version_takes_no_other_arguments(capsys: pytest.CaptureFixture[str]) -> None:

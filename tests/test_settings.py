@@ -553,13 +553,13 @@ def test_render_takes_its_target_options_from_the_configuration(
     job.write_text((ROOT / "samples" / "tensorrt.nomad.hcl").read_text())
     assert main(["render", "--target", "kubernetes", "--unsupported", "ignore", str(job)]) == 0
     out = capsys.readouterr().out
-    assert '"namespace": "ml"' in out and "ResourceClaimTemplate" in out and '"cpu": "4096m"' in out
+    assert "  namespace: ml\n" in out and "ResourceClaimTemplate" in out and "cpu: 4096m\n" in out
     assert (
         main(["render", "--target", "kubernetes", "--unsupported", "ignore", "--namespace", "prod", str(job)])
         == 0
     )
     out = capsys.readouterr().out
-    assert '"namespace": "prod"' in out and '"namespace": "ml"' not in out
+    assert "  namespace: prod\n" in out and "  namespace: ml\n" not in out
 
 
 def test_import_and_plan_take_their_settings_from_the_configuration(

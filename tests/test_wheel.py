@@ -57,4 +57,4 @@ def test_installed_wheel_checks_a_sample_from_elsewhere(wheel: Path, tmp_path: P
         cwd=elsewhere, env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert rendered.returncode == 0, rendered.stderr
-    assert 'kind: "Deployment"' in rendered.stdout
+    assert "\nkind: Deployment\n" in rendered.stdout

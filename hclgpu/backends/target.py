@@ -92,6 +92,12 @@ class Lowering:
     _said: set[tuple[str, str, Span | None]] = field(default_factory=set, init=False, repr=False)
     _asked: set[str] = field(default_factory=set, init=False, repr=False)
 
+    @property
+    def source_name(self) -> str:
+        """The job file's name, as outputs mention it: never its folder, so that no output
+        carries where the file was on the machine that rendered it."""
+        return self.source.path.replace("\\", "/").rsplit("/", 1)[-1]
+
     def said(self, code: Code, message: str, node: Node | Span | None) -> bool:
         """Whether this translation already reported exactly this at ``node``: a job-level
         construct is read once per group or task, and reported once. A set lookup, not a

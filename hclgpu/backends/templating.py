@@ -1,11 +1,12 @@
 """Templates place values; they never build them.
 
 The jinja2 environment is strict (an undefined name is an error), does no escaping of
-its own, and has one way to write a value: the `json` filter, whose output is also valid
-YAML. Every rendered document is parsed back and compared with the data it was made
-from, so a template can never produce invalid output or let a value change the
-document's structure. `--templates DIR` puts DIR/<target>/ in front of the built-in
-templates, file by file.
+its own, and has two ways to write a value: the `yaml` filter, block-style YAML as kubectl
+writes it (:mod:`hclgpu.backends.yaml_block`; `yaml_key` for a key), and the `json` filter,
+whose output is also valid YAML (and the OCI bundle's JSON). Every rendered document is
+parsed back and compared with the data it was made from, so a template can never produce
+invalid output or let a value change the document's structure. `--templates DIR` puts
+DIR/<target>/ in front of the built-in templates, file by file.
 """
 
 from __future__ import annotations
@@ -52,7 +53,11 @@ def environment(target: str, user_dir: str | None) -> Environment:
         autoescape=False,
         keep_trailing_newline=True,
     )
+    from hclgpu.backends.yaml_block import block, scalar
+
     env.filters["json"] = to_json
+    env.filters["yaml"] = block
+    env.filters["yaml_key"] = scalar
     return env
 
 

@@ -439,10 +439,17 @@ def _write_all(writing: _Writing, into: Path, old: Path, files: Sequence[tuple[s
         writing.file(name)
         final = into / name
         _make_folders(final.parent, into)
-        mode = mode_of(old / name)
+        mode = _mode(old / name, text)
         if os.path.lexists(final):
             os.unlink(final)
         create_file(final, text, mode)
+
+
+def _mode(replaced: Path, text: str) -> int:
+    """The permissions of the file it replaces (or what open() gives a new one); a script
+    (``#!``) is also executable by whoever may read it, as `chmod +x` would make it."""
+    mode = mode_of(replaced)
+    return mode | (mode & 0o444) >> 2 if text.startswith("#!") else mode
 
 
 def _make_folders(folder: Path, top: Path) -> None:
@@ -545,7 +552,7 @@ class _InPlace:
             os.mkdir(self.target / folder)
         for index, (name, text) in enumerate(files):
             self.writing.file(name)
-            create_file(journal.new(index), text, mode_of(self.target / name))
+            create_file(journal.new(index), text, _mode(self.target / name, text))
         sync_folder(journal.work)
 
     def _commit(self, journal: _Journal) -> None:

@@ -35,7 +35,7 @@ class Compose(BaseTarget):
 
         compose = ContainerLowering.of(ctx, COMPOSE)
         data = project(job, lower_job(job, compose), compose)
-        text = render_yaml("compose", [TEMPLATE], data, ctx.options.templates, source=ctx.source.path)
+        text = render_yaml("compose", [TEMPLATE], data, ctx.options.templates, source=ctx.source_name)
         return [Artifact(ARTIFACT, text)]
 
 

@@ -9,9 +9,10 @@ length): it must give the argv again, or the template is refused. That is the sh
 version of the YAML parse-back of the other targets.
 
 Each artifact, ``<group>-<task>.sh`` (a long name cut, see
-:func:`~hclgpu.backends.target.file_name`), is exactly one command line (no shebang): printed
-together they are the commands one per line, in start order, ready to paste; a file alone
-runs with ``sh <file>``.
+:func:`~hclgpu.backends.target.file_name`), is a ``#!/bin/sh`` script of exactly one command
+line, written executable (:mod:`hclgpu.io.output` gives ``#!`` files the execute bits):
+printed together they are the commands one per line, in start order, the shebangs and
+comments between them harmless, ready to paste.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class Docker(BaseTarget):
         from hclgpu.backends.target import Artifact, file_name
 
         docker = ContainerLowering.of(ctx, DOCKER)
-        user_dir, source = ctx.options.templates, ctx.source.path
+        user_dir, source = ctx.options.templates, ctx.source_name
         return [
             Artifact(file_name(c.service, ".sh"), render_line(run_argv(c, docker), user_dir, source))
             for c in lower_job(job, docker)

@@ -34,7 +34,7 @@ class Kubernetes(BaseTarget):
             kind = str(obj["kind"]).lower()
             name = str(obj["metadata"]["name"])
             names = [f"{kind}.yaml.j2", "object.yaml.j2"]
-            text = render_yaml("kubernetes", names, obj, ctx.options.templates, source=ctx.source.path)
+            text = render_yaml("kubernetes", names, obj, ctx.options.templates, source=ctx.source_name)
             artifacts.append(Artifact(f"{kind}-{name}.yaml", text))
         return artifacts
 

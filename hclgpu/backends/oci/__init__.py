@@ -36,7 +36,7 @@ class Oci(BaseTarget):
         from hclgpu.backends.target import Artifact
 
         return [
-            Artifact(name, render_json(config, ctx.options.templates, source=ctx.source.path))
+            Artifact(name, render_json(config, ctx.options.templates, source=ctx.source_name))
             for name, config in lower_job(job, ctx)
         ]
 

@@ -136,7 +136,7 @@ def _linux(scope: TaskScope, rules: list[Obj]) -> Obj:
 def _annotations(scope: TaskScope, cdi_names: list[str]) -> dict[str, str]:
     image = str(scope.config.get("image") or "")
     out = {
-        "io.hclgpu.source": scope.ctx.source.path,
+        "io.hclgpu.source": scope.ctx.source_name,
         "io.hclgpu.job": scope.job.id or scope.job.name or "",
         "io.hclgpu.group": scope.group.name or "",
         "io.hclgpu.task": scope.task.name,
