@@ -894,6 +894,24 @@ def test_update_maps_max_parallel_and_approximates_canaries() -> None:
     assert out.lines("HG302", "`auto_revert`") == [out.line("update {")]
 
 
+ONE_AT_A_TIME = {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 0}}
+"""Nomad's DefaultUpdateStrategy (api/jobs.go:612-624): one allocation at a time, no surge."""
+
+
+@pytest.mark.parametrize(
+    ("group", "ready"),
+    [
+        ("", 10),  # no update block: the whole default strategy (api/jobs.go:1205-1209)
+        ('    update {\n      min_healthy_time = "30s"\n    }\n', 30),  # fields one by one (715-755)
+        ("    update {\n      auto_revert = true\n    }\n", 10),
+    ],
+)
+def test_a_service_gets_nomads_default_update_not_a_25_percent_surge(group: str, ready: int) -> None:
+    spec = lower(simple(group="    count = 2\n" + group)).one("Deployment")["spec"]
+    assert spec["strategy"] == ONE_AT_A_TIME  # Kubernetes' default would start a 25% surge: a spare GPU
+    assert (spec["minReadySeconds"], spec["progressDeadlineSeconds"]) == (ready, 600)
+
+
 # --------------------------------------------------------------------------- placement
 
 
