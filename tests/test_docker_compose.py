@@ -146,8 +146,9 @@ def test_tensorrt_docker_line() -> None:
     assert back[image:] == [
         "nvcr.io/nvidia/tensorrtserver:19.02-py3",
         "trtserver",
-        "--model-store=${NOMAD_TASK_DIR}/models",
+        "--model-store=/local/models",  # Nomad's task directory where its docker driver mounts it
     ]
+    assert "/local" in flag_values(back, "-v")
 
 
 def test_tensorrt_device_constraint_reported_at_the_constraint() -> None:
@@ -554,6 +555,10 @@ ADVERSARIAL = [
 ]
 
 
+EXPECTED = [v.replace("${NOMAD_TASK_DIR}", "/local") for v in ADVERSARIAL]
+"""What the task sees: Nomad interpolates its task directory in args and env (not in meta)."""
+
+
 def _hcl_string(value: str) -> str:
     escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
     return '"' + escaped.replace("${", "$${").replace("%{", "%%{") + '"'
@@ -574,10 +579,10 @@ def _adversarial_job() -> str:
 def test_adversarial_values_round_trip_through_the_shell() -> None:
     [argv] = argvs(_adversarial_job()).values()
     env = dict(item.split("=", 1) for item in flag_values(argv, "-e"))
-    assert env == {f"V{i}": v for i, v in enumerate(ADVERSARIAL)}
+    assert env == {f"V{i}": v for i, v in enumerate(EXPECTED)}
     labels = dict(item.split("=", 1) for item in flag_values(argv, "--label"))
     assert {labels[f"io.hclgpu.meta.m{i}"] for i in range(len(ADVERSARIAL))} == set(ADVERSARIAL)
-    assert argv[_image_index(argv) :] == ["busybox:1.36", *ADVERSARIAL]
+    assert argv[_image_index(argv) :] == ["busybox:1.36", *EXPECTED]
 
 
 def test_adversarial_values_round_trip_through_compose() -> None:
@@ -590,9 +595,9 @@ def test_adversarial_values_round_trip_through_compose() -> None:
         return value.replace("$$", "$")
 
     assert {k: interpolated(v) for k, v in service["environment"].items()} == {
-        f"V{i}": v for i, v in enumerate(ADVERSARIAL)
+        f"V{i}": v for i, v in enumerate(EXPECTED)
     }
-    assert [interpolated(v) for v in service["command"]] == ADVERSARIAL
+    assert [interpolated(v) for v in service["command"]] == EXPECTED
     assert all("$" not in v.replace("$$", "") for v in service["environment"].values())
 
 

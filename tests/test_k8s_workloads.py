@@ -417,9 +417,49 @@ def test_image_command_args_and_sorted_env() -> None:
     # docker's `entrypoint` is the image ENTRYPOINT (Kubernetes `command`); Nomad's `command`
     # followed by `args` is the container's CMD (Kubernetes `args`).
     assert container["command"] == ["/bin/tini", "--"]
-    assert container["args"] == ["python", "-m", "server", "--dir=${NOMAD_TASK_DIR}/models"]
-    assert container["env"] == [{"name": "ALPHA", "value": "two"}, {"name": "ZED", "value": "1"}]
-    assert out.lines("HG302", "${NOMAD_TASK_DIR}") == [out.line('task "app"')]
+    assert container["args"] == [
+        "python",
+        "-m",
+        "server",
+        "--dir=/local/models",
+    ]  # the docker driver's /local
+    own = [e for e in container["env"] if not e["name"].startswith("NOMAD_")]
+    assert own == [{"name": "ALPHA", "value": "two"}, {"name": "ZED", "value": "1"}]
+    assert out.lines("HG302", "${NOMAD_TASK_DIR}") == []  # nothing is lost: it is /local
+    assert container["volumeMounts"] == [{"name": "local-app", "mountPath": "/local"}]
+    assert {"name": "local-app", "emptyDir": {}} in out.pod()["volumes"]
+    env = {e["name"]: e for e in container["env"]}
+    assert env["NOMAD_TASK_DIR"]["value"] == "/local" and env["NOMAD_JOB_NAME"]["value"] == "web"
+    assert env["NOMAD_ALLOC_ID"]["valueFrom"] == {"fieldRef": {"fieldPath": "metadata.uid"}}
+
+
+def test_nomad_variables_are_env_and_referenced_as_kubernetes_expands_them() -> None:
+    out = lower(
+        simple(
+            group="    count = 2\n",
+            task="""
+        task "app" {
+          driver = "docker"
+          config {
+            image    = "busybox"
+            args     = ["--job=${NOMAD_JOB_NAME}", "--out=${NOMAD_ALLOC_DIR}/x", "--i=${NOMAD_ALLOC_INDEX}"]
+            work_dir = "${NOMAD_SECRETS_DIR}/w"
+          }
+          env { WHO = "${NOMAD_TASK_NAME}@${NOMAD_ALLOC_ID}" }
+        }
+    """,
+        )
+    )
+    container = out.container("app")
+    assert container["args"] == ["--job=$(NOMAD_JOB_NAME)", "--out=/alloc/x", "--i=${NOMAD_ALLOC_INDEX}"]
+    assert container["workingDir"] == "/secrets/w"  # workingDir is not expanded: the value itself
+    names = [e["name"] for e in container["env"]]
+    assert names.index("NOMAD_TASK_NAME") < names.index("WHO")  # defined before the value using it
+    assert "NOMAD_ALLOC_INDEX" not in names  # two allocations: no one index per pod
+    assert {"name": "WHO", "value": "$(NOMAD_TASK_NAME)@$(NOMAD_ALLOC_ID)"} in container["env"]
+    assert {m["mountPath"] for m in container["volumeMounts"]} == {"/alloc", "/secrets"}
+    assert {"name": "secrets-app", "emptyDir": {"medium": "Memory"}} in out.pod()["volumes"]
+    assert out.lines("HG302", "${NOMAD_ALLOC_INDEX}") == [out.line('task "app"')]
 
 
 NETWORK = """\

@@ -12,6 +12,7 @@ job writes is doubled (``$$``): a value reaches the container exactly as written
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hclgpu.backends.compose.service import Obj, service
@@ -35,8 +36,27 @@ def project(job: m.Job, containers: list[Container], ctx: ContainerLowering) -> 
     out: Obj = {"name": name, "services": services}
     if networks:
         out["networks"] = {key: {} for key in networks.values()}
+    volumes = _named_volumes(containers)
+    if volumes:
+        out["volumes"] = {key: {} for key in volumes}
     escaped: Obj = escape_dollars(out)
     return escaped
+
+
+_VOLUME_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_.-]*")
+"""A volume name as Compose reads ``name:/path`` (compose-spec's key pattern; a source with
+``/``, or starting with ``.`` or ``~``, is a host path)."""
+
+
+def _named_volumes(containers: list[Container]) -> list[str]:
+    """The named volumes the services mount: Compose refuses one the file does not declare."""
+    names: dict[str, None] = {}
+    for c in containers:
+        for volume in c.volumes:
+            source, separator, _ = volume.partition(":")
+            if separator and _VOLUME_NAME.fullmatch(source):
+                names[source] = None
+    return list(names)
 
 
 def _by_group(containers: list[Container]) -> dict[int, list[Container]]:

@@ -61,6 +61,8 @@ def service(c: Container, depends_on: Obj, networks: list[str]) -> Obj:
         out["devices"] = devices
     if c.volumes:
         out["volumes"] = list(c.volumes)
+    if c.tmpfs:
+        out["tmpfs"] = list(c.tmpfs)
     out.update(_options(c))
     if c.log_driver:
         out["logging"] = {

@@ -84,6 +84,8 @@ def _resources(c: Container) -> list[str]:
         out += ["--ulimit", f"{name}={soft}:{hard}"]
     for volume in c.volumes:
         out += ["-v", volume]
+    for path in c.tmpfs:
+        out += ["--tmpfs", path]
     return out
 
 

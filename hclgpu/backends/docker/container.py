@@ -94,6 +94,8 @@ class Container:
     shm_size: int | str | None = None
     ulimits: dict[str, tuple[int, int]] = dataclass_field(default_factory=dict)
     volumes: list[str] = dataclass_field(default_factory=list)
+    tmpfs: list[str] = dataclass_field(default_factory=list)
+    """In-memory mounts (``--tmpfs``): Nomad's secrets directory."""
     options: dict[str, Any] = dataclass_field(default_factory=dict)
     network_mode: str = ""
     restart: str = ""

@@ -38,6 +38,7 @@ from hclgpu.backends.docker.container import (
 from hclgpu.backends.docker.options import HANDLED_CONFIG, lower_options, runtime_references
 from hclgpu.backends.docker.resources import lower_resources
 from hclgpu.backends.target import unique_name
+from hclgpu.backends.task_env import TASK_DIRS, named_dirs, nomad_env, substitute
 from hclgpu.ir import models as m
 
 LABEL_PREFIX = "io.hclgpu."
@@ -71,7 +72,8 @@ def lower_task(
 
     ``names`` is the (container name, Compose service name) the caller made unique.
     """
-    config = task.config or {}
+    nomad = _TaskEnv(job, group, task, ctx)
+    config = nomad.config(task.config or {})
     image = str(config.get("image") or "").removeprefix("docker://")  # podman's transport prefix
     if not image:
         unsupported(ctx, f'task "{task.name}" has no `image`; it is left out', task)
@@ -82,7 +84,7 @@ def lower_task(
     )
     c.replicas = 1 if group.count is None else group.count
     _command(c, config, ctx)
-    c.env = process_environment(ctx, task, f'task "{task.name}"')
+    c.env = {k: nomad.text(v) for k, v in process_environment(ctx, task, f'task "{task.name}"').items()}
     runtime_references(ctx, task, "env", c.env.values())
     c.labels = _labels(job, group, task, config, ctx)
     c.ports = _ports(task, group, ctx)
@@ -93,7 +95,58 @@ def lower_task(
     _stop(c, ctx)
     _logs(c, ctx)
     _report_task(task, config, ctx)
+    nomad.mount(c, job)
     return c
+
+
+class _TaskEnv:
+    """Nomad's static task environment (:mod:`hclgpu.backends.task_env`) substituted into a
+    task's driver config and env, which neither docker nor Compose interpolates; the task
+    directories it names are mounted where the docker driver mounts them."""
+
+    def __init__(self, job: m.Job, group: m.TaskGroup, task: m.Task, ctx: ContainerLowering) -> None:
+        self.values = nomad_env(job, group, task, ctx.options.cpu_mhz_per_core)
+        self.used: set[str] = set()
+
+    def _value(self, name: str) -> str | None:
+        if name in TASK_DIRS:
+            self.used.add(name)
+        return self.values.get(name)
+
+    def text(self, value: str) -> str:
+        """``value`` with the static ``${NOMAD_*}`` written out (the rest stays, reported)."""
+        return substitute(value, self._value, set())
+
+    def config(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        """The driver config with every string, and every string in a list, substituted."""
+        out: dict[str, Any] = {}
+        for key, value in config.items():
+            if isinstance(value, str):
+                value = self.text(value)
+            elif isinstance(value, list):
+                value = [self.text(v) if isinstance(v, str) else v for v in value]
+            out[key] = value
+        return out
+
+    def mount(self, c: Container, job: m.Job) -> None:
+        """/alloc as a volume the group's containers share, /local as the container's own
+        volume, /secrets in memory (tmpfs), for the directories the task names (by variable
+        or by path), unless the task mounts something there itself."""
+        workdir = c.options.get("work_dir")
+        texts = [*(c.entrypoint or []), *c.command, *c.env.values()]
+        texts += [workdir] if isinstance(workdir, str) else []
+        taken = {volume.split(":")[1] if ":" in volume else volume for volume in c.volumes}
+        for name in sorted(self.used | named_dirs(texts)):
+            if TASK_DIRS[name] in taken:
+                continue
+            path = TASK_DIRS[name]
+            if name == "NOMAD_ALLOC_DIR":
+                shared = engine_name(f"{job.name or job.id or 'job'}-{c.group.name or 'group'}-alloc")
+                c.volumes.append(f"{shared}:{path}")
+            elif name == "NOMAD_SECRETS_DIR":
+                c.tmpfs.append(path)
+            else:
+                c.volumes.append(path)
 
 
 def _command(c: Container, config: Mapping[str, Any], ctx: ContainerLowering) -> None:

@@ -24,8 +24,10 @@ from hclgpu.backends.containers import (
 from hclgpu.backends.kubernetes.names import dns_label
 from hclgpu.backends.kubernetes.objects import Obj, container_port_name
 from hclgpu.backends.kubernetes.reporting import HINTS, approximated, is_set, report_leftovers, unsupported
+from hclgpu.backends.kubernetes.task_env import ContainerEnv
 from hclgpu.backends.kubernetes.tasks import note_static_port, seconds
 from hclgpu.backends.target import Lowering
+from hclgpu.backends.task_env import named_dirs
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 
@@ -83,30 +85,44 @@ _TASK_FIELDS = (
 
 
 def task_container(
-    task: m.Task, name: str, group: m.TaskGroup, ctx: Lowering, devices: DeviceLowering | None, pod: PodParts
+    job: m.Job,
+    task: m.Task,
+    name: str,
+    group: m.TaskGroup,
+    ctx: Lowering,
+    devices: DeviceLowering | None,
+    pod: PodParts,
 ) -> Obj:
     """The container ``name`` of one docker/podman task."""
     config = task.config or {}
     if name != task.name:
         approximated(ctx, f'task "{task.name}" is the container `{name}` (a DNS-1123 label)', task)
     container: Obj = {"name": name, "image": str(config.get("image", ""))}
+    nomad = ContainerEnv.of(job, group, task, ctx)
     command = as_strings(config["entrypoint"]) if "entrypoint" in config else []
     args = as_strings(config.get("command")) + as_strings(config.get("args"))
-    if "entrypoint" in config:
-        container["command"] = [kubernetes_literal(word) for word in command]
-    if args:
-        container["args"] = [kubernetes_literal(word) for word in args]
-    for field, values in (("entrypoint", command), ("command/args", args)):
-        _runtime_references(ctx, task, field, values)
+    for field, key, values in (("entrypoint", "command", command), ("command/args", "args", args)):
+        unknown: set[str] = set()
+        if values or (key == "command" and "entrypoint" in config):
+            container[key] = [nomad.expanded(kubernetes_literal(word), unknown) for word in values]
+        _runtime_references(ctx, task, field, unknown)
     workdir = config.get("work_dir") or config.get("working_dir")
     if workdir:
-        container["workingDir"] = str(workdir)
+        unknown = set()
+        container["workingDir"] = nomad.literal(str(workdir), unknown)
+        _runtime_references(ctx, task, "work_dir", unknown)
     if config.get("force_pull"):
         container["imagePullPolicy"] = "Always"
     env = process_environment(ctx, task, f'task "{task.name}"')
-    if env:
-        container["env"] = [{"name": k, "value": kubernetes_literal(v)} for k, v in env.items()]
-        _runtime_references(ctx, task, "env", env.values())
+    unknown = set()
+    own = [{"name": k, "value": nomad.expanded(kubernetes_literal(v), unknown)} for k, v in env.items()]
+    _runtime_references(ctx, task, "env", unknown)
+    container["env"] = [e for e in nomad.entries() if e["name"] not in env] + own
+    written = [*container.get("command", []), *container.get("args", []), container.get("workingDir", "")]
+    nomad.used_dirs |= named_dirs([*written, *(e["value"] for e in own)])
+    mounts = nomad.mounts(name, pod.volumes)
+    if mounts:
+        container.setdefault("volumeMounts", []).extend(mounts)
     ports = _container_ports(task, group, ctx)
     if ports:
         container["ports"] = ports

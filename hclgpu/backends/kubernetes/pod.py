@@ -88,7 +88,7 @@ def _containers(
             continue
         init = task.lifecycle is not None
         name = _unique_name(container_name(task), taken)
-        container = task_container(task, name, group, ctx, devices.get(task.name), pod)
+        container = task_container(job, task, name, group, ctx, devices.get(task.name), pod)
         add_probes(container, task, checks.get(task.name, []), group, ctx, probes=not init)
         mount_templates(container, [f for f in files if f.task is task])
         if task.lifecycle is None:

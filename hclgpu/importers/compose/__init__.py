@@ -80,8 +80,22 @@ def _report_first_gpus(drafts: list[Draft], findings: Findings) -> None:
 def _report_top_level(doc: dict[str, Any], findings: Findings) -> None:
     for key in doc:
         key = str(key)
-        if key not in _TOP_LEVEL and not key.startswith("x-"):
+        if key == "volumes" and isinstance(doc[key], dict):
+            _report_volumes(doc[key], findings)
+        elif key not in _TOP_LEVEL and not key.startswith("x-"):
             findings.left_out((key,), f"top-level `{key}` has no Nomad job equivalent; it is left out")
+
+
+def _report_volumes(volumes: dict[str, Any], findings: Findings) -> None:
+    """A plain named volume needs no declaration in Nomad: the docker driver creates it where a
+    task mounts it, as Compose does. One with a driver, options or a name is left out."""
+    for name, settings in volumes.items():
+        if settings not in (None, {}):
+            findings.left_out(
+                ("volumes", str(name)),
+                f"volume `{name}` has settings the docker driver's `volumes` cannot give it; "
+                "they are left out",
+            )
 
 
 def _report_networks(

@@ -149,6 +149,8 @@ def volumes(draft: Draft, value: Any, findings: Findings) -> None:
                 findings.left_out(draft.at("volumes", index), "not a volume; left out")
             continue
         source = text.split(":", 1)[0] if ":" in text else ""
+        if _task_dir(text, source):
+            continue  # Nomad's docker driver mounts the task's own directory there
         if source.startswith((".", "~")):
             findings.approximated(
                 draft.at("volumes", index),
@@ -158,6 +160,29 @@ def volumes(draft: Draft, value: Any, findings: Findings) -> None:
         out.append(text)
     if out:
         draft.config["volumes"] = out
+
+
+_TASK_DIRS = ("/alloc", "/local")
+"""Where Nomad's docker driver mounts the allocation and task directories itself."""
+
+
+def _task_dir(text: str, source: str) -> bool:
+    """A volume (anonymous, or named: not a host path) on /alloc or /local, as the back end
+    writes for a task that uses its directories."""
+    target = text.split(":")[1] if ":" in text else text
+    host = source.startswith(("/", ".", "~"))
+    return target in _TASK_DIRS and not host and text.count(":") <= 1
+
+
+def tmpfs(draft: Draft, value: Any, findings: Findings) -> None:
+    """``/secrets`` in memory is Nomad's secrets directory, which the docker driver mounts
+    itself; any other tmpfs has no docker driver form here."""
+    paths = [value] if isinstance(value, str) else value if isinstance(value, list) else [None]
+    for index, path in enumerate(paths):
+        if path != "/secrets":
+            where = draft.at("tmpfs", index) if isinstance(value, list) else draft.at("tmpfs")
+            message = "a tmpfs mount is left out: mount one with the docker driver's `mount` block"
+            findings.left_out(where, message)
 
 
 def _long_volume(draft: Draft, index: int, item: dict[str, Any], findings: Findings) -> str | None:

@@ -29,7 +29,6 @@ HINTS = {
     "platform": "constrain the group with ${attr.cpu.arch} / ${attr.kernel.name}",
     "extends": "inline the extended service",
     "profiles": "a job runs all of its groups",
-    "tmpfs": "mount a tmpfs with the docker driver's `mount` block",
 }
 
 
@@ -181,6 +180,7 @@ HANDLERS: dict[str, Handler] = {
     "labels": _labels,
     "ports": options.ports,
     "volumes": options.volumes,
+    "tmpfs": options.tmpfs,
     "devices": devices.devices,
     "network_mode": options.network_mode,
     "logging": options.logging,

@@ -8,8 +8,10 @@ the leftover report (HG301).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from hclgpu.backends.task_env import TASK_DIRS
 from hclgpu.importers.common import whole_number
 from hclgpu.importers.kubernetes.context import PodContext
 from hclgpu.importers.kubernetes.mounts import read_mounts
@@ -23,12 +25,19 @@ def read_container(ctx: PodContext, path: Path, sidecar: bool | None) -> dict[st
     whether an init container keeps running)."""
     task: dict[str, Any] = {"Name": str(ctx.take(*path, "name") or "task"), "Driver": "docker"}
     config: dict[str, Any] = {"image": str(ctx.take(*path, "image") or "")}
+    env = _env(ctx, path)
+    provided = {name for name in env if _nomad_sets(name)}
     _command(ctx, path, config)
+    for key in ("entrypoint", "args"):
+        if key in config:
+            config[key] = [_nomad_references(word, provided) for word in config[key]]
+    if "command" in config:
+        config["command"] = _nomad_references(config["command"], provided)
     workdir = ctx.take(*path, "workingDir")
     if workdir:
         config["work_dir"] = str(workdir)
     _pull_policy(ctx, path, config)
-    env = _env(ctx, path)
+    env = {name: _nomad_references(value, provided) for name, value in env.items() if name not in provided}
     if env:
         task["Env"] = env
     ports = _ports(ctx, path)
@@ -45,6 +54,26 @@ def read_container(ctx: PodContext, path: Path, sidecar: bool | None) -> dict[st
     if sidecar is not None:
         task["Lifecycle"] = {"Hook": "prestart", "Sidecar": sidecar}
     return task
+
+
+_NOMAD_VARIABLES = frozenset(
+    {*TASK_DIRS, "NOMAD_ALLOC_ID", "NOMAD_ALLOC_INDEX", "NOMAD_ALLOC_NAME", "NOMAD_CPU_LIMIT",
+     "NOMAD_GROUP_NAME", "NOMAD_JOB_ID", "NOMAD_JOB_NAME", "NOMAD_MEMORY_LIMIT", "NOMAD_MEMORY_MAX_LIMIT",
+     "NOMAD_NAMESPACE", "NOMAD_REGION", "NOMAD_TASK_NAME"}
+)  # fmt: skip
+"""The variables Nomad sets in every task (the ones the Kubernetes back end writes as env)."""
+_REFERENCE = re.compile(r"\$\((NOMAD_[A-Za-z0-9_]+)\)")
+
+
+def _nomad_sets(name: str) -> bool:
+    """Whether Nomad sets ``name`` itself: the task need not (and the env entry is dropped)."""
+    return name in _NOMAD_VARIABLES or name.startswith("NOMAD_META_")
+
+
+def _nomad_references(text: str, provided: set[str]) -> str:
+    """The kubelet's ``$(NOMAD_X)``, for a variable the container's env defines and Nomad sets,
+    as Nomad's ``${NOMAD_X}``."""
+    return _REFERENCE.sub(lambda m: f"${{{m[1]}}}" if m[1] in provided else m[0], text)
 
 
 def _command(ctx: PodContext, path: Path, config: dict[str, Any]) -> None:

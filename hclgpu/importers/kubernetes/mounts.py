@@ -54,6 +54,8 @@ def _mount(
         return _shm(ctx, at, volume["emptyDir"], config)
     if isinstance(volume.get("configMap"), dict):
         return _config_map(ctx, here, volume, mount, task, config)
+    if isinstance(volume.get("emptyDir"), dict) and target in ("/alloc", "/local", "/secrets"):
+        return True  # where Nomad's docker driver mounts the task's own directories
     if isinstance(volume.get("emptyDir"), dict):
         ctx.approximated(at, "an emptyDir is the allocation directory in Nomad (shared by the group's tasks)")
         _bind(config, f"../alloc/{volume.get('name')}", target, mount)
