@@ -141,7 +141,7 @@ def test_tensorrt_docker_line() -> None:
     assert flag_values(back, "--shm-size") == ["1073741824"]
     assert flag_values(back, "-p") == ["8000", "8001", "8002"]
     assert flag_values(front, "-p") == ["8888:5000"]
-    assert flag_values(back, "--memory") == ["8192m"] and flag_values(back, "--cpus") == ["8.192"]
+    assert flag_values(back, "--memory") == ["8192m"] and flag_values(back, "--cpu-shares") == ["8192"]
     image = _image_index(back)
     assert back[image:] == [
         "nvcr.io/nvidia/tensorrtserver:19.02-py3",
@@ -345,9 +345,14 @@ def test_features_docker_lines() -> None:
     assert flag_values(main, "--ulimit") == ["memlock=-1:-1", "nofile=1024:4096"]
     assert flag_values(main, "--shm-size") == ["2147483648"]
     assert flag_values(main, "-p") == ["8080", "9000:9001"]
-    assert flag_values(main, "--memory") == ["8192m"]
-    assert flag_values(main, "--memory-reservation") == ["4096m"]
-    assert flag_values(main, "--cpus") == ["2.5"]
+    # Nomad's docker driver: CPU shares of the MHz, no quota; memory_max only with oversubscription
+    assert flag_values(main, "--cpu-shares") == ["2500"] and flag_values(main, "--cpus") == []
+    assert flag_values(main, "--memory") == ["4096m"] and flag_values(main, "--memory-reservation") == []
+    assert flag_values(main, "--cap-drop") == ["NET_RAW"]
+    out, _ = artifacts(FEATURES, "docker", memory_oversubscription=True)
+    enabled = shlex.split(next(a.text for a in out if a.name == "g-main.sh"), comments=True)
+    assert flag_values(enabled, "--memory") == ["8192m"]
+    assert flag_values(enabled, "--memory-reservation") == ["4096m"]
     assert flag_values(main, "--restart") == ["on-failure:5"]
     assert flag_values(main, "--user") == ["1000:1000"]
     assert flag_values(main, "--sysctl") == ["net.core.somaxconn=1024"]
@@ -437,14 +442,12 @@ def test_features_compose() -> None:
     assert main["networks"] == ["g"] and doc["networks"] == {"g": {}, "pinned": {}, "accel": {}}
     assert main["sysctls"] == {"net.core.somaxconn": "1024"} and main["user"] == "1000:1000"
     assert main["logging"] == {"driver": "json-file", "options": {"max-file": "3", "max-size": "20m"}}
+    assert main["cpu_shares"] == 2500 and main["cap_drop"] == ["NET_RAW"]
     assert main["deploy"] == {
         "replicas": 2,
         "resources": {
-            "limits": {"cpus": 2.5, "memory": "8192m"},
-            "reservations": {
-                "memory": "4096m",
-                "devices": [{"driver": "nvidia", "count": 2, "capabilities": ["gpu"]}],
-            },
+            "limits": {"memory": "4096m"},
+            "reservations": {"devices": [{"driver": "nvidia", "count": 2, "capabilities": ["gpu"]}]},
         },
     }
     pinned = services["pinned-two-blocks"]

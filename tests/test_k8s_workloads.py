@@ -143,6 +143,12 @@ def test_a_batch_job_is_a_job_with_parallelism_completions_and_backoff() -> None
     assert out.pod("Job")["restartPolicy"] == "OnFailure"
 
 
+@pytest.mark.parametrize("group", ["", '    restart {\n      delay = "30s"\n    }\n'])
+def test_a_batch_job_retries_as_often_as_nomad_not_six_times(group: str) -> None:
+    # Nomad's batch default: 3 attempts (api/tasks.go defaultBatchJobRestartPolicy); a Job's is 6
+    assert lower(simple('  type = "batch"\n', group)).one("Job")["spec"]["backoffLimit"] == 3
+
+
 def test_a_batch_job_without_restart_attempts_never_restarts() -> None:
     out = lower(simple('  type = "batch"\n', "    restart {\n      attempts = 0\n    }\n"))
     assert out.pod("Job")["restartPolicy"] == "Never"
@@ -502,8 +508,27 @@ def test_kill_timeout_is_the_longest_grace_period() -> None:
 
 def test_privileged_becomes_the_security_context() -> None:
     out = lower(simple(task=APP.replace('"nginx:1.27"', '"nginx:1.27"\n    privileged = true')))
-    assert out.container("app")["securityContext"] == {"privileged": True}
+    # Nomad's docker driver drops NET_RAW (its default allow_caps), privileged or not
+    assert out.container("app")["securityContext"] == {
+        "privileged": True,
+        "capabilities": {"drop": ["NET_RAW"]},
+    }
     assert out.lines("HG302", "privileged") == [out.line('task "app"')]
+
+
+@pytest.mark.parametrize(
+    ("caps", "drop"),
+    [
+        ("", ["NET_RAW"]),
+        ('\n    cap_add = ["net_raw"]', None),  # added back (the client's allow_caps must allow it)
+        ('\n    cap_drop = ["ALL"]', ["ALL"]),
+        ('\n    cap_drop = ["CAP_NET_RAW"]', ["NET_RAW"]),
+    ],
+)
+def test_net_raw_is_dropped_as_nomads_docker_driver_drops_it(caps: str, drop: list[str] | None) -> None:
+    out = lower(simple(task=APP.replace('"nginx:1.27"', '"nginx:1.27"' + caps)))
+    assert out.container("app").get("securityContext", {}).get("capabilities", {}).get("drop") == drop
+    assert out.pod()["automountServiceAccountToken"] is False  # a Nomad task has no API token
 
 
 # --------------------------------------------------------------------------- resources
@@ -540,15 +565,19 @@ def test_cpu_memory_arithmetic_and_one_factor_note_per_job() -> None:
         """,
         cpu_mhz_per_core=2000,
     )
-    assert out.container("a")["resources"] == {
+    assert out.container("a")["resources"] == {  # Nomad ignores memory_max: oversubscription is off
         "requests": {"cpu": "1250m", "memory": "512Mi"},
-        "limits": {"memory": "1024Mi"},
+        "limits": {"memory": "512Mi"},
     }
     assert out.container("b")["resources"] == {
         "requests": {"cpu": "150m", "memory": "128Mi"},
         "limits": {"memory": "128Mi"},
     }
     assert out.lines("HG302", "2000 MHz per core") == [out.line("resources {")]
+    assert out.lines("HG302", "memory_max = 1024") == [out.line("resources {")]
+    enabled = lower(out.text, cpu_mhz_per_core=2000, memory_oversubscription=True)
+    assert enabled.container("a")["resources"]["limits"] == {"memory": "1024Mi"}
+    assert enabled.lines("HG302", "memory_max") == []
 
 
 def test_cores_set_the_cpu_limit() -> None:
@@ -913,7 +942,11 @@ def test_task_fields_without_a_container_equivalent_are_reported() -> None:
           }
         }
     """)
-    assert out.container("app")["securityContext"] == {"runAsUser": 1000, "runAsGroup": 2000}
+    assert out.container("app")["securityContext"] == {
+        "runAsUser": 1000,
+        "runAsGroup": 2000,
+        "capabilities": {"drop": ["NET_RAW"]},
+    }
     assert out.lines("HG301", "`meta`") == [out.line('task "app"')]
     assert out.lines("HG301", "restart") == [out.line("restart {")]
     assert out.lines("HG301", "`tags`") == [out.line("service {")]

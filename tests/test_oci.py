@@ -357,9 +357,14 @@ def test_cpu_shares_and_memory_follow_nomads_docker_driver() -> None:
         '      config {\n        image = "busybox"\n      }\n      resources {\n        cpu = 250\n'
         "        memory = 128\n        memory_max = 512\n      }\n"
     )
-    config, _ = one(text)
+    config, diagnostics = one(text)  # memory oversubscription not stated: Nomad's default, off
     resources = config["linux"]["resources"]
     assert resources["cpu"] == {"shares": 250}
+    assert resources["memory"] == {"limit": 128 * 1024 * 1024}
+    assert "NOMAD_MEMORY_MAX_LIMIT" not in env_of(config)
+    assert any("memory_max = 512" in m for m in messages(diagnostics, "HG302"))
+    config, _ = one(text, memory_oversubscription=True)
+    resources = config["linux"]["resources"]
     assert resources["memory"] == {"limit": 512 * 1024 * 1024, "reservation": 128 * 1024 * 1024}
     assert env_of(config)["NOMAD_MEMORY_MAX_LIMIT"] == "512"
     default, _ = one(job('      config {\n        image = "busybox"\n      }\n'))

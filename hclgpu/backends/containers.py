@@ -147,3 +147,46 @@ def runtime_references(
             task,
             help=help,
         )
+
+
+def memory_limit(ctx: Lowering, task: m.Task, default_mb: int) -> tuple[int, int | None]:
+    """(the memory limit, the reservation under it or None) in MiB, as Nomad enforces them.
+
+    Nomad honours `memory_max` only where the scheduler enables memory oversubscription
+    (`memory_oversubscription_enabled`, off by default; nomad/structs/operator.go
+    SchedulerConfiguration): elsewhere `memory` is the hard limit and `memory_max` is
+    ignored, said here (HG302) unless the profile states that the cluster enables it."""
+    res = task.resources
+    memory = res.memory_mb if res is not None and res.memory_mb is not None else default_mb
+    maximum = res.memory_max_mb if res is not None and res.memory_max_mb else 0
+    if maximum <= memory:
+        return memory, None
+    if ctx.options.memory_oversubscription:
+        return maximum, memory
+    stated = "does not enable" if ctx.options.memory_oversubscription is False else "is not stated to enable"
+    approximated(
+        ctx,
+        f'memory_max = {maximum} of task "{task.name}" is left out: the cluster {stated} memory '
+        f"oversubscription, without which Nomad ignores it and enforces memory = {memory}",
+        res,
+        help="set memory-oversubscription = true in the profile where the cluster enables it",
+    )
+    return memory, None
+
+
+NOMAD_DROPPED_CAPS = ("NET_RAW",)
+"""What Docker grants a container and Nomad's docker driver does not: its default
+`allow_caps` (drivers/shared/capabilities/defaults.go:15-38 at v1.10.0, "excludes NET_RAW for
+security reasons") is Docker's defaults less NET_RAW, so the driver drops it
+(capabilities.Delta)."""
+
+
+def nomad_cap_drop(config: dict[str, object]) -> list[str]:
+    """The capabilities the container must also drop to start as Nomad starts it: NET_RAW,
+    unless the task adds it back (`cap_add`, which the client's `allow_caps` must allow) or
+    already drops it (or all)."""
+    named = {
+        verb: {re.sub("^CAP_", "", c.upper()) for c in as_strings(config.get(f"cap_{verb}"))}
+        for verb in ("add", "drop")
+    }
+    return [c for c in NOMAD_DROPPED_CAPS if c not in named["add"] and not named["drop"] & {c, "ALL"}]

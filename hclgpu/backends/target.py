@@ -38,6 +38,8 @@ class RenderOptions:
     container targets use them instead of the host's first indexes."""
     device_node: str | None = None
     """The node those IDs are on (for messages)."""
+    memory_oversubscription: bool | None = None
+    """The profile's `memory-oversubscription`: only then does Nomad honour `memory_max`."""
     target: Any = None
     """The target's own options (its registry entry's ``Options``); None for its defaults."""
 

@@ -41,9 +41,13 @@ not inside another path (``/usr/local``)."""
 _ENV_NAME_BAD = re.compile(r"[^A-Za-z0-9_]")
 
 
-def nomad_env(job: m.Job, group: m.TaskGroup, task: m.Task, mhz_per_core: int) -> dict[str, str]:
+def nomad_env(
+    job: m.Job, group: m.TaskGroup, task: m.Task, mhz_per_core: int, oversubscription: bool | None = None
+) -> dict[str, str]:
     """The ``NOMAD_*`` variables Nomad sets whose values do not depend on the node or the
-    allocation; NOMAD_ALLOC_INDEX and NOMAD_ALLOC_NAME are those of the first allocation."""
+    allocation; NOMAD_ALLOC_INDEX and NOMAD_ALLOC_NAME are those of the first allocation.
+    NOMAD_MEMORY_MAX_LIMIT only where memory oversubscription is on (else Nomad allocates no
+    maximum, and sets none)."""
     job_id = job.id or job.name or ""
     env = dict(TASK_DIRS)
     env.update(
@@ -64,7 +68,7 @@ def nomad_env(job: m.Job, group: m.TaskGroup, task: m.Task, mhz_per_core: int) -
     else:
         env["NOMAD_CPU_LIMIT"] = str(res.cpu if res is not None and res.cpu is not None else DEFAULT_CPU_MHZ)
     env["NOMAD_MEMORY_LIMIT"] = str(res.memory_mb if res and res.memory_mb is not None else DEFAULT_MEMORY_MB)
-    if res is not None and res.memory_max_mb:
+    if oversubscription and res is not None and res.memory_max_mb:
         env["NOMAD_MEMORY_MAX_LIMIT"] = str(res.memory_max_mb)
     for meta in (job.meta, group.meta, task.meta):  # the task's wins, as in Nomad
         for key, value in (meta or {}).items():

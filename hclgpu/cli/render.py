@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
         templates=settings.templates,
         unsupported=settings.unsupported,  # type: ignore[arg-type]
         cpu_mhz_per_core=settings.cpu_mhz_per_core,
+        memory_oversubscription=settings.memory_oversubscription,
         device_ids=device_ids,
         device_node=args.node if device_ids is not None else None,
         target=registry.options_from(target, _TargetValues(settings, args)),

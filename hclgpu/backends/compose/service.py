@@ -59,6 +59,8 @@ def service(c: Container, depends_on: Obj, networks: list[str]) -> Obj:
     devices = [f"{node}:{node}" for node in c.device_nodes] + c.devices
     if devices:
         out["devices"] = devices
+    if c.cpu_shares is not None:
+        out["cpu_shares"] = c.cpu_shares
     if c.volumes:
         out["volumes"] = list(c.volumes)
     if c.tmpfs:

@@ -66,6 +66,8 @@ def _pairs(flag: str, values: dict[str, str]) -> list[str]:
 def _resources(c: Container) -> list[str]:
     """CPU, memory, GPUs and devices, /dev/shm and ulimits (soft:hard; -1 is unlimited)."""
     out: list[str] = []
+    if c.cpu_shares is not None:
+        out += ["--cpu-shares", str(c.cpu_shares)]
     if c.cpus is not None:
         out += ["--cpus", f"{c.cpus:g}"]
     if c.memory_mb is not None:

@@ -84,6 +84,9 @@ class Container:
     labels: dict[str, str] = dataclass_field(default_factory=dict)
     ports: list[PortMap] = dataclass_field(default_factory=list)
     cpus: float | None = None
+    """A hard CPU quota, in CPUs (``cpu_hard_limit``, or ``cores``)."""
+    cpu_shares: int | None = None
+    """CPU shares, Nomad's MHz: the docker driver's default, a weight and no limit."""
     memory_mb: int | None = None
     memory_reservation_mb: int | None = None
     gpus: Gpus | None = None

@@ -105,7 +105,8 @@ class _TaskEnv:
     directories it names are mounted where the docker driver mounts them."""
 
     def __init__(self, job: m.Job, group: m.TaskGroup, task: m.Task, ctx: ContainerLowering) -> None:
-        self.values = nomad_env(job, group, task, ctx.options.cpu_mhz_per_core)
+        options = ctx.options
+        self.values = nomad_env(job, group, task, options.cpu_mhz_per_core, options.memory_oversubscription)
         self.used: set[str] = set()
 
     def _value(self, name: str) -> str | None:

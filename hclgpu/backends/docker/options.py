@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hclgpu.backends import containers
-from hclgpu.backends.containers import as_strings
+from hclgpu.backends.containers import as_strings, nomad_cap_drop
 from hclgpu.backends.docker.container import (
     OPTIONS,
     Container,
@@ -73,6 +73,9 @@ def lower_options(c: Container, config: Mapping[str, Any], ctx: ContainerLowerin
     _ulimits(c, config, ctx)
     _mounts(c, config, ctx)
     _options(c, c.task, config, ctx)
+    dropped = nomad_cap_drop(dict(config))
+    if dropped and c.task.driver == "docker":  # its default allow_caps; see nomad_cap_drop
+        c.options["cap_drop"] = [*c.options.get("cap_drop", []), *dropped]
 
 
 def runtime_references(ctx: ContainerLowering, task: m.Task, where: str, values: Iterable[str]) -> None:

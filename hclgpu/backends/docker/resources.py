@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hclgpu.backends.containers import planned_ids
+from hclgpu.backends.containers import memory_limit, planned_ids
 from hclgpu.backends.docker.container import (
     Container,
     ContainerLowering,
@@ -44,11 +44,7 @@ def lower_resources(c: Container, ctx: ContainerLowering) -> None:
     """cpu → cpus, memory → memory (and its reservation when memory_max is set), devices."""
     res = c.task.resources
     _cpu(c, res, ctx)
-    memory = res.memory_mb if res and res.memory_mb is not None else DEFAULT_MEMORY_MB
-    if res is not None and res.memory_max_mb and res.memory_max_mb > memory:
-        c.memory_mb, c.memory_reservation_mb = res.memory_max_mb, memory
-    else:
-        c.memory_mb = memory
+    c.memory_mb, c.memory_reservation_mb = memory_limit(ctx, c.task, DEFAULT_MEMORY_MB)
     if res is not None:
         _devices(c, res.devices or [], ctx)
         handled = ("cpu", "cores", "memory_mb", "memory_max_mb", "devices")
@@ -73,16 +69,20 @@ def _cpu(c: Container, res: m.Resources | None, ctx: ContainerLowering) -> None:
         )
         return
     mhz = res.cpu if res and res.cpu is not None else DEFAULT_CPU_MHZ
+    if not (c.task.config or {}).get("cpu_hard_limit"):
+        # Nomad's docker driver gives the container CPU shares of its MHz and no quota
+        # unless cpu_hard_limit (drivers/docker/driver.go:1051 and 1071-1080 at v1.10.0:
+        # CPUShares from the task's LinuxResources, its cpu in MHz); Docker's minimum is 2
+        c.cpu_shares = max(2, mhz)
+        return
     factor = ctx.options.cpu_mhz_per_core
     c.cpus = cpus(mhz, factor)
-    share = (
-        "" if (c.task.config or {}).get("cpu_hard_limit") else "; Nomad's cpu is a share, this a hard limit"
-    )
-    prefix = f"Nomad cpu is in MHz: {field(ctx, 'cpus')} is converted"
+    prefix = f"Nomad cpu is in MHz: cpu_hard_limit's quota as {field(ctx, 'cpus')} is converted"
     if ctx.first_time(prefix):
         approximated(
             ctx,
-            f"{prefix} at {factor} MHz per core (cpu = {mhz} → {c.cpus:g}){share}",
+            f"{prefix} at {factor} MHz per core (cpu = {mhz} → {c.cpus:g}); Nomad divides by the node's "
+            "total MHz",
             res if res is not None else c.task,
             help="pass --cpu-mhz-per-core with your hosts' clock",
         )

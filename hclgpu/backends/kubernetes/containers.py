@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from hclgpu.backends.containers import (
     as_strings,
+    memory_limit,
     network_ports,
+    nomad_cap_drop,
     port_number,
     process_environment,
     runtime_references,
@@ -191,6 +193,8 @@ def _security_context(task: m.Task, ctx: Lowering) -> Obj:
         verb: [re.sub("^CAP_", "", c.upper()) for c in as_strings(config.get(f"cap_{verb}"))]
         for verb in ("add", "drop")
     }
+    if task.driver == "docker":  # what Nomad's docker driver does not grant (its allow_caps)
+        caps["drop"] += nomad_cap_drop(dict(config))
     caps = {verb: names for verb, names in caps.items() if names}
     if caps:
         security["capabilities"] = caps
@@ -281,9 +285,9 @@ def _resources(task: m.Task, ctx: Lowering, devices: DeviceLowering | None) -> O
         requests["cpu"] = _millicores(res.cpu if res and res.cpu is not None else DEFAULT_CPU_MHZ, at, ctx)
         if (task.config or {}).get("cpu_hard_limit"):
             limits["cpu"] = requests["cpu"]
-    memory = res.memory_mb if res and res.memory_mb is not None else DEFAULT_MEMORY_MB
-    requests["memory"] = f"{memory}Mi"
-    limits["memory"] = f"{res.memory_max_mb if res and res.memory_max_mb else memory}Mi"
+    limit, reservation = memory_limit(ctx, task, DEFAULT_MEMORY_MB)
+    requests["memory"] = f"{reservation or limit}Mi"
+    limits["memory"] = f"{limit}Mi"
     if devices is not None:
         for name, count in devices.limits.items():
             requests[name] = limits[name] = count

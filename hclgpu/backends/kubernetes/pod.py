@@ -60,6 +60,8 @@ def pod_template(
     if containers:
         _ephemeral_disk(containers[0], group, ctx)
     spec: Obj = {"restartPolicy": restart_policy(workload_kind(job), group, ctx)}
+    # a Nomad task gets no credentials for the cluster's API; a pod would get a token mounted
+    spec["automountServiceAccountToken"] = False
     if inits:
         spec["initContainers"] = inits
     spec["containers"] = containers

@@ -45,7 +45,8 @@ class ContainerEnv:
 
     @classmethod
     def of(cls, job: m.Job, group: m.TaskGroup, task: m.Task, ctx: Lowering) -> ContainerEnv:
-        variables = nomad_env(job, group, task, ctx.options.cpu_mhz_per_core)
+        options = ctx.options
+        variables = nomad_env(job, group, task, options.cpu_mhz_per_core, options.memory_oversubscription)
         if (group.count or 1) > 1:
             for name in _PER_ALLOCATION:
                 variables.pop(name, None)

@@ -338,13 +338,19 @@ def _daemon_set(job: m.Job, group: m.TaskGroup, pod: Obj, ctx: Lowering) -> Obj:
     return spec
 
 
+BATCH_RESTART_ATTEMPTS = 3
+"""Nomad's restart attempts for a batch group (defaultBatchJobRestartPolicy)."""
+
+
 def _job_spec(job: m.Job, group: m.TaskGroup, pod: Obj, ctx: Lowering) -> Obj:
-    """count → parallelism and completions; restart attempts → backoffLimit."""
+    """count → parallelism and completions; restart attempts → backoffLimit, Nomad's 3 for a
+    batch group that sets none (api/tasks.go:612-623 and 660-668 at v1.10.0), where a Job
+    would retry 6 times."""
     count = 1 if group.count is None else group.count
     spec: Obj = {"parallelism": count, "completions": count}
     policy = group.restart_policy
-    if policy is not None and policy.attempts is not None:
-        spec["backoffLimit"] = policy.attempts
+    attempts = policy.attempts if policy is not None and policy.attempts is not None else None
+    spec["backoffLimit"] = BATCH_RESTART_ATTEMPTS if attempts is None else attempts
     for block in (job.update, group.update):
         if block is not None:
             unsupported(ctx, "a batch/v1 Job has no rolling update; the update block is left out", block)

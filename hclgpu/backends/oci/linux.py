@@ -5,9 +5,11 @@ The defaults are those of ``runc spec`` (mounts, namespaces, maskedPaths, readon
 adjusted the way Nomad's docker driver configures a container:
 
 * ``/dev/shm`` is ``shm_size`` bytes (docker: bytes; podman: "64m"), 64 MiB by default;
-* memory: ``memory_max`` (MiB) is the limit and ``memory`` the reservation, or ``memory``
-  alone is the limit (Nomad ``memoryLimits``); swap is not limited, because runc fails on
-  hosts without swap accounting where docker silently drops the setting;
+* memory: ``memory_max`` (MiB) is the limit and ``memory`` the reservation where the profile
+  says the cluster enables memory oversubscription, else ``memory`` alone is the limit
+  (Nomad ``memoryLimits``; :func:`hclgpu.backends.containers.memory_limit`); swap is not
+  limited, because runc fails on hosts without swap accounting where docker silently drops
+  the setting;
 * cpu: shares = Nomad's cpu MHz, exactly as the docker driver sets ``CPUShares``; with
   ``cpu_hard_limit`` a CFS quota of cpu / --cpu-mhz-per-core cores;
 * the task directories ``/alloc``, ``/local`` and ``/secrets`` (NOMAD_ALLOC_DIR...) are
@@ -20,9 +22,10 @@ import os
 import re
 from typing import Any
 
+from hclgpu.backends.containers import memory_limit
 from hclgpu.backends.oci.options import oci_options
 from hclgpu.backends.oci.reporting import approximated, unsupported
-from hclgpu.backends.oci.scope import TASK_DIRS, TaskScope, merged_blocks
+from hclgpu.backends.oci.scope import DEFAULT_MEMORY_MB, TASK_DIRS, TaskScope, merged_blocks
 
 MIB = 1024 * 1024
 DEFAULT_SHM = "65536k"
@@ -148,10 +151,10 @@ def namespaces(scope: TaskScope) -> list[dict[str, str]]:
 
 def resources(scope: TaskScope, device_rules: list[dict[str, Any]]) -> dict[str, Any]:
     """Memory and cpu as Nomad's docker driver sets them, pids, and the device cgroup."""
-    memory_mb, max_mb = scope.memory_mb(), scope.memory_max_mb()
-    memory: dict[str, Any] = {"limit": (max_mb or memory_mb) * MIB}
-    if max_mb:
-        memory["reservation"] = memory_mb * MIB
+    limit, reservation = memory_limit(scope.ctx, scope.task, DEFAULT_MEMORY_MB)
+    memory: dict[str, Any] = {"limit": limit * MIB}
+    if reservation is not None:
+        memory["reservation"] = reservation * MIB
     out: dict[str, Any] = {
         "devices": [{"allow": False, "access": "rwm"}, *device_rules],
         "memory": memory,

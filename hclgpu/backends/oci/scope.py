@@ -36,7 +36,13 @@ class TaskScope:
 
     def __post_init__(self) -> None:
         self.config = dict(self.task.config or {})
-        self.nomad_env = nomad_env(self.job, self.group, self.task, self.ctx.options.cpu_mhz_per_core)
+        self.nomad_env = nomad_env(
+            self.job,
+            self.group,
+            self.task,
+            self.ctx.options.cpu_mhz_per_core,
+            self.ctx.options.memory_oversubscription,
+        )
 
     @property
     def where(self) -> str:
@@ -52,10 +58,6 @@ class TaskScope:
     def memory_mb(self) -> int:
         res = self.task.resources
         return res.memory_mb if res is not None and res.memory_mb is not None else DEFAULT_MEMORY_MB
-
-    def memory_max_mb(self) -> int:
-        res = self.task.resources
-        return res.memory_max_mb if res is not None and res.memory_max_mb else 0
 
     def interpolate(self, field_name: str, values: Iterable[str]) -> list[str]:
         """``values`` with the static ``${NOMAD_*}`` references substituted; HG302 (once per

@@ -55,7 +55,28 @@ def read_service(name: str, data: dict[str, Any], findings: Findings, project: s
             message = f"`{key}` has no Nomad job equivalent; it is left out" + (f" ({hint})" if hint else "")
             findings.left_out(draft.at(key), message)
     deploy.settle_memory(draft, findings)
+    _nomads_own_caps(draft)
     return draft
+
+
+def _nomads_own_caps(draft: Draft) -> None:
+    """NET_RAW in `cap_drop` is what Nomad's docker driver drops by itself (its default
+    `allow_caps`), so the task need not say it."""
+    dropped = draft.config.get("cap_drop")
+    if isinstance(dropped, list) and any(str(c).upper().removeprefix("CAP_") == "NET_RAW" for c in dropped):
+        kept = [c for c in dropped if str(c).upper().removeprefix("CAP_") != "NET_RAW"]
+        if kept:
+            draft.config["cap_drop"] = kept
+        else:
+            del draft.config["cap_drop"]
+
+
+def _cpu_shares(draft: Draft, value: Any, findings: Findings) -> None:
+    """CPU shares are what Nomad's docker driver sets from `cpu` (MHz): the same number."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
+        draft.resources["CPU"] = value
+    else:
+        findings.left_out(draft.at("cpu_shares"), f"`{value}` is not a number of CPU shares; left out")
 
 
 def _command(key: str) -> Handler:
@@ -193,6 +214,7 @@ HANDLERS: dict[str, Handler] = {
     "deploy": deploy.deploy,
     "gpus": devices.gpus,
     "cpus": deploy.legacy_cpus,
+    "cpu_shares": _cpu_shares,
     "mem_limit": deploy.mem_limit,
     "mem_reservation": deploy.mem_reservation,
     "scale": deploy.scale,

@@ -181,6 +181,8 @@ def _security(ctx: PodContext, path: Path, config: dict[str, Any], task: dict[st
         config["privileged"] = True
     for verb in ("add", "drop"):
         names = ctx.take(*base, "capabilities", verb)
+        if isinstance(names, list) and verb == "drop":  # Nomad's docker driver drops NET_RAW itself
+            names = [n for n in names if str(n).upper().removeprefix("CAP_") != "NET_RAW"]
         if isinstance(names, list) and names:
             config[f"cap_{verb}"] = [str(n) for n in names]
     if ctx.take(*base, "readOnlyRootFilesystem"):

@@ -156,6 +156,8 @@ def _pod(
     for index, _ in enumerate(ctx.items("initContainers")):
         ctx.take("initContainers", index, "restartPolicy")
     tasks += [read_container(ctx, ("containers", i), None) for i, _ in enumerate(ctx.items("containers"))]
+    if ctx.peek("automountServiceAccountToken") is False:
+        ctx.take("automountServiceAccountToken")  # a Nomad task gets no API token either
     grace = whole_number(ctx.take("terminationGracePeriodSeconds"), 0, 10**9)
     if grace is not None:
         for task in tasks:
