@@ -444,13 +444,26 @@ def test_quantities(text: object, value: float | None) -> None:
 def test_every_unread_field_is_reported_at_its_line() -> None:
     text = (
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  paused: true\n"
-        "  template:\n    spec:\n      hostNetwork: true\n      containers:\n"
+        "  template:\n    spec:\n      hostAliases: []\n      shareProcessNamespace: true\n"
+        "      containers:\n"
         "        - name: app\n          image: busybox\n"
     )
     dropped = {d.pointer: d for d in import_kubernetes(text).dropped}
-    assert set(dropped) == {"/spec/paused", "/spec/template/spec/hostNetwork"}
+    assert set(dropped) == {"/spec/paused", "/spec/template/spec/shareProcessNamespace"}
     assert all(d.code == "HG301" for d in dropped.values())
-    assert locate(text, 0, "/spec/template/spec/hostNetwork") == (9, 20)
+    assert locate(text, 0, "/spec/template/spec/shareProcessNamespace") == (10, 30)
+
+
+def test_host_namespaces_and_the_runtime_class_are_docker_options() -> None:
+    text = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n"
+        "      hostNetwork: true\n      hostIPC: true\n      dnsPolicy: ClusterFirstWithHostNet\n"
+        "      runtimeClassName: nvidia\n      containers:\n        - name: app\n          image: busybox\n"
+    )
+    imported = import_kubernetes(text)
+    assert not imported.dropped
+    for line in ('network_mode = "host"', 'ipc_mode     = "host"', 'runtime      = "nvidia"'):
+        assert line in imported.hcl
 
 
 def test_a_list_is_opened_and_other_kinds_are_reported() -> None:

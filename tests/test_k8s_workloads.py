@@ -1178,3 +1178,25 @@ def test_every_sample_lowers_to_valid_objects_and_located_diagnostics(path: Path
     assert {"Deployment", "Job", "CronJob", "DaemonSet"} & set(out.kinds())
     assert all(d.span is not None for d in out.diagnostics)
     assert {d.code for d in out.diagnostics} <= {"HG301", "HG302"}
+
+
+def test_host_options_are_the_pod_fields_that_do_the_same() -> None:
+    config = (
+        '"busybox"\n    network_mode = "host"\n    ipc_mode = "host"\n    runtime = "nvidia"\n'
+        '    volumes = ["/dev/infiniband:/dev/infiniband:ro", "cache:/cache", "local/x:/x"]\n'
+        '    mount {\n      type   = "tmpfs"\n      target = "/scratch"\n    }'
+    )
+    out = lower(simple(task=APP.replace('"nginx:1.27"', config)))
+    pod = out.pod()
+    assert (pod["hostNetwork"], pod["hostIPC"], pod["dnsPolicy"]) == (True, True, "ClusterFirstWithHostNet")
+    assert pod["runtimeClassName"] == "nvidia"
+    mounts = {m["mountPath"]: m for m in out.container("app")["volumeMounts"]}
+    volumes = {v["name"]: v for v in pod["volumes"]}
+    assert volumes[mounts["/dev/infiniband"]["name"]]["hostPath"] == {"path": "/dev/infiniband"}
+    assert mounts["/dev/infiniband"]["readOnly"] is True
+    assert volumes[mounts["/cache"]["name"]]["emptyDir"] == {}  # a docker volume: gone with the pod (HG302)
+    assert volumes[mounts["/scratch"]["name"]]["emptyDir"] == {"medium": "Memory"}
+    assert "/x" not in mounts  # relative to the Nomad task directory: left out
+    assert out.lines("HG301", "local/x") == [out.line('task "app"')]
+    assert out.lines("HG302", "runtimeClassName") == [out.line('task "app"')]
+    assert out.lines("HG301", "network_mode") == []

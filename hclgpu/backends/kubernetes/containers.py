@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from hclgpu.backends.containers import (
@@ -23,6 +23,7 @@ from hclgpu.backends.containers import (
     process_environment,
     runtime_references,
 )
+from hclgpu.backends.kubernetes.host import HOST_KEYS, PodHost, lower_host
 from hclgpu.backends.kubernetes.names import dns_label
 from hclgpu.backends.kubernetes.objects import Obj, container_port_name
 from hclgpu.backends.kubernetes.reporting import HINTS, approximated, is_set, report_leftovers, unsupported
@@ -49,6 +50,8 @@ class PodParts:
 
     volumes: list[Obj]
     grace: int | None = None
+    host: PodHost = field(default_factory=PodHost)
+    """Host namespaces and the runtime class the tasks ask for."""
 
 
 _CONFIG_KEYS = frozenset(
@@ -67,6 +70,7 @@ _CONFIG_KEYS = frozenset(
         "force_pull",
         "cpu_hard_limit",
         "readonly_rootfs",
+        *HOST_KEYS,
     }
 )
 
@@ -103,11 +107,11 @@ def task_container(
     nomad = ContainerEnv.of(job, group, task, ctx)
     command = as_strings(config["entrypoint"]) if "entrypoint" in config else []
     args = as_strings(config.get("command")) + as_strings(config.get("args"))
-    for field, key, values in (("entrypoint", "command", command), ("command/args", "args", args)):
+    for where, key, values in (("entrypoint", "command", command), ("command/args", "args", args)):
         unknown: set[str] = set()
         if values or (key == "command" and "entrypoint" in config):
             container[key] = [nomad.expanded(kubernetes_literal(word), unknown) for word in values]
-        _runtime_references(ctx, task, field, unknown)
+        _runtime_references(ctx, task, where, unknown)
     workdir = config.get("work_dir") or config.get("working_dir")
     if workdir:
         unknown = set()
@@ -125,6 +129,7 @@ def task_container(
     mounts = nomad.mounts(name, pod.volumes)
     if mounts:
         container.setdefault("volumeMounts", []).extend(mounts)
+    lower_host(task, config, container, pod.volumes, pod.host, ctx)
     ports = _container_ports(task, group, ctx)
     if ports:
         container["ports"] = ports

@@ -69,6 +69,7 @@ def pod_template(
         spec["volumes"] = pod.volumes
     if pod.grace is not None:
         spec["terminationGracePeriodSeconds"] = pod.grace
+    pod.host.apply(spec)
     spec.update(pod_placement(job, group, ctx, list(devices.values())))
     return {"metadata": {"labels": pod_labels(job, group)}, "spec": spec}
 

@@ -145,6 +145,27 @@ def read_group(
     return read
 
 
+_HOST_FIELDS = {"hostNetwork": "network_mode", "hostIPC": "ipc_mode", "hostPID": "pid_mode"}
+"""Pod fields that are docker driver options of every task (the back end's host.py)."""
+
+
+def _host(ctx: PodContext, tasks: list[dict[str, Any]]) -> None:
+    """Host namespaces and the runtime class, which the docker driver sets per task."""
+    options: dict[str, str] = {}
+    for pod_field, option in _HOST_FIELDS.items():
+        if ctx.peek(pod_field) is True:
+            ctx.take(pod_field)
+            options[option] = "host"
+    if options.get("network_mode") and ctx.peek("dnsPolicy") == "ClusterFirstWithHostNet":
+        ctx.take("dnsPolicy")  # what a host-network pod needs to resolve cluster names
+    runtime = ctx.peek("runtimeClassName")
+    if isinstance(runtime, str) and runtime:
+        ctx.take("runtimeClassName")
+        options["runtime"] = runtime
+    for task in tasks:
+        task["Config"].update(options)
+
+
 def _pod(
     ctx: PodContext, read: GroupRead, labels: dict[str, str], objects: Objects, findings: Findings
 ) -> None:
@@ -158,6 +179,7 @@ def _pod(
     tasks += [read_container(ctx, ("containers", i), None) for i, _ in enumerate(ctx.items("containers"))]
     if ctx.peek("automountServiceAccountToken") is False:
         ctx.take("automountServiceAccountToken")  # a Nomad task gets no API token either
+    _host(ctx, tasks)
     grace = whole_number(ctx.take("terminationGracePeriodSeconds"), 0, 10**9)
     if grace is not None:
         for task in tasks:

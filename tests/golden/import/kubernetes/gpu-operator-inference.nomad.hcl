@@ -22,6 +22,7 @@ job "triton" {
         ports      = ["http", "grpc", "metrics"]
         volumes    = ["local/config.pbtxt:/models/resnet50/config.pbtxt:ro"]
         shm_size   = 2147483648
+        runtime    = "nvidia"
       }
 
       env {

@@ -1,0 +1,149 @@
+"""Docker driver options that reach into the host, as the pod fields that do the same.
+
+``network_mode = "host"`` is ``hostNetwork`` (with ``dnsPolicy: ClusterFirstWithHostNet``,
+so the pod still resolves cluster names), ``ipc_mode``/``pid_mode = "host"`` are
+``hostIPC``/``hostPID``, ``runtime`` is ``runtimeClassName`` (a RuntimeClass of that name
+must exist: HG302), and the driver's ``volumes`` and ``mount`` blocks are volumes:
+a host path is a ``hostPath`` volume, a named docker volume an ``emptyDir`` (it does not
+outlive the pod: HG302), a tmpfs an in-memory ``emptyDir``. Nomad's docker driver takes a
+host path only where the client's docker plugin sets ``volumes.enabled``; Pod Security
+admission refuses hostPath, hostNetwork, hostIPC and hostPID outside `privileged`
+namespaces. Both are said once per task.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hclgpu.backends.containers import as_strings
+from hclgpu.backends.kubernetes.names import dns_label
+from hclgpu.backends.kubernetes.objects import Obj
+from hclgpu.backends.kubernetes.reporting import approximated, unsupported
+from hclgpu.backends.target import Lowering
+from hclgpu.ir import models as m
+
+__all__ = ["HOST_KEYS", "PodHost", "lower_host"]
+
+HOST_KEYS = ("network_mode", "ipc_mode", "pid_mode", "runtime", "volumes", "mount", "mounts")
+"""The driver-config keys this module translates."""
+
+_NAMESPACES = {"network_mode": "hostNetwork", "ipc_mode": "hostIPC", "pid_mode": "hostPID"}
+
+
+@dataclass(slots=True)
+class PodHost:
+    """What the tasks of one group ask of the pod: its host namespaces and runtime class."""
+
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def apply(self, spec: Obj) -> None:
+        spec.update(self.fields)
+        if self.fields.get("hostNetwork"):
+            spec["dnsPolicy"] = "ClusterFirstWithHostNet"
+
+
+def lower_host(
+    task: m.Task, config: Mapping[str, Any], container: Obj, volumes: list[Obj], host: PodHost, ctx: Lowering
+) -> None:
+    """The host options of one task's driver config: pod fields, volumes and mounts."""
+    where = f'task "{task.name}"'
+    for key, pod_field in _NAMESPACES.items():
+        value = config.get(key)
+        if value in (None, ""):
+            continue
+        if value == "host":
+            host.fields[pod_field] = True
+            approximated(ctx, f'{key} = "host" of {where} → {pod_field}: true', task, help=_PRIVILEGED)
+        else:
+            message = f'{key} = "{value}" of {where} has no Kubernetes equivalent; it is left out'
+            unsupported(ctx, message, task)
+    runtime = config.get("runtime")
+    if isinstance(runtime, str) and runtime:
+        host.fields["runtimeClassName"] = dns_label(runtime)
+        approximated(
+            ctx,
+            f'runtime = "{runtime}" of {where} → runtimeClassName: {dns_label(runtime)}; a RuntimeClass of '
+            "that name must exist in the cluster",
+            task,
+        )
+    mounts = [_volume_mount(text, task, ctx) for text in as_strings(config.get("volumes"))]
+    mounts += [_block_mount(block, task, ctx) for block in _blocks(config)]
+    for index, found in enumerate(mount for mount in mounts if mount is not None):
+        source, target, read_only = found
+        name = dns_label(f"{container['name']}-v{index}")
+        volumes.append({"name": name, **source})
+        mount: Obj = {"name": name, "mountPath": target}
+        if read_only:
+            mount["readOnly"] = True
+        container.setdefault("volumeMounts", []).append(mount)
+
+
+_PRIVILEGED = "Pod Security admission allows it only in namespaces labelled `privileged`"
+
+
+def _volume_mount(text: str, task: m.Task, ctx: Lowering) -> tuple[Obj, str, bool] | None:
+    """A docker `volumes` string, ``source:target[:options]``."""
+    parts = text.split(":")
+    if len(parts) < 2 or not parts[1].startswith("/"):
+        unsupported(ctx, f'volume "{text}" of task "{task.name}" is not source:target; it is left out', task)
+        return None
+    source, target, options = parts[0], parts[1], parts[2:]
+    if "/" in source and not source.startswith("/"):
+        unsupported(
+            ctx,
+            f'volume "{text}" of task "{task.name}": a relative host path is inside the Nomad task '
+            "directory; it is left out",
+            task,
+            help="use an absolute host path, or a template or artifact for the file",
+        )
+        return None
+    read_only = "ro" in ",".join(options).split(",")
+    return _source(source, text, task, ctx), target, read_only
+
+
+def _block_mount(block: Mapping[str, Any], task: m.Task, ctx: Lowering) -> tuple[Obj, str, bool] | None:
+    """A `mount { type, source, target, readonly }` block."""
+    kind, source, target = block.get("type", "volume"), str(block.get("source") or ""), block.get("target")
+    if not isinstance(target, str) or not target.startswith("/"):
+        unsupported(ctx, f'a mount of task "{task.name}" has no absolute target; it is left out', task)
+        return None
+    read_only = bool(block.get("readonly"))
+    if kind == "tmpfs":
+        return {"emptyDir": {"medium": "Memory"}}, target, read_only
+    if kind == "bind" or (kind == "volume" and source):
+        return _source(source, f"{source}:{target}", task, ctx), target, read_only
+    unsupported(ctx, f'a `{kind}` mount of task "{task.name}" has no Kubernetes form; it is left out', task)
+    return None
+
+
+def _source(source: str, text: str, task: m.Task, ctx: Lowering) -> Obj:
+    """A host path as a hostPath volume, a docker volume name as an emptyDir."""
+    if source.startswith("/"):
+        approximated(
+            ctx,
+            f'volume "{text}" of task "{task.name}" → a hostPath volume; Nomad mounts it only where the '
+            "client allows host volumes in its docker plugin",
+            task,
+            help=_PRIVILEGED,
+        )
+        return {"hostPath": {"path": source}}
+    approximated(
+        ctx,
+        f'volume "{text}" of task "{task.name}": the docker volume `{source}` is an emptyDir, which is '
+        "emptied when the pod goes",
+        task,
+        help="use a PersistentVolumeClaim where the data must outlive the pod",
+    )
+    return {"emptyDir": {}}
+
+
+def _blocks(config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """`mount` blocks (a list of maps from HCL), and the older `mounts` list."""
+    found: list[Mapping[str, Any]] = []
+    for key in ("mount", "mounts"):
+        value = config.get(key)
+        items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
+        found += [item for item in items if isinstance(item, dict)]
+    return found
