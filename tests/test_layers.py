@@ -81,6 +81,7 @@ LAYERS = {
         hclgpu.backends.oci.requirements hclgpu.backends.oci.scope hclgpu.backends.registry
         hclgpu.backends.reporting hclgpu.backends.target hclgpu.backends.templating hclgpu.backends.yaml_block
         hclgpu.backends.task_env hclgpu.backends.kubernetes.task_env hclgpu.backends.kubernetes.host
+        hclgpu.backends.kubernetes.cron
         hclgpu.importers
         hclgpu.importers.common hclgpu.importers.compose hclgpu.importers.compose.deploy
         hclgpu.importers.compose.devices hclgpu.importers.compose.document

@@ -121,6 +121,11 @@ class Lowering:
         severity = Severity.ERROR if self.options.unsupported == "error" else None
         self._emit(HG301, message, node, help, severity)
 
+    def refused(self, message: str, node: Node | Span | None, help: str | None = None) -> None:
+        """HG301 as an error, whatever --unsupported says: the target cannot say what the job
+        means, and writing something else would run the job differently (nothing is written)."""
+        self._emit(HG301, message, node, help, Severity.ERROR)
+
     def approximated(self, message: str, node: Node | Span | None, help: str | None = None) -> None:
         """HG302: something translated only approximately; the message names the target field."""
         if self.options.unsupported != "ignore":

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from hclgpu.backends.containers import network_ports, port_number
 from hclgpu.backends.kubernetes.configmaps import config_map
+from hclgpu.backends.kubernetes.cron import kubernetes_schedule
 from hclgpu.backends.kubernetes.names import dns_label
 from hclgpu.backends.kubernetes.objects import (
     ANNOTATION_PREFIX,
@@ -165,6 +166,8 @@ def _lower_group(job: m.Job, group: m.TaskGroup, kind: Kind, ctx: Lowering) -> l
         unsupported(ctx, f'no task of group "{group.name}" becomes a container; the group is left out', group)
         return []
     _report_group(job, group, kind, ctx)
+    if kind == "CronJob" and not _schedulable(job, ctx):
+        return []
     objects: list[Obj] = []
     templates = config_map(job, group, ctx)
     if templates is not None:
@@ -363,6 +366,25 @@ def _job(job: m.Job, group: m.TaskGroup, pod: Obj, ctx: Lowering) -> Obj:
     return {"suspend": True, **spec} if job.parameterized_job is not None else spec
 
 
+def _schedulable(job: m.Job, ctx: Lowering) -> bool:
+    """Whether the job's first cron is a CronJob schedule; an error at the cron if not."""
+    periodic = job.periodic
+    crons = [
+        *([periodic.spec] if periodic and periodic.spec else []),
+        *(periodic.specs or [] if periodic else []),
+    ]
+    if not crons or periodic is None:
+        return True
+    schedule, why = kubernetes_schedule(crons[0])
+    if schedule is None:
+        ctx.refused(
+            f'cron "{crons[0]}" cannot be a CronJob schedule: {why}; the group gets no CronJob',
+            periodic,
+            help="write the times as a five-field cron (see hclgpu/backends/kubernetes/cron.py)",
+        )
+    return schedule is not None
+
+
 def _cron_job(job: m.Job, group: m.TaskGroup, pod: Obj, ctx: Lowering) -> Obj:
     """The first cron is the schedule; Kubernetes has one per CronJob."""
     periodic = job.periodic
@@ -370,11 +392,12 @@ def _cron_job(job: m.Job, group: m.TaskGroup, pod: Obj, ctx: Lowering) -> Obj:
     crons = [*([periodic.spec] if periodic.spec else []), *(periodic.specs or [])]
     for extra in crons[1:]:
         unsupported(ctx, f'a CronJob has one schedule: cron "{extra}" is left out', periodic)
-    spec: Obj = {"schedule": crons[0] if crons else "@yearly"}
+    schedule = kubernetes_schedule(crons[0])[0] if crons else None
+    spec: Obj = {"schedule": schedule or "@yearly"}
     if not crons:
         unsupported(ctx, "periodic has no cron: the CronJob is suspended", periodic)
-    elif len(crons[0].split()) != 5 and not crons[0].startswith("@"):
-        approximated(ctx, f'cron "{crons[0]}": a CronJob schedule has five fields', periodic)
+    elif schedule != crons[0].strip():
+        approximated(ctx, f'cron "{crons[0]}" → schedule "{schedule}": the same times', periodic)
     if periodic.time_zone:
         spec["timeZone"] = periodic.time_zone
     if periodic.prohibit_overlap:
