@@ -79,3 +79,55 @@ def test_nodes_without_node_is_a_usage_error(tmp_path: Path, capsys: pytest.Capt
     assert status == 2
     assert "--node" in err
     assert not out.exists()
+
+
+NODE_JOB = """job "dns" {
+  datacenters = ["dc1"]
+  group "g" {
+    task "t" {
+      driver = "docker"
+      config {
+        image       = "busybox"
+        dns_servers = ["${attr.unique.hostname}", "1.1.1.1"]
+        args        = ["--on", "${node.unique.name}"]
+      }
+      env { WHERE = "${attr.kernel.version}" }
+      resources {
+        device "nvidia/gpu" {}
+      }
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["docker", "compose", "kubernetes"])
+def test_a_node_attribute_is_never_written_as_text(
+    target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    job = tmp_path / "dns.nomad.hcl"
+    job.write_text(NODE_JOB, encoding="utf-8")
+    assert main(["render", str(job), "--target", target, "--isolated", "--color", "never"]) == 0
+    captured = capsys.readouterr()
+    assert "${attr." not in captured.out and "${node." not in captured.out
+    named = 2 if target == "kubernetes" else 3  # a pod has no dns_servers of its own: HG301 anyway
+    assert captured.err.count("which only the node that runs it knows; it is left out") == named
+    if target == "docker":  # the rest of the list stays
+        assert "--dns 1.1.1.1" in captured.out
+    if target == "kubernetes":
+        return  # pods are placed by the scheduler: no one node's values are written
+    # rendered for one node of the inventory, the node's own values
+    argv = [
+        "render",
+        str(job),
+        "--target",
+        target,
+        "--isolated",
+        "--nodes",
+        str(NODES),
+        "--node",
+        "t4-dc1-01",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "t4-dc1-01" in out and "5.15.0-105-generic" in out and "${attr." not in out

@@ -38,6 +38,9 @@ class RenderOptions:
     container targets use them instead of the host's first indexes."""
     device_node: str | None = None
     """The node those IDs are on (for messages)."""
+    node_values: dict[str, str] | None = None
+    """`${attr.*}`, `${meta.*}` and `${node.*}` of the node the containers run on (`--node`),
+    by target name without `${}`; None without one, and such references are left out."""
     memory_oversubscription: bool | None = None
     """The profile's `memory-oversubscription`: only then does Nomad honour `memory_max`."""
     target: Any = None

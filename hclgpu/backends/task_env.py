@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_MEMORY_MB",
     "TASK_DIRS",
     "named_dirs",
+    "node_references",
     "nomad_env",
     "references",
     "substitute",
@@ -102,3 +103,12 @@ def named_dirs(values: Iterable[str]) -> set[str]:
     uses its task directory as surely as one that writes ``${NOMAD_TASK_DIR}/x``."""
     paths = {path: name for name, path in TASK_DIRS.items()}
     return {paths[match] for value in values for match in _DIR_PATH.findall(value)}
+
+
+_NODE_REFERENCE = re.compile(r"\$\{\s*(?:attr|meta|node)\.[^}]*\}")
+"""A reference to the node the task runs on: only that node knows its value."""
+
+
+def node_references(text: str) -> list[str]:
+    """The node attribute, meta and identity references ``text`` still holds."""
+    return _NODE_REFERENCE.findall(text)

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from hclgpu.ir.models import Job
     from hclgpu.pipeline import Result
     from hclgpu.plan.devices import DeviceIds
+    from hclgpu.plan.model import Node
     from hclgpu.settings import Settings
 
 
@@ -101,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         memory_oversubscription=settings.memory_oversubscription,
         device_ids=device_ids,
         device_node=args.node if device_ids is not None else None,
+        node_values=getattr(args, "node_values", None),
         target=registry.options_from(target, _TargetValues(settings, args)),
     )
     try:
@@ -136,6 +138,23 @@ class _TargetValues:
         return getattr(self._settings, name)
 
 
+def node_values(node: Node) -> dict[str, str]:
+    """The interpolation targets a node answers (Nomad's client/taskenv): its attributes as
+    `attr.*`, its meta as `meta.*`, and its identity as `node.*`."""
+    values = {f"attr.{key}": value for key, value in node.attributes.items()}
+    values.update({f"meta.{key}": value for key, value in node.meta.items()})
+    values.update(
+        {
+            "node.unique.name": node.name,
+            "node.unique.id": node.id,
+            "node.datacenter": node.datacenter,
+            "node.class": node.node_class,
+            "node.pool": node.node_pool,
+        }
+    )
+    return values
+
+
 def _planned(
     args: argparse.Namespace, settings: Settings, job: Job, sink: Sink, result: Result
 ) -> DeviceIds | int:
@@ -162,6 +181,8 @@ def _planned(
     if not any(n.name == args.node for n in inventory.nodes):
         sys.stderr.write(f"hclgpu render: node {args.node!r} is not in {settings.nodes}\n")
         return EXIT_FATAL
+    node = next(n for n in inventory.nodes if n.name == args.node)
+    args.node_values = node_values(node)
     try:
         return planned_device_ids(job, inventory, args.node)
     except NotPlaced as refusal:

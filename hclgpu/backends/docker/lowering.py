@@ -38,7 +38,7 @@ from hclgpu.backends.docker.container import (
 from hclgpu.backends.docker.options import HANDLED_CONFIG, lower_options, runtime_references
 from hclgpu.backends.docker.resources import lower_resources
 from hclgpu.backends.target import unique_name
-from hclgpu.backends.task_env import TASK_DIRS, named_dirs, nomad_env, substitute
+from hclgpu.backends.task_env import TASK_DIRS, named_dirs, node_references, nomad_env, substitute
 from hclgpu.ir import models as m
 
 LABEL_PREFIX = "io.hclgpu."
@@ -84,7 +84,7 @@ def lower_task(
     )
     c.replicas = 1 if group.count is None else group.count
     _command(c, config, ctx)
-    c.env = {k: nomad.text(v) for k, v in process_environment(ctx, task, f'task "{task.name}"').items()}
+    c.env = nomad.env(process_environment(ctx, task, f'task "{task.name}"'))
     runtime_references(ctx, task, "env", c.env.values())
     c.labels = _labels(job, group, task, config, ctx)
     c.ports = _ports(task, group, ctx)
@@ -105,6 +105,8 @@ class _TaskEnv:
     directories it names are mounted where the docker driver mounts them."""
 
     def __init__(self, job: m.Job, group: m.TaskGroup, task: m.Task, ctx: ContainerLowering) -> None:
+        self.task, self.ctx = task, ctx
+        self.node = ctx.options.node_values or {}
         options = ctx.options
         self.values = nomad_env(job, group, task, options.cpu_mhz_per_core, options.memory_oversubscription)
         self.used: set[str] = set()
@@ -112,22 +114,46 @@ class _TaskEnv:
     def _value(self, name: str) -> str | None:
         if name in TASK_DIRS:
             self.used.add(name)
-        return self.values.get(name)
+        return self.values.get(name, self.node.get(name))
 
     def text(self, value: str) -> str:
-        """``value`` with the static ``${NOMAD_*}`` written out (the rest stays, reported)."""
+        """``value`` with the static ``${NOMAD_*}`` written out, and the node's attributes where
+        `--node` names the node (the rest stays, reported)."""
         return substitute(value, self._value, set())
 
+    def kept(self, where: str, value: str) -> bool:
+        """Whether ``value`` can be written: not while it names something of the node that runs
+        it, which only that node knows (HG301, the value left out)."""
+        found = node_references(value)
+        if found:
+            unsupported(
+                self.ctx,
+                f'{where} of task "{self.task.name}", "{value}", names {", ".join(found)}, which only the '
+                "node that runs it knows; it is left out",
+                self.task,
+                help="render for one node with --nodes FILE --node NAME, or write the value",
+            )
+        return not found
+
     def config(self, config: Mapping[str, Any]) -> dict[str, Any]:
-        """The driver config with every string, and every string in a list, substituted."""
+        """The driver config with every string, and every string in a list, substituted; a
+        value naming the node is left out (an item of a list, or the option)."""
         out: dict[str, Any] = {}
         for key, value in config.items():
             if isinstance(value, str):
                 value = self.text(value)
+                if not self.kept(f"`{key}`", value):
+                    continue
             elif isinstance(value, list):
-                value = [self.text(v) if isinstance(v, str) else v for v in value]
+                texts = [self.text(v) if isinstance(v, str) else v for v in value]
+                value = [v for v in texts if not isinstance(v, str) or self.kept(f"`{key}`", v)]
             out[key] = value
         return out
+
+    def env(self, env: Mapping[str, str]) -> dict[str, str]:
+        """The task's env substituted; a variable whose value names the node is left out."""
+        texts = {name: self.text(value) for name, value in env.items()}
+        return {name: value for name, value in texts.items() if self.kept(f"env {name}", value)}
 
     def mount(self, c: Container, job: m.Job) -> None:
         """/alloc as a volume the group's containers share, /local as the container's own

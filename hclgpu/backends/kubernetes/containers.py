@@ -30,7 +30,7 @@ from hclgpu.backends.kubernetes.reporting import HINTS, approximated, is_set, re
 from hclgpu.backends.kubernetes.task_env import ContainerEnv
 from hclgpu.backends.kubernetes.tasks import note_static_port, seconds
 from hclgpu.backends.target import Lowering
-from hclgpu.backends.task_env import named_dirs
+from hclgpu.backends.task_env import named_dirs, node_references
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 
@@ -110,8 +110,9 @@ def task_container(
     for where, key, values in (("entrypoint", "command", command), ("command/args", "args", args)):
         unknown: set[str] = set()
         if values or (key == "command" and "entrypoint" in config):
-            container[key] = [nomad.expanded(kubernetes_literal(word), unknown) for word in values]
-        _runtime_references(ctx, task, where, unknown)
+            words = [nomad.expanded(kubernetes_literal(word), unknown) for word in values]
+            container[key] = nomad.kept(words, f"`{where}`", task, ctx)
+        _runtime_references(ctx, task, where, {u for u in unknown if not node_references(u)})
     workdir = config.get("work_dir") or config.get("working_dir")
     if workdir:
         unknown = set()
@@ -121,8 +122,12 @@ def task_container(
         container["imagePullPolicy"] = "Always"
     env = process_environment(ctx, task, f'task "{task.name}"')
     unknown = set()
-    own = [{"name": k, "value": nomad.expanded(kubernetes_literal(v), unknown)} for k, v in env.items()]
-    _runtime_references(ctx, task, "env", unknown)
+    own = [
+        {"name": k, "value": value}
+        for k, v in env.items()
+        for value in nomad.kept([nomad.expanded(kubernetes_literal(v), unknown)], f"env {k}", task, ctx)
+    ]
+    _runtime_references(ctx, task, "env", {u for u in unknown if not node_references(u)})
     container["env"] = [e for e in nomad.entries() if e["name"] not in env] + own
     written = [*container.get("command", []), *container.get("args", []), container.get("workingDir", "")]
     nomad.used_dirs |= named_dirs([*written, *(e["value"] for e in own)])

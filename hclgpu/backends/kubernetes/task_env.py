@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 
 from hclgpu.backends.kubernetes.names import dns_label
 from hclgpu.backends.kubernetes.objects import Obj
+from hclgpu.backends.kubernetes.reporting import unsupported
 from hclgpu.backends.target import Lowering
-from hclgpu.backends.task_env import TASK_DIRS, nomad_env, substitute
+from hclgpu.backends.task_env import TASK_DIRS, node_references, nomad_env, substitute
 from hclgpu.ir import models as m
 
 __all__ = ["ContainerEnv"]
@@ -43,6 +44,9 @@ class ContainerEnv:
     variables: dict[str, str]
     used_dirs: set[str] = field(default_factory=set)
 
+    node: dict[str, str] = field(default_factory=dict)
+    """The values of `--node`'s attributes, meta and identity (empty without one)."""
+
     @classmethod
     def of(cls, job: m.Job, group: m.TaskGroup, task: m.Task, ctx: Lowering) -> ContainerEnv:
         options = ctx.options
@@ -50,7 +54,25 @@ class ContainerEnv:
         if (group.count or 1) > 1:
             for name in _PER_ALLOCATION:
                 variables.pop(name, None)
-        return cls(variables)
+        return cls(variables, node=dict(options.node_values or {}))
+
+    def kept(self, values: list[str], where: str, task: m.Task, ctx: Lowering) -> list[str]:
+        """``values`` less those naming the node the pod runs on, which only that node knows
+        (HG301 for each): a Kubernetes manifest would carry the reference as text."""
+        out = []
+        for value in values:
+            found = node_references(value)
+            if found:
+                unsupported(
+                    ctx,
+                    f'{where} of task "{task.name}", "{value}", names {", ".join(found)}, which only the '
+                    "node that runs it knows; it is left out",
+                    task,
+                    help="render for one node with --nodes FILE --node NAME, or write the value",
+                )
+            else:
+                out.append(value)
+        return out
 
     def expanded(self, text: str, unknown: set[str]) -> str:
         """``text`` (already a Kubernetes literal) with ``${NOMAD_X}`` as ``$(NOMAD_X)`` and a
@@ -66,12 +88,12 @@ class ContainerEnv:
             return self._value(name)
         if name == "NOMAD_ALLOC_ID" or name in self.variables:
             return f"$({name})"
-        return None
+        return self.node.get(name)
 
     def _value(self, name: str) -> str | None:
         if name in TASK_DIRS:
             self.used_dirs.add(name)
-        return self.variables.get(name)
+        return self.variables.get(name, self.node.get(name))
 
     def entries(self) -> list[Obj]:
         """The env entries: NOMAD_ALLOC_ID from the downward API, then the static ones."""
