@@ -1200,3 +1200,11 @@ def test_host_options_are_the_pod_fields_that_do_the_same() -> None:
     assert out.lines("HG301", "local/x") == [out.line('task "app"')]
     assert out.lines("HG302", "runtimeClassName") == [out.line('task "app"')]
     assert out.lines("HG301", "network_mode") == []
+
+
+def test_a_group_of_several_spreads_over_hosts_as_nomads_job_anti_affinity_does() -> None:
+    spec = lower(simple(group="    count = 3\n")).one("Deployment")["spec"]["template"]["spec"]
+    [term] = spec["affinity"]["podAntiAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"]
+    assert term["weight"] == 50 and term["podAffinityTerm"]["topologyKey"] == "kubernetes.io/hostname"
+    assert term["podAffinityTerm"]["labelSelector"]["matchLabels"]["app.kubernetes.io/instance"] == "web-api"
+    assert "affinity" not in lower(simple()).one("Deployment")["spec"]["template"]["spec"]  # one pod

@@ -129,7 +129,28 @@ def _affinity(job: m.Job, group: m.TaskGroup, ctx: Lowering, devices: Sequence[D
     affinity: Obj = {"nodeAffinity": node} if node else {}
     if anti:
         affinity["podAntiAffinity"] = {"requiredDuringSchedulingIgnoredDuringExecution": anti}
+    spread = _job_anti_affinity(job, group)
+    if spread is not None and not any(a["topologyKey"] == HOSTNAME for a in anti):
+        preferred = affinity.setdefault("podAntiAffinity", {})
+        preferred["preferredDuringSchedulingIgnoredDuringExecution"] = [spread]
     return affinity
+
+
+HOSTNAME = "kubernetes.io/hostname"
+JOB_ANTI_AFFINITY_WEIGHT = 50
+"""Nomad scores a node down for each allocation of the same job and group it already runs,
+-(collisions + 1) / count (scheduler/rank.go:788-850 `JobAntiAffinityIterator` at v1.10.0),
+so a group's allocations spread over nodes unless packing wins; in Kubernetes, a preferred
+pod anti-affinity on the hostname, at the weight Nomad's affinities default to."""
+
+
+def _job_anti_affinity(job: m.Job, group: m.TaskGroup) -> Obj | None:
+    """The scheduler's implicit spread of a group's allocations, for a group of several (a
+    system job has one per node already)."""
+    if (group.count or 1) < 2 or job.type in ("system", "sysbatch"):
+        return None
+    term = {"labelSelector": {"matchLabels": selector_labels(job, group)}, "topologyKey": HOSTNAME}
+    return {"weight": JOB_ANTI_AFFINITY_WEIGHT, "podAffinityTerm": term}
 
 
 def _unique(items: list[Obj]) -> list[Obj]:
@@ -163,7 +184,7 @@ def _distinct(c: m.Constraint, job: m.Job, group: m.TaskGroup, ctx: Lowering) ->
     if c.operand == "distinct_hosts":
         if c.r_target == "false":
             return None
-        return {"labelSelector": {"matchLabels": selector}, "topologyKey": "kubernetes.io/hostname"}
+        return {"labelSelector": {"matchLabels": selector}, "topologyKey": HOSTNAME}
     if c.r_target not in ("", "1"):
         unsupported(ctx, f"distinct_property with a limit of {c.r_target}: pod anti-affinity allows one", c)
         return None

@@ -289,7 +289,21 @@ def _prefer(pod: PodReader, out: Placement, expression: dict[str, Any], weight: 
     out.affinities += [test_dict(test, weight) for test in tests]
 
 
+def _spread_over_hosts(pod: PodReader) -> None:
+    """A preferred anti-affinity of the pod's own pods on the hostname is what Nomad's
+    scheduler does anyway (its job anti-affinity): nothing to write. Any other preferred
+    term is left for the leftover report."""
+    path: Path = (*pod.spec, "affinity", "podAntiAffinity", "preferredDuringSchedulingIgnoredDuringExecution")
+    for index, item in enumerate(pod.workload.items(*path)):
+        term = as_dict(as_dict(item).get("podAffinityTerm"))
+        selector = as_dict(as_dict(term.get("labelSelector")).get("matchLabels"))
+        own = bool(selector) and all(pod.own_labels.get(k) == v for k, v in selector.items())
+        if own and term.get("topologyKey") == "kubernetes.io/hostname":
+            pod.workload.take(*path, index)
+
+
 def _anti_affinity(pod: PodReader, out: Placement) -> None:
+    _spread_over_hosts(pod)
     path: Path = (*pod.spec, "affinity", "podAntiAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
     for index, term in enumerate(pod.workload.items(*path)):
         here: Path = (*path, index)
