@@ -102,7 +102,7 @@ LAYERS = {
     """,
     6: """
         hclgpu.report hclgpu.report.github hclgpu.report.json hclgpu.report.location
-        hclgpu.report.sarif hclgpu.report.statistics hclgpu.report.text
+        hclgpu.report.sarif hclgpu.report.statistics hclgpu.report.text hclgpu.report.migration
     """,
     7: """
         hclgpu.pipeline

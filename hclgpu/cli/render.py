@@ -49,6 +49,12 @@ def add_parser(commands: Subparsers) -> None:
         "--canonicalize", action="store_true", help="apply the defaults Nomad's HTTP agent fills in"
     )
     render.add_argument(
+        "--report",
+        choices=("md", "json"),
+        help="the migration report (what carried over exactly, approximately, not at all, by area):"
+        " printed instead of the output, or written beside it as migration-report.md/.json with --out",
+    )
+    render.add_argument(
         "--admission",
         action="store_true",
         help="also apply what Nomad's server adds on registration: implied constraints, Connect"
@@ -117,8 +123,18 @@ def run(args: argparse.Namespace) -> int:
         report(args, diagnostics, 1)
     if exit_status(diagnostics, False) != EXIT_OK:
         return EXIT_ERRORS  # --unsupported error turned something into an error: write nothing
+    files = [(a.name, a.text) for a in artifacts]
+    if args.report:
+        from hclgpu.report import migration
+
+        found = migration.migration_report(job, args.target, diagnostics)
+        text = migration.to_markdown([found]) if args.report == "md" else migration.to_json([found])
+        if not args.out:
+            sys.stdout.write(text)
+            return EXIT_OK
+        files.append((f"migration-report.{args.report}", text))
     if args.out:
-        return write_out(args.out, [(a.name, a.text) for a in artifacts])
+        return write_out(args.out, files)
     sys.stdout.write(target.join(artifacts))
     return EXIT_OK
 
