@@ -529,6 +529,7 @@ def test_net_raw_is_dropped_as_nomads_docker_driver_drops_it(caps: str, drop: li
     out = lower(simple(task=APP.replace('"nginx:1.27"', '"nginx:1.27"' + caps)))
     assert out.container("app").get("securityContext", {}).get("capabilities", {}).get("drop") == drop
     assert out.pod()["automountServiceAccountToken"] is False  # a Nomad task has no API token
+    assert out.pod()["securityContext"] == {"seccompProfile": {"type": "RuntimeDefault"}}  # docker's
 
 
 # --------------------------------------------------------------------------- resources

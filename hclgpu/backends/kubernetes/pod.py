@@ -62,6 +62,9 @@ def pod_template(
     spec: Obj = {"restartPolicy": restart_policy(workload_kind(job), group, ctx)}
     # a Nomad task gets no credentials for the cluster's API; a pod would get a token mounted
     spec["automountServiceAccountToken"] = False
+    # Docker confines every container with its default seccomp profile, and Nomad's docker
+    # driver leaves it on; a pod is unconfined unless it asks for the runtime's default
+    spec["securityContext"] = {"seccompProfile": {"type": "RuntimeDefault"}}
     if inits:
         spec["initContainers"] = inits
     spec["containers"] = containers

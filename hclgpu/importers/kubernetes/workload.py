@@ -179,6 +179,10 @@ def _pod(
     tasks += [read_container(ctx, ("containers", i), None) for i, _ in enumerate(ctx.items("containers"))]
     if ctx.peek("automountServiceAccountToken") is False:
         ctx.take("automountServiceAccountToken")  # a Nomad task gets no API token either
+    if ctx.peek("securityContext", "seccompProfile") == {"type": "RuntimeDefault"}:
+        ctx.take("securityContext", "seccompProfile")  # docker's default profile, as in Nomad
+        if ctx.peek("securityContext") == {}:
+            ctx.take("securityContext")
     _host(ctx, tasks)
     grace = whole_number(ctx.take("terminationGracePeriodSeconds"), 0, 10**9)
     if grace is not None:
