@@ -27,8 +27,18 @@ lint: $(VENV)/.test-installed
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy hclgpu
 
-unit: $(VENV)/.test-installed
-	$(BIN)/pytest -q
+# checkov, the policy scanner the Kubernetes output is held to (tests/test_checkov.py), in a
+# venv of its own: it pins packages of its own that the project's must not follow.
+CHECKOV_VENV := .venv-checkov
+CHECKOV_VERSION := 3.3.30
+$(CHECKOV_VENV)/bin/checkov:
+	$(PYTHON) -m venv $(CHECKOV_VENV)
+	$(CHECKOV_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(CHECKOV_VENV)/bin/pip install --quiet checkov==$(CHECKOV_VERSION) \
+		|| echo "make: checkov could not be installed; tests/test_checkov.py says why it skips"
+
+unit: $(VENV)/.test-installed $(CHECKOV_VENV)/bin/checkov
+	HCLGPU_CHECKOV=$(CURDIR)/$(CHECKOV_VENV)/bin/checkov $(BIN)/pytest -q
 
 test: lint typecheck unit
 
@@ -52,4 +62,4 @@ oracle: $(VENV)/.test-installed
 	$(BIN)/python -m tests.differential.run --generated $(ORACLE_JOBS) $(ORACLE_ARGS)
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(CHECKOV_VENV) build dist .pytest_cache .mypy_cache .ruff_cache
