@@ -440,12 +440,12 @@ def test_other_drivers_and_nomad_only_features_are_reported() -> None:
         "`exec` driver",
         "the network of group",
         "`ports` in the docker",
-        "`privileged`",
         "`vault`",
         "`kill_timeout`",
     ):
         assert any(needle in m for m in unsupported), needle
     assert all(d.span is not None for d in diagnostics if d.code == "HG301")
+    assert any("privileged = true" in m for m in messages(diagnostics, "HG302"))  # Docker's privileged mode
 
 
 def test_adversarial_values_survive_json_exactly() -> None:
@@ -597,3 +597,17 @@ def test_amd_gpus_as_device_nodes_or_cdi() -> None:
     assert cdi["annotations"]["cdi.k8s.io/hclgpu_t"] == "amd.com/gpu=0,amd.com/gpu=1"
     _, diagnostics = one(job(GPU_TASK.replace("nvidia/gpu", "intel/gpu") % ""))
     assert any("no OCI device mapping" in m for m in messages(diagnostics, "HG301"))
+
+
+def test_privileged_is_dockers_privileged_mode() -> None:
+    text = job('      config {\n        image      = "busybox"\n        privileged = true\n      }\n')
+    config, diagnostics = one(text)
+    caps = config["process"]["capabilities"]
+    assert caps["bounding"] == caps["effective"] == caps["permitted"] and "CAP_SYS_ADMIN" in caps["bounding"]
+    linux = config["linux"]
+    assert linux["resources"]["devices"] == [{"allow": True, "access": "rwm"}]
+    assert "maskedPaths" not in linux and "readonlyPaths" not in linux
+    sysfs = next(m for m in config["mounts"] if m["destination"] == "/sys")
+    assert "ro" not in sysfs["options"]
+    assert any("docker run --privileged" in m for m in messages(diagnostics, "HG302"))
+    assert not any("privileged" in m for m in messages(diagnostics, "HG301"))

@@ -20,7 +20,7 @@ from hclgpu.backends.oci import linux
 from hclgpu.backends.oci.cdi import apply_spec
 from hclgpu.backends.oci.devices import cdi_annotation, lower_devices
 from hclgpu.backends.oci.options import oci_options
-from hclgpu.backends.oci.process import lower_process
+from hclgpu.backends.oci.process import lower_process, privileged
 from hclgpu.backends.oci.reporting import HINTS, approximated, is_set, report_leftovers, unsupported
 from hclgpu.backends.oci.scope import TaskScope
 from hclgpu.backends.target import Lowering, unique_name
@@ -39,7 +39,7 @@ _CONFIG_KEYS = frozenset(
     {
         "image", "command", "args", "entrypoint", "work_dir", "working_dir", "shm_size", "ulimit",
         "cap_add", "cap_drop", "readonly_rootfs", "pids_limit", "sysctl", "network_mode",
-        "cpu_hard_limit", "cpu_cfs_period", "runtime", "hostname",
+        "cpu_hard_limit", "cpu_cfs_period", "runtime", "hostname", "privileged",
     }
 )  # fmt: skip
 _INVALID = re.compile(r"[^a-z0-9-]+")
@@ -128,6 +128,15 @@ def _linux(scope: TaskScope, rules: list[Obj]) -> Obj:
     sysctl = linux.sysctl(scope)
     if sysctl:
         out["sysctl"] = sysctl
+    if privileged(scope):  # Docker's privileged mode: every device, nothing masked
+        out["resources"]["devices"] = [{"allow": True, "access": "rwm"}]
+        approximated(
+            scope.ctx,
+            f"privileged = true of {scope.where} → every capability and device, no masked paths, as "
+            "docker run --privileged; the host's devices are not listed in linux.devices",
+            scope.task,
+        )
+        return out
     out["maskedPaths"] = list(linux.MASKED_PATHS)
     out["readonlyPaths"] = list(linux.READONLY_PATHS)
     return out

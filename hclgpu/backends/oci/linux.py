@@ -86,6 +86,9 @@ def mounts(scope: TaskScope) -> list[dict[str, Any]]:
             "options": ["nosuid", "noexec", "nodev", "relatime", "ro"],
         },
     ]
+    if scope.config.get("privileged") is True:  # Docker's privileged mode mounts /sys writable
+        sysfs = next(m for m in out if m["destination"] == "/sys")
+        sysfs["options"] = [o for o in sysfs["options"] if o != "ro"]
     for name, path in TASK_DIRS.items():
         options = ["nosuid", "nodev", "mode=1777"]
         out.append(_tmpfs(path, "tmpfs", [*options, "noexec"] if name == "NOMAD_SECRETS_DIR" else options))

@@ -160,7 +160,16 @@ def _capability(name: str) -> str:
     return upper if upper.startswith("CAP_") else f"CAP_{upper}"
 
 
+def privileged(scope: TaskScope) -> bool:
+    """`privileged = true`: Docker's privileged mode (moby daemon/oci_linux.go: every
+    capability, every device allowed in the cgroup, no masked or read-only paths, /sys
+    writable), which Nomad's docker driver asks for where the client allows it."""
+    return scope.config.get("privileged") is True
+
+
 def _capabilities(scope: TaskScope) -> dict[str, list[str]]:
+    if privileged(scope):  # docker run --privileged: every capability
+        return {"bounding": list(ALL_CAPS), "effective": list(ALL_CAPS), "permitted": list(ALL_CAPS)}
     caps = list(DEFAULT_CAPS)
     for verb in ("add", "drop"):
         for name in as_strings(scope.config.get(f"cap_{verb}")):

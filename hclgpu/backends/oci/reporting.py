@@ -43,7 +43,6 @@ HINTS = {
     "kill_timeout": "give `runc kill` time yourself before `runc kill ... KILL`",
     "kill_signal": "send it with `runc kill <id> <signal>`",
     "ports": "a bundle has its own empty network namespace: nothing is published",
-    "privileged": "add the capabilities and devices the task needs to config.json instead",
     "lifecycle": "start the bundles in the order you need yourself",
     "periodic": "start the bundle from cron or a systemd timer",
     "parameterized": "render one bundle per dispatch, with the payload in the rootfs",
