@@ -68,6 +68,11 @@ def flag_values(argv: list[str], flag: str) -> list[str]:
     return [argv[i + 1] for i in range(image) if argv[i] == flag]
 
 
+def own_env(items: list[str]) -> list[str]:
+    """``-e`` values less the NOMAD_* variables Nomad sets in every task (which hclgpu writes)."""
+    return [item for item in items if not item.startswith("NOMAD_")]
+
+
 def _image_index(argv: list[str]) -> int:
     """Where the options end: the first word that is neither a flag nor a flag's value."""
     switches = {"-d", "--privileged", "--read-only", "--init", "--tty", "--interactive"}
@@ -376,7 +381,7 @@ def test_features_docker_lines() -> None:
     assert flag_values(lines["accel-neuron.sh"], "--device") == ["/dev/neuron0", "/dev/neuron1"]
     amd = lines["accel-amd.sh"]
     assert flag_values(amd, "--device") == ["/dev/kfd", "/dev/dri"]
-    assert flag_values(amd, "-e") == ["ROCR_VISIBLE_DEVICES=0,1"]
+    assert own_env(flag_values(amd, "-e")) == ["ROCR_VISIBLE_DEVICES=0,1"]
     assert flag_values(amd, "--group-add") == ["video"]
     assert (
         flag_values(lines["accel-tpu.sh"], "--gpus") == flag_values(lines["accel-tpu.sh"], "--device") == []
@@ -582,7 +587,10 @@ def _adversarial_job() -> str:
 def test_adversarial_values_round_trip_through_the_shell() -> None:
     [argv] = argvs(_adversarial_job()).values()
     env = dict(item.split("=", 1) for item in flag_values(argv, "-e"))
-    assert env == {f"V{i}": v for i, v in enumerate(EXPECTED)}
+    assert env["NOMAD_TASK_NAME"] == "t" and env["NOMAD_TASK_DIR"] == "/local"  # as Nomad sets them
+    assert {k: v for k, v in env.items() if not k.startswith("NOMAD_")} == {
+        f"V{i}": v for i, v in enumerate(EXPECTED)
+    }
     labels = dict(item.split("=", 1) for item in flag_values(argv, "--label"))
     assert {labels[f"io.hclgpu.meta.m{i}"] for i in range(len(ADVERSARIAL))} == set(ADVERSARIAL)
     assert argv[_image_index(argv) :] == ["busybox:1.36", *EXPECTED]
@@ -597,9 +605,8 @@ def test_adversarial_values_round_trip_through_compose() -> None:
     def interpolated(value: str) -> str:
         return value.replace("$$", "$")
 
-    assert {k: interpolated(v) for k, v in service["environment"].items()} == {
-        f"V{i}": v for i, v in enumerate(EXPECTED)
-    }
+    own = {k: v for k, v in service["environment"].items() if not k.startswith("NOMAD_")}
+    assert {k: interpolated(v) for k, v in own.items()} == {f"V{i}": v for i, v in enumerate(EXPECTED)}
     assert [interpolated(v) for v in service["command"]] == EXPECTED
     assert all("$" not in v.replace("$$", "") for v in service["environment"].values())
 

@@ -24,6 +24,7 @@ __all__ = [
     "named_dirs",
     "node_references",
     "nomad_env",
+    "nomad_sets",
     "references",
     "substitute",
 ]
@@ -112,3 +113,17 @@ _NODE_REFERENCE = re.compile(r"\$\{\s*(?:attr|meta|node)\.[^}]*\}")
 def node_references(text: str) -> list[str]:
     """The node attribute, meta and identity references ``text`` still holds."""
     return _NODE_REFERENCE.findall(text)
+
+
+_NOMAD_VARIABLES = frozenset(
+    {*TASK_DIRS, "NOMAD_ALLOC_ID", "NOMAD_ALLOC_INDEX", "NOMAD_ALLOC_NAME", "NOMAD_CPU_LIMIT",
+     "NOMAD_GROUP_NAME", "NOMAD_JOB_ID", "NOMAD_JOB_NAME", "NOMAD_MEMORY_LIMIT", "NOMAD_MEMORY_MAX_LIMIT",
+     "NOMAD_NAMESPACE", "NOMAD_REGION", "NOMAD_TASK_NAME"}
+)  # fmt: skip
+"""The variables Nomad sets in every task (the ones the back ends write as env)."""
+
+
+def nomad_sets(name: str) -> bool:
+    """Whether Nomad sets the variable ``name`` in every task itself (so an imported task
+    need not, and its env entry is dropped)."""
+    return name in _NOMAD_VARIABLES or name.startswith("NOMAD_META_")

@@ -38,7 +38,14 @@ from hclgpu.backends.docker.container import (
 from hclgpu.backends.docker.options import HANDLED_CONFIG, lower_options, runtime_references
 from hclgpu.backends.docker.resources import lower_resources
 from hclgpu.backends.target import unique_name
-from hclgpu.backends.task_env import TASK_DIRS, named_dirs, node_references, nomad_env, substitute
+from hclgpu.backends.task_env import (
+    TASK_DIRS,
+    named_dirs,
+    node_references,
+    nomad_env,
+    nomad_sets,
+    substitute,
+)
 from hclgpu.ir import models as m
 
 LABEL_PREFIX = "io.hclgpu."
@@ -84,7 +91,7 @@ def lower_task(
     )
     c.replicas = 1 if group.count is None else group.count
     _command(c, config, ctx)
-    c.env = nomad.env(process_environment(ctx, task, f'task "{task.name}"'))
+    c.env = {**nomad.variables(group), **nomad.env(process_environment(ctx, task, f'task "{task.name}"'))}
     runtime_references(ctx, task, "env", c.env.values())
     c.labels = _labels(job, group, task, config, ctx)
     c.ports = _ports(task, group, ctx)
@@ -150,6 +157,12 @@ class _TaskEnv:
             out[key] = value
         return out
 
+    def variables(self, group: m.TaskGroup) -> dict[str, str]:
+        """The static ``NOMAD_*`` variables, which Nomad sets in every task (a script in the
+        container may read them); the index and name of an allocation only for a group of one."""
+        per_allocation = ("NOMAD_ALLOC_INDEX", "NOMAD_ALLOC_NAME") if (group.count or 1) > 1 else ()
+        return {name: value for name, value in sorted(self.values.items()) if name not in per_allocation}
+
     def env(self, env: Mapping[str, str]) -> dict[str, str]:
         """The task's env substituted; a variable whose value names the node is left out."""
         texts = {name: self.text(value) for name, value in env.items()}
@@ -160,7 +173,8 @@ class _TaskEnv:
         volume, /secrets in memory (tmpfs), for the directories the task names (by variable
         or by path), unless the task mounts something there itself."""
         workdir = c.options.get("work_dir")
-        texts = [*(c.entrypoint or []), *c.command, *c.env.values()]
+        own_env = [value for name, value in c.env.items() if not nomad_sets(name)]
+        texts = [*(c.entrypoint or []), *c.command, *own_env]
         texts += [workdir] if isinstance(workdir, str) else []
         taken = {volume.split(":")[1] if ":" in volume else volume for volume in c.volumes}
         for name in sorted(self.used | named_dirs(texts)):

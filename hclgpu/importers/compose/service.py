@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hclgpu.backends.docker.container import OPTIONS
+from hclgpu.backends.task_env import nomad_sets
 from hclgpu.importers.compose import deploy, devices, health, options
 from hclgpu.importers.compose.draft import LABEL_PREFIX, Draft
 from hclgpu.importers.compose.findings import Findings
@@ -109,7 +110,7 @@ def _environment(draft: Draft, value: Any, findings: Findings) -> None:
                 draft.at("environment", key),
                 f"`{key}` takes its value from the shell running Compose; there is none here: left out",
             )
-        else:
+        elif not nomad_sets(key):  # NOMAD_* variables Nomad sets in every task itself
             draft.env[key] = item
 
 

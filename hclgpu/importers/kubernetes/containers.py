@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hclgpu.backends.task_env import TASK_DIRS
+from hclgpu.backends.task_env import nomad_sets
 from hclgpu.importers.common import whole_number
 from hclgpu.importers.kubernetes.context import PodContext
 from hclgpu.importers.kubernetes.mounts import read_mounts
@@ -26,7 +26,7 @@ def read_container(ctx: PodContext, path: Path, sidecar: bool | None) -> dict[st
     task: dict[str, Any] = {"Name": str(ctx.take(*path, "name") or "task"), "Driver": "docker"}
     config: dict[str, Any] = {"image": str(ctx.take(*path, "image") or "")}
     env = _env(ctx, path)
-    provided = {name for name in env if _nomad_sets(name)}
+    provided = {name for name in env if nomad_sets(name)}
     _command(ctx, path, config)
     for key in ("entrypoint", "args"):
         if key in config:
@@ -56,18 +56,7 @@ def read_container(ctx: PodContext, path: Path, sidecar: bool | None) -> dict[st
     return task
 
 
-_NOMAD_VARIABLES = frozenset(
-    {*TASK_DIRS, "NOMAD_ALLOC_ID", "NOMAD_ALLOC_INDEX", "NOMAD_ALLOC_NAME", "NOMAD_CPU_LIMIT",
-     "NOMAD_GROUP_NAME", "NOMAD_JOB_ID", "NOMAD_JOB_NAME", "NOMAD_MEMORY_LIMIT", "NOMAD_MEMORY_MAX_LIMIT",
-     "NOMAD_NAMESPACE", "NOMAD_REGION", "NOMAD_TASK_NAME"}
-)  # fmt: skip
-"""The variables Nomad sets in every task (the ones the Kubernetes back end writes as env)."""
 _REFERENCE = re.compile(r"\$\((NOMAD_[A-Za-z0-9_]+)\)")
-
-
-def _nomad_sets(name: str) -> bool:
-    """Whether Nomad sets ``name`` itself: the task need not (and the env entry is dropped)."""
-    return name in _NOMAD_VARIABLES or name.startswith("NOMAD_META_")
 
 
 def _nomad_references(text: str, provided: set[str]) -> str:
