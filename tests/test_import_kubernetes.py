@@ -791,3 +791,15 @@ def test_single_strategy_product_of_an_unknown_gpu_is_kept_with_a_guess() -> Non
     )
     assert devices == [{"Name": "nvidia/gpu/NVIDIA B200 MIG 1g.23gb"}]
     assert [d.split(" ", 1)[0] for d in dropped] == ["HG302"]
+
+
+def test_a_pods_own_dns_is_the_docker_drivers() -> None:
+    text = (
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n"
+        '      dnsPolicy: "None"\n      dnsConfig:\n        nameservers: [10.0.0.2]\n'
+        '        options: [{name: ndots, value: "2"}]\n'
+        "      containers:\n        - {name: app, image: busybox}\n"
+    )
+    imported = import_kubernetes(text)
+    assert not imported.dropped
+    assert 'dns_servers = ["10.0.0.2"]' in imported.hcl and 'dns_options = ["ndots:2"]' in imported.hcl

@@ -1209,3 +1209,19 @@ def test_a_group_of_several_spreads_over_hosts_as_nomads_job_anti_affinity_does(
     assert term["weight"] == 50 and term["podAffinityTerm"]["topologyKey"] == "kubernetes.io/hostname"
     assert term["podAffinityTerm"]["labelSelector"]["matchLabels"]["app.kubernetes.io/instance"] == "web-api"
     assert "affinity" not in lower(simple()).one("Deployment")["spec"]["template"]["spec"]  # one pod
+
+
+def test_dns_settings_are_the_pods_dns_config() -> None:
+    config = (
+        '"busybox"\n    dns_servers = ["10.0.0.2", "${attr.unique.network.ip-address}"]\n'
+        '    dns_search_domains = ["svc.example"]\n    dns_options = ["ndots:2", "edns0"]'
+    )
+    out = lower(simple(task=APP.replace('"nginx:1.27"', config)))
+    pod = out.pod()
+    assert pod["dnsPolicy"] == "None"  # the container's resolv.conf is exactly these, as docker's --dns
+    assert pod["dnsConfig"] == {
+        "nameservers": ["10.0.0.2"],  # the node's own address is known only on the node: left out
+        "searches": ["svc.example"],
+        "options": [{"name": "ndots", "value": "2"}, {"name": "edns0"}],
+    }
+    assert out.lines("HG301", "names the node") == [out.line('task "app"')]

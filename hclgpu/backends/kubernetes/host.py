@@ -22,11 +22,15 @@ from hclgpu.backends.kubernetes.names import dns_label
 from hclgpu.backends.kubernetes.objects import Obj
 from hclgpu.backends.kubernetes.reporting import approximated, unsupported
 from hclgpu.backends.target import Lowering
+from hclgpu.backends.task_env import node_references
 from hclgpu.ir import models as m
 
 __all__ = ["HOST_KEYS", "PodHost", "lower_host"]
 
-HOST_KEYS = ("network_mode", "ipc_mode", "pid_mode", "runtime", "volumes", "mount", "mounts")
+HOST_KEYS = (
+    "network_mode", "ipc_mode", "pid_mode", "runtime", "volumes", "mount", "mounts",
+    "dns_servers", "dns_search_domains", "dns_options",
+)  # fmt: skip
 """The driver-config keys this module translates."""
 
 _NAMESPACES = {"network_mode": "hostNetwork", "ipc_mode": "hostIPC", "pid_mode": "hostPID"}
@@ -40,7 +44,9 @@ class PodHost:
 
     def apply(self, spec: Obj) -> None:
         spec.update(self.fields)
-        if self.fields.get("hostNetwork"):
+        if self.fields.get("dnsConfig"):
+            spec["dnsPolicy"] = "None"  # the container's resolv.conf is these, as docker's --dns
+        elif self.fields.get("hostNetwork"):
             spec["dnsPolicy"] = "ClusterFirstWithHostNet"
 
 
@@ -68,6 +74,9 @@ def lower_host(
             "that name must exist in the cluster",
             task,
         )
+    dns = _dns(task, config, ctx)
+    if dns:
+        host.fields["dnsConfig"] = dns
     mounts = [_volume_mount(text, task, ctx) for text in as_strings(config.get("volumes"))]
     mounts += [_block_mount(block, task, ctx) for block in _blocks(config)]
     for index, found in enumerate(mount for mount in mounts if mount is not None):
@@ -81,6 +90,41 @@ def lower_host(
 
 
 _PRIVILEGED = "Pod Security admission allows it only in namespaces labelled `privileged`"
+
+
+MAX_NAMESERVERS = 3
+"""What a pod's dnsConfig may list (and what glibc reads of resolv.conf)."""
+
+
+def _dns(task: m.Task, config: Mapping[str, Any], ctx: Lowering) -> Obj:
+    """The driver's `dns_servers`, `dns_search_domains` and `dns_options` (docker's --dns,
+    --dns-search, --dns-option: the container's resolv.conf) as the pod's dnsConfig with
+    dnsPolicy None. A server naming the node is left out (only that node knows it)."""
+    servers: list[str] = []
+    for server in as_strings(config.get("dns_servers")):
+        if node_references(server):
+            unsupported(
+                ctx, f'dns server "{server}" of task "{task.name}" names the node; it is left out', task
+            )
+        elif len(servers) == MAX_NAMESERVERS:
+            unsupported(
+                ctx, f'dns server "{server}" of task "{task.name}": a pod lists at most 3; left out', task
+            )
+        else:
+            servers.append(server)
+    out: Obj = {}
+    if servers:
+        out["nameservers"] = servers
+    searches = as_strings(config.get("dns_search_domains"))
+    if searches:
+        out["searches"] = searches
+    options = [
+        dict(zip(("name", "value"), o.split(":", 1), strict=False))
+        for o in as_strings(config.get("dns_options"))
+    ]
+    if options:
+        out["options"] = options
+    return out
 
 
 def _volume_mount(text: str, task: m.Task, ctx: Lowering) -> tuple[Obj, str, bool] | None:

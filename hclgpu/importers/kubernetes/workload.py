@@ -151,13 +151,26 @@ _HOST_FIELDS = {"hostNetwork": "network_mode", "hostIPC": "ipc_mode", "hostPID":
 
 def _host(ctx: PodContext, tasks: list[dict[str, Any]]) -> None:
     """Host namespaces and the runtime class, which the docker driver sets per task."""
-    options: dict[str, str] = {}
+    options: dict[str, Any] = {}
     for pod_field, option in _HOST_FIELDS.items():
         if ctx.peek(pod_field) is True:
             ctx.take(pod_field)
             options[option] = "host"
     if options.get("network_mode") and ctx.peek("dnsPolicy") == "ClusterFirstWithHostNet":
         ctx.take("dnsPolicy")  # what a host-network pod needs to resolve cluster names
+    dns = ctx.peek("dnsConfig")
+    if ctx.peek("dnsPolicy") == "None" and isinstance(dns, dict):
+        ctx.take("dnsPolicy")
+        ctx.take("dnsConfig")
+        for key, option in (("nameservers", "dns_servers"), ("searches", "dns_search_domains")):
+            if dns.get(key):
+                options[option] = [str(v) for v in dns[key]]
+        if dns.get("options"):
+            written = [
+                f"{o.get('name')}:{o['value']}" if "value" in o else str(o.get("name"))
+                for o in dns["options"]
+            ]
+            options["dns_options"] = written
     runtime = ctx.peek("runtimeClassName")
     if isinstance(runtime, str) and runtime:
         ctx.take("runtimeClassName")
