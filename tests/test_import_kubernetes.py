@@ -803,3 +803,15 @@ def test_a_pods_own_dns_is_the_docker_drivers() -> None:
     imported = import_kubernetes(text)
     assert not imported.dropped
     assert 'dns_servers = ["10.0.0.2"]' in imported.hcl and 'dns_options = ["ndots:2"]' in imported.hcl
+
+
+def test_a_char_device_host_path_is_a_docker_device() -> None:
+    text = (
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: ib\nspec:\n  containers:\n    - name: app\n"
+        "      image: busybox\n      volumeMounts:\n"
+        "        - {name: ib, mountPath: /dev/infiniband/uverbs0}\n"
+        "  volumes:\n    - name: ib\n      hostPath: {path: /dev/infiniband/uverbs0, type: CharDevice}\n"
+    )
+    imported = import_kubernetes(text)
+    assert 'host_path      = "/dev/infiniband/uverbs0"' in imported.hcl
+    assert "volumes" not in imported.hcl.split("devices")[0].split("config")[1]  # not a bind mount

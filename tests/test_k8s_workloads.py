@@ -1225,3 +1225,17 @@ def test_dns_settings_are_the_pods_dns_config() -> None:
         "options": [{"name": "ndots", "value": "2"}, {"name": "edns0"}],
     }
     assert out.lines("HG301", "names the node") == [out.line('task "app"')]
+
+
+def test_a_docker_device_is_a_char_device_host_path() -> None:
+    config = (
+        '"busybox"\n    devices = [\n      {\n        host_path      = "/dev/infiniband/uverbs0"\n'
+        '        container_path = "/dev/infiniband/uverbs0"\n      }\n    ]'
+    )
+    out = lower(simple(task=APP.replace('"nginx:1.27"', config)))
+    [mount] = out.container("app")["volumeMounts"]
+    volumes = {v["name"]: v for v in out.pod()["volumes"]}
+    assert mount["mountPath"] == "/dev/infiniband/uverbs0"
+    assert volumes[mount["name"]]["hostPath"] == {"path": "/dev/infiniband/uverbs0", "type": "CharDevice"}
+    assert out.lines("HG302", "CharDevice") == [out.line('task "app"')]
+    assert out.lines("HG301", "devices") == []

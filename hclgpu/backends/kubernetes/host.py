@@ -3,7 +3,8 @@
 ``network_mode = "host"`` is ``hostNetwork`` (with ``dnsPolicy: ClusterFirstWithHostNet``,
 so the pod still resolves cluster names), ``ipc_mode``/``pid_mode = "host"`` are
 ``hostIPC``/``hostPID``, ``runtime`` is ``runtimeClassName`` (a RuntimeClass of that name
-must exist: HG302), and the driver's ``volumes`` and ``mount`` blocks are volumes:
+must exist: HG302), the driver's ``devices`` CharDevice hostPaths (HG302: opening one needs
+privileges or a device plugin), and its ``volumes`` and ``mount`` blocks are volumes:
 a host path is a ``hostPath`` volume, a named docker volume an ``emptyDir`` (it does not
 outlive the pod: HG302), a tmpfs an in-memory ``emptyDir``. Nomad's docker driver takes a
 host path only where the client's docker plugin sets ``volumes.enabled``; Pod Security
@@ -29,7 +30,7 @@ __all__ = ["HOST_KEYS", "PodHost", "lower_host"]
 
 HOST_KEYS = (
     "network_mode", "ipc_mode", "pid_mode", "runtime", "volumes", "mount", "mounts",
-    "dns_servers", "dns_search_domains", "dns_options",
+    "dns_servers", "dns_search_domains", "dns_options", "devices",
 )  # fmt: skip
 """The driver-config keys this module translates."""
 
@@ -79,6 +80,7 @@ def lower_host(
         host.fields["dnsConfig"] = dns
     mounts = [_volume_mount(text, task, ctx) for text in as_strings(config.get("volumes"))]
     mounts += [_block_mount(block, task, ctx) for block in _blocks(config)]
+    mounts += [_device(device, task, ctx) for device in _blocks(config, ("devices",))]
     for index, found in enumerate(mount for mount in mounts if mount is not None):
         source, target, read_only = found
         name = dns_label(f"{container['name']}-v{index}")
@@ -183,10 +185,32 @@ def _source(source: str, text: str, task: m.Task, ctx: Lowering) -> Obj:
     return {"emptyDir": {}}
 
 
-def _blocks(config: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """`mount` blocks (a list of maps from HCL), and the older `mounts` list."""
+def _device(device: Mapping[str, Any], task: m.Task, ctx: Lowering) -> tuple[Obj, str, bool] | None:
+    """A docker `devices` entry (an InfiniBand or FPGA node, say) as a CharDevice hostPath at
+    its container path: the pod sees the node, and may open it where it is privileged or a
+    device plugin grants the device (docker's --device also allows it in the cgroup)."""
+    host = str(device.get("host_path") or "")
+    if not host.startswith("/"):
+        unsupported(ctx, f'a device of task "{task.name}" has no absolute host_path; it is left out', task)
+        return None
+    target = str(device.get("container_path") or host)
+    approximated(
+        ctx,
+        f'device "{host}" of task "{task.name}" → a CharDevice hostPath at {target}; the container may '
+        "open it only where it is privileged or a device plugin grants it (docker's --device also "
+        "allows it in the device cgroup)",
+        task,
+        help="for InfiniBand, a device plugin such as the RDMA shared device plugin",
+    )
+    return {"hostPath": {"path": host, "type": "CharDevice"}}, target, False
+
+
+def _blocks(
+    config: Mapping[str, Any], keys: tuple[str, ...] = ("mount", "mounts")
+) -> list[Mapping[str, Any]]:
+    """`mount` blocks (a list of maps from HCL), and the older `mounts` list (or ``keys``)."""
     found: list[Mapping[str, Any]] = []
-    for key in ("mount", "mounts"):
+    for key in keys:
         value = config.get(key)
         items = value if isinstance(value, list) else [value] if isinstance(value, dict) else []
         found += [item for item in items if isinstance(item, dict)]

@@ -60,6 +60,11 @@ def _mount(
         ctx.approximated(at, "an emptyDir is the allocation directory in Nomad (shared by the group's tasks)")
         _bind(config, f"../alloc/{volume.get('name')}", target, mount)
         return True
+    host = volume.get("hostPath")
+    if isinstance(host, dict) and host.get("path") and host.get("type") == "CharDevice":
+        # a device node, as the back end writes a docker `devices` entry
+        config.setdefault("devices", []).append({"host_path": str(host["path"]), "container_path": target})
+        return True
     if isinstance(volume.get("hostPath"), dict) and volume["hostPath"].get("path"):
         ctx.approximated(
             at, "a hostPath is a docker bind mount: the client must allow `volumes` in its docker plugin"
