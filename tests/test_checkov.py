@@ -1,6 +1,6 @@
 """The Kubernetes output of every sample, held to checkov's policies.
 
-checkov (run from HCLGPU_CHECKOV, which `make test` installs in .venv-checkov) fails only
+checkov (from HCLGPU_TOOLS, where `make test` installs it: .venv-tools/bin) fails only
 checks on this allow-list, each of which says something the job itself asks or Nomad's
 docker driver does by default, so that a faithful translation must keep it. A check that
 fails and is not on the list is a default hclgpu got wrong (NET_RAW, the service-account
@@ -37,16 +37,18 @@ ALLOWED = {
 """Failed checks that are what the job asks (or Nomad's default), with why."""
 
 
-def _checkov() -> str:
-    path = os.environ.get("HCLGPU_CHECKOV", str(ROOT / ".venv-checkov" / "bin" / "checkov"))
-    if not Path(path).exists():
+def tool(name: str) -> str:
+    """The path of one of the targets' tools that `make test` installs (HCLGPU_TOOLS, else
+    .venv-tools/bin); skipped, saying why, where it could not be installed."""
+    path = Path(os.environ.get("HCLGPU_TOOLS", str(ROOT / ".venv-tools" / "bin"))) / name
+    if not path.exists():
         reason = "`make test` installs it; its package index was out of reach"
-        pytest.skip(f"checkov is not installed at {path} ({reason})")
-    return path
+        pytest.skip(f"{name} is not installed at {path} ({reason})")
+    return str(path)
 
 
 def test_the_samples_fail_only_what_the_jobs_ask(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    checkov = _checkov()
+    checkov = tool("checkov")
     for sample in sorted((ROOT / "samples").glob("*.nomad.hcl")):
         out = tmp_path / sample.name.removesuffix(".nomad.hcl")
         assert main(["render", str(sample), "--target", "kubernetes", "--isolated", "--out", str(out)]) == 0

@@ -742,3 +742,15 @@ def test_a_job_without_container_tasks() -> None:
     doc = compose(job)
     validate_compose(doc)
     assert doc["services"] == {}
+
+
+def test_a_volume_source_that_is_no_path_or_name_is_left_out() -> None:
+    text = (
+        'job "j" {\n  group "g" {\n    task "t" {\n      driver = "docker"\n      config {\n'
+        '        image   = "busybox"\n        volumes = ["[[ .data ]]:/data", "cache:/cache"]\n'
+        "      }\n    }\n  }\n}\n"
+    )
+    [argv] = argvs(text).values()
+    assert "cache:/cache" in flag_values(argv, "-v") and not any("[[" in v for v in flag_values(argv, "-v"))
+    _, diagnostics = render(text, "docker")
+    assert any("neither a host path nor a volume name" in d.message for d in diagnostics if d.code == "HG301")

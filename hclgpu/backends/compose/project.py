@@ -12,11 +12,11 @@ job writes is doubled (``$$``): a value reaches the container exactly as written
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from hclgpu.backends.compose.service import Obj, service
 from hclgpu.backends.docker.container import Container, ContainerLowering, approximated, engine_name, field
+from hclgpu.backends.docker.options import VOLUME_NAME
 from hclgpu.backends.target import unique_name
 from hclgpu.ir import models as m
 
@@ -43,18 +43,13 @@ def project(job: m.Job, containers: list[Container], ctx: ContainerLowering) -> 
     return escaped
 
 
-_VOLUME_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_.-]*")
-"""A volume name as Compose reads ``name:/path`` (compose-spec's key pattern; a source with
-``/``, or starting with ``.`` or ``~``, is a host path)."""
-
-
 def _named_volumes(containers: list[Container]) -> list[str]:
     """The named volumes the services mount: Compose refuses one the file does not declare."""
     names: dict[str, None] = {}
     for c in containers:
         for volume in c.volumes:
             source, separator, _ = volume.partition(":")
-            if separator and _VOLUME_NAME.fullmatch(source):
+            if separator and VOLUME_NAME.fullmatch(source):
                 names[source] = None
     return list(names)
 

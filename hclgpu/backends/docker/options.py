@@ -84,6 +84,9 @@ def runtime_references(ctx: ContainerLowering, task: m.Task, where: str, values:
     containers.runtime_references(ctx, task, where, values, target_name(ctx), help)
 
 
+VOLUME_NAME = re.compile(r"[a-zA-Z0-9][a-zA-Z0-9_.-]*")
+"""A volume name as Docker (and Compose's `volumes` keys) accept it."""
+
 _SIZE = re.compile(r"\d+(\.\d+)? ?[kKmMgGtTpP]?[iI]?[bB]?")
 """What go-units RAMInBytes (`--shm-size`, Compose `shm_size`) accepts."""
 
@@ -132,7 +135,15 @@ def _mounts(c: Container, config: Mapping[str, Any], ctx: ContainerLowering) -> 
     to the task directory in Nomad, which does not exist here: it is left out."""
     for volume in as_strings(config.get("volumes")):
         source = volume.split(":", 1)[0]
-        if "/" in source and not source.startswith("/"):
+        if ":" in volume and not source.startswith(("/", ".", "~")) and not VOLUME_NAME.fullmatch(source):
+            unsupported(
+                ctx,
+                f'volume "{volume}" of task "{c.task.name}": `{source}` is neither a host path nor a volume '
+                "name the engine accepts; it is left out",
+                c.task,
+                help="a template placeholder left in the job? render it first",
+            )
+        elif "/" in source and not source.startswith("/"):
             unsupported(
                 ctx,
                 f'volume "{volume}" of task "{c.task.name}": a relative host path is inside the Nomad task '
