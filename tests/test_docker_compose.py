@@ -653,7 +653,9 @@ def _docker_image() -> str:
 
 def _inspect_created(argv: list[str], image: str, original_image: str) -> dict[str, Any]:
     """`docker create` the rendered command (local image, unique name, no --cpus: the daemon
-    refuses more CPUs than the host has), then `docker inspect` it and remove it."""
+    refuses more CPUs than the host has; no --runtime or --pull: this daemon has only runc and
+    no registry), then
+    `docker inspect` it and remove it."""
     argv = ["docker", "create", *[w for w in argv[2:] if w != "-d"]]
     at = argv.index(original_image)
     argv[at] = image
@@ -661,9 +663,10 @@ def _inspect_created(argv: list[str], image: str, original_image: str) -> dict[s
         argv.append("sh")  # the local image may have no CMD, and the task names none
     name = f"hclgpu-test-{uuid.uuid4().hex[:12]}"
     argv[argv.index("--name") + 1] = name
-    if "--cpus" in argv:
-        cpus = argv.index("--cpus")
-        del argv[cpus : cpus + 2]
+    for flag in ("--cpus", "--runtime", "--pull"):  # more CPUs than here; a runtime or registry absent
+        if flag in argv:
+            at = argv.index(flag)
+            del argv[at : at + 2]
     created = subprocess.run(argv, capture_output=True, text=True)
     assert created.returncode == 0, created.stderr
     try:
@@ -681,12 +684,15 @@ def test_docker_create_accepts_the_rendered_command() -> None:
     inspected = _inspect_created(back, image, "nvcr.io/nvidia/tensorrtserver:19.02-py3")
     host = inspected["HostConfig"]
     [request] = host["DeviceRequests"]
-    assert request["DeviceIDs"] == ["0"] and request["Count"] == 0
+    assert request["Count"] == 1 and not request["DeviceIDs"]  # no inventory: a count
     assert request["Capabilities"] == [["gpu"]]
-    assert host["ShmSize"] == 1024
+    assert host["ShmSize"] == 1024 * 1024 * 1024
     assert {"Name": "memlock", "Soft": -1, "Hard": -1} in host["Ulimits"]
     assert host["Memory"] == 8192 * 1024 * 1024
+    assert host["CpuShares"] == 8192 and not host["NanoCpus"]  # Nomad's shares, no quota
+    assert host["CapDrop"] == ["CAP_NET_RAW"]  # as the daemon normalizes it
     assert inspected["Config"]["Healthcheck"]["Test"][0] == "CMD-SHELL"
+    assert {m["Destination"] for m in inspected["Mounts"]} >= {"/local"}  # Nomad's task directory
 
     main = argvs(FEATURES)["g-main.sh"]
     inspected = _inspect_created(main, image, "nvcr.io/nvidia/cuda:12.4.0-base-ubuntu22.04")
@@ -695,7 +701,7 @@ def test_docker_create_accepts_the_rendered_command() -> None:
     pinned = argvs(FEATURES)["pinned-two-blocks.sh"]
     inspected = _inspect_created(pinned, image, "docker.io/library/python:3.12")
     [request] = inspected["HostConfig"]["DeviceRequests"]
-    assert request["DeviceIDs"] == ["0", "1", "2"], "the inner quotes keep the CSV in one field"
+    assert request["Count"] == 3, "one count for the two blocks together"
 
 
 BRIDGE = """
@@ -754,3 +760,25 @@ def test_a_volume_source_that_is_no_path_or_name_is_left_out() -> None:
     assert "cache:/cache" in flag_values(argv, "-v") and not any("[[" in v for v in flag_values(argv, "-v"))
     _, diagnostics = render(text, "docker")
     assert any("neither a host path nor a volume name" in d.message for d in diagnostics if d.code == "HG301")
+
+
+def test_docker_create_accepts_every_rendered_line() -> None:
+    """Every docker line of the samples and the public job files, created by a real daemon."""
+    image = _docker_image()
+    jobs = sorted((ROOT / "samples").glob("*.nomad.hcl")) + sorted(
+        p for p in (ROOT / "tests" / "data" / "wild").iterdir() if p.suffix in (".hcl", ".nomad")
+    )
+    created = 0
+    for path in jobs:
+        result = compile_source(
+            SourceFile(path.name, path.read_text(encoding="utf-8", errors="replace")),
+            EvalOptions(VariableInputs(env={}), base_dir=path.parent),
+        )
+        if result.job is None:
+            continue
+        ctx = Lowering("docker", result.source, Sink(), registry.render_options("docker"))
+        for artifact in registry.render(result.job, "docker", ctx):
+            argv = shlex.split(artifact.text, comments=True)
+            _inspect_created(argv, image, argv[_image_index(argv)])
+            created += 1
+    assert created >= 100, created

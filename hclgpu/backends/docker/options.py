@@ -19,6 +19,7 @@ from hclgpu.backends.docker.container import (
     OPTIONS,
     Container,
     ContainerLowering,
+    approximated,
     as_mapping,
     is_set,
     target_name,
@@ -130,6 +131,34 @@ def _ulimit_pair(value: str) -> tuple[int, int] | None:
         return None
 
 
+ENGINE_MODES = frozenset(
+    {"ro", "rw", "z", "Z", "shared", "rshared", "slave", "rslave", "private", "rprivate", "nocopy",
+     "consistent", "cached", "delegated"}
+)  # fmt: skip
+"""The options Docker's `-v source:target:options` takes (podman's `noexec`, `nosuid`... are
+not among them: dockerd refuses the container, "invalid mode")."""
+
+
+def _engine_modes(volume: str, c: Container, ctx: ContainerLowering) -> str:
+    """``volume`` less the options Docker does not take (HG302 naming them)."""
+    parts = volume.split(":")
+    if len(parts) < 3:
+        return volume
+    modes = parts[2].split(",")
+    kept = [mode for mode in modes if mode in ENGINE_MODES]
+    if kept == modes:
+        return volume
+    dropped = ", ".join(mode for mode in modes if mode not in ENGINE_MODES)
+    approximated(
+        ctx,
+        f'volume "{volume}" of task "{c.task.name}": Docker takes no `{dropped}` option on -v; '
+        "it is left out",
+        c.task,
+        help="mount it with the `mount` block's options, or as a tmpfs",
+    )
+    return ":".join(parts[:2] + ([",".join(kept)] if kept else []))
+
+
 def _mounts(c: Container, config: Mapping[str, Any], ctx: ContainerLowering) -> None:
     """Bind mounts and device mappings of the driver config. A relative host path is relative
     to the task directory in Nomad, which does not exist here: it is left out."""
@@ -152,7 +181,7 @@ def _mounts(c: Container, config: Mapping[str, Any], ctx: ContainerLowering) -> 
                 help="use an absolute host path or a named volume",
             )
         else:
-            c.volumes.append(volume)
+            c.volumes.append(_engine_modes(volume, c, ctx))
     devices = config.get("devices")
     for device in devices if isinstance(devices, list) else []:
         host = str(device.get("host_path", "")) if isinstance(device, dict) else ""
