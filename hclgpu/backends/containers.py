@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 
 from hclgpu.backends.reporting import approximated, unsupported
 from hclgpu.backends.target import Lowering
+from hclgpu.backends.task_env import DEFAULT_MEMORY_MB
 from hclgpu.ir import models as m
 
 CONTAINER_DRIVERS = frozenset({"docker", "podman"})
@@ -149,7 +150,7 @@ def runtime_references(
         )
 
 
-def memory_limit(ctx: Lowering, task: m.Task, default_mb: int) -> tuple[int, int | None]:
+def memory_limit(ctx: Lowering, task: m.Task) -> tuple[int, int | None]:
     """(the memory limit, the reservation under it or None) in MiB, as Nomad enforces them.
 
     Nomad honours `memory_max` only where the scheduler enables memory oversubscription
@@ -157,7 +158,7 @@ def memory_limit(ctx: Lowering, task: m.Task, default_mb: int) -> tuple[int, int
     SchedulerConfiguration): elsewhere `memory` is the hard limit and `memory_max` is
     ignored, said here (HG302) unless the profile states that the cluster enables it."""
     res = task.resources
-    memory = res.memory_mb if res is not None and res.memory_mb is not None else default_mb
+    memory = res.memory_mb if res is not None and res.memory_mb is not None else DEFAULT_MEMORY_MB
     maximum = res.memory_max_mb if res is not None and res.memory_max_mb else 0
     if maximum <= memory:
         return memory, None
@@ -185,8 +186,16 @@ def nomad_cap_drop(config: dict[str, object]) -> list[str]:
     """The capabilities the container must also drop to start as Nomad starts it: NET_RAW,
     unless the task adds it back (`cap_add`, which the client's `allow_caps` must allow) or
     already drops it (or all)."""
-    named = {
-        verb: {re.sub("^CAP_", "", c.upper()) for c in as_strings(config.get(f"cap_{verb}"))}
-        for verb in ("add", "drop")
-    }
+    named = {verb: {capability(c) for c in as_strings(config.get(f"cap_{verb}"))} for verb in ("add", "drop")}
     return [c for c in NOMAD_DROPPED_CAPS if c not in named["add"] and not named["drop"] & {c, "ALL"}]
+
+
+def capability(name: object) -> str:
+    """A capability as Kubernetes and Docker's cap lists write it: upper case, no `CAP_`."""
+    return str(name).upper().removeprefix("CAP_")
+
+
+def without_nomad_drops(names: list[object]) -> list[object]:
+    """``names`` (a cap_drop list) less what Nomad's docker driver drops by itself, which an
+    imported task need not say."""
+    return [name for name in names if capability(name) not in NOMAD_DROPPED_CAPS]

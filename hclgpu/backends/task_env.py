@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from hclgpu.backends.reporting import unsupported
+from hclgpu.backends.target import Lowering
 from hclgpu.ir import models as m
 
 __all__ = [
@@ -27,6 +29,7 @@ __all__ = [
     "nomad_sets",
     "references",
     "substitute",
+    "without_node",
 ]
 
 DEFAULT_CPU_MHZ = 100
@@ -127,3 +130,18 @@ def nomad_sets(name: str) -> bool:
     """Whether Nomad sets the variable ``name`` in every task itself (so an imported task
     need not, and its env entry is dropped)."""
     return name in _NOMAD_VARIABLES or name.startswith("NOMAD_META_")
+
+
+def without_node(ctx: Lowering, task: m.Task, where: str, value: str) -> bool:
+    """Whether ``value`` can be written: not while it names something of the node that runs
+    it, which only that node knows (HG301 at the task: the value is left out)."""
+    found = node_references(value)
+    if found:
+        unsupported(
+            ctx,
+            f'{where} of task "{task.name}", "{value}", names {", ".join(found)}, which only the node '
+            "that runs it knows; it is left out",
+            task,
+            help="render for one node with --nodes FILE --node NAME, or write the value",
+        )
+    return not found

@@ -366,7 +366,7 @@ def _env_span(ctx: Context, task: m.Task) -> Span | None:
 
 @rule(HG209)
 def device_count_exceeds_fleet(ctx: Context) -> None:
-    from hclgpu.plan.fleet import load_fleet
+    from hclgpu.plan.fleet import largest_group, load_fleet
 
     if ctx.profile.nodes is None:
         return
@@ -385,8 +385,7 @@ def device_count_exceeds_fleet(ctx: Context) -> None:
         count = 1 if device.count is None else device.count
         if count <= 0:
             continue  # HG203
-        matching = [group for group in fleet if _names(device.name, group)]
-        most = max(matching, key=lambda group: group[3], default=None)
+        most = largest_group(device.name, fleet)
         if most is not None and most[3] >= count:
             continue
         if most is None:
@@ -406,10 +405,3 @@ def device_count_exceeds_fleet(ctx: Context) -> None:
             check=FLEET_COUNT.id,
             help=advice,
         )
-
-
-def _names(name: str, group: tuple[str, str, str, int, str]) -> bool:
-    """Nomad's `DeviceIdTuple.Matches`: each part the request names equals the group's."""
-    parts = name.split("/", 2)
-    vendor, kind, model = ("", parts[0], "") if len(parts) == 1 else (*parts, "")[:3]
-    return (not vendor or vendor == group[0]) and kind == group[1] and (not model or model == group[2])

@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     if args.report:
         from hclgpu.report import migration
 
-        found = migration.migration_report(job, args.target, diagnostics)
+        found = migration.migration_report(job, result.source, args.target, diagnostics)
         text = migration.to_markdown([found]) if args.report == "md" else migration.to_json([found])
         if not args.out:
             sys.stdout.write(text)

@@ -13,8 +13,9 @@ from pathlib import Path
 
 from hclgpu.plan.inventory import InventoryError, load_inventory
 from hclgpu.plan.model import Inventory
+from hclgpu.plan.offers import device_id
 
-__all__ = ["FleetGroup", "fleet_groups", "load_fleet"]
+__all__ = ["FleetGroup", "fleet_groups", "largest_group", "load_fleet"]
 
 FleetGroup = tuple[str, str, str, int, str]
 """(vendor, type, model, most healthy instances of that group on one node, that node)."""
@@ -31,6 +32,20 @@ def fleet_groups(inventory: Inventory) -> tuple[FleetGroup, ...]:
             if key not in most or healthy > most[key][0]:
                 most[key] = (healthy, node.name)
     return tuple((*key, count, node) for key, (count, node) in sorted(most.items()))
+
+
+def largest_group(name: str, fleet: tuple[FleetGroup, ...]) -> FleetGroup | None:
+    """The group with the most healthy instances on one node among those a request named
+    ``name`` matches (`DeviceIdTuple.Matches`: each part the name gives equals the group's)."""
+    vendor, kind, model = device_id(name)
+    matching = [
+        group
+        for group in fleet
+        if (not vendor or vendor == group[0])
+        and (not kind or kind == group[1])
+        and (not model or model == group[2])
+    ]
+    return max(matching, key=lambda group: group[3], default=None)
 
 
 def load_fleet(nodes: tuple[str, int, int]) -> tuple[FleetGroup, ...]:

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from hclgpu.codes.targets import HG301, HG302
 from hclgpu.diagnostics import Diagnostic
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+from hclgpu.ir.schema import schema_of
+from hclgpu.source import SourceFile
 
 __all__ = ["AREAS", "MigrationReport", "migration_report", "to_json", "to_markdown"]
 
@@ -89,36 +92,44 @@ class _Block:
     findings: int = 0
 
 
-def migration_report(job: m.Job, target: str, diagnostics: list[Diagnostic]) -> MigrationReport:
-    """The report of ``diagnostics`` (the translation's HG301 and HG302) on ``job``."""
+_KINDS: dict[str, str] = {HG301: "left_out", HG302: "approximate"}
+"""Which list a translation finding goes in."""
+
+
+def migration_report(
+    job: m.Job, source: SourceFile, target: str, diagnostics: list[Diagnostic]
+) -> MigrationReport:
+    """The report of ``diagnostics`` (the translation's HG301 and HG302) on ``job``, read
+    from ``source``."""
     report = MigrationReport(job.name or job.id or "job", target)
     root = _tree(job, f'job "{report.job}"', "scheduling")
-    text = next((d.source.text for d in diagnostics), "")
     for diagnostic in diagnostics:
-        kinds: dict[str, str] = {HG301: "left_out", HG302: "approximate"}
-        kind = kinds.get(diagnostic.code)
+        kind = _KINDS.get(diagnostic.code)
         if kind is None:
             continue
         block = _innermost(root, diagnostic) or root
         block.findings += 1
-        line = _line(text, diagnostic.span.start) if diagnostic.span else 0
+        line = source.position(diagnostic.span.start).line if diagnostic.span else 0
         report.areas[block.area][kind].append(Item(block.path, line, diagnostic.message))
     for block in _walk(root):
         fields = _set_fields(block.node)
         if fields and not block.findings and block.node.span is not None:
-            line = _line(text, block.node.span.start) if text else 0
+            line = source.position(block.node.span.start).line
             report.areas[block.area]["exact"].append(Item(block.path, line, ", ".join(fields)))
     return report
 
 
-_BLOCK_NAMES = {
-    "task_groups": "group", "tasks": "task", "services": "service", "networks": "network",
-    "devices": "device", "affinities": "affinity", "constraints": "constraint", "spreads": "spread",
-    "templates": "template", "artifacts": "artifact", "checks": "check", "dynamic_ports": "port",
-    "reserved_ports": "port", "volume_mounts": "volume_mount", "volumes": "volume",
-    "restart_policy": "restart", "reschedule_policy": "reschedule",
-}  # fmt: skip
-"""The HCL block name of an IR field, for a block's path in a report."""
+@cache
+def _hcl_names(model: type[Node]) -> dict[str, str]:
+    """Each field's name as HCL writes it (the attribute or block name of its `hcl` tag), for
+    the paths and field lists of a report; a label or untagged field keeps its own name."""
+    schema = schema_of(model)
+    names = {spec.name: spec.hcl.name for spec in (*schema.attributes.values(), *schema.blocks.values())}
+    return {**names, **_PORTS}
+
+
+_PORTS = {"reserved_ports": "port", "dynamic_ports": "port"}
+"""A network's `port` blocks, which the decoder sorts into two lists of their own names."""
 
 
 def _tree(node: Node, path: str, area: str) -> _Block:
@@ -129,7 +140,7 @@ def _tree(node: Node, path: str, area: str) -> _Block:
         children = value if isinstance(value, list) else [value]
         for child in children:
             if isinstance(child, Node) and child.span is not None:
-                step = _BLOCK_NAMES.get(name, name) + _label(child)
+                step = _hcl_names(type(node)).get(name, name) + _label(child)
                 inherited = "task" if isinstance(child, (m.TaskGroup, m.Task)) else block.area
                 block.children.append(_tree(child, f"{path} › {step}", inherited))
     return block
@@ -160,13 +171,6 @@ def _innermost(block: _Block, diagnostic: Diagnostic) -> _Block | None:
     return block
 
 
-_FIELD_NAMES = {
-    "l_target": "attribute", "r_target": "value", "operand": "operator", "port_label": "port",
-    "memory_mb": "memory", "memory_max_mb": "memory_max", "disk_mb": "disk",
-}  # fmt: skip
-"""HCL's names of the IR fields whose names differ."""
-
-
 def _set_fields(node: Node) -> list[str]:
     """The fields the block sets itself (not its blocks)."""
     names = []
@@ -178,12 +182,8 @@ def _set_fields(node: Node) -> list[str]:
         ):
             continue
         if value not in (None, "", [], {}) and name in node.model_fields_set:
-            names.append(_FIELD_NAMES.get(name, name))
+            names.append(_hcl_names(type(node)).get(name, name))
     return names
-
-
-def _line(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
 
 
 def to_markdown(reports: list[MigrationReport]) -> str:

@@ -41,10 +41,10 @@ from hclgpu.backends.target import unique_name
 from hclgpu.backends.task_env import (
     TASK_DIRS,
     named_dirs,
-    node_references,
     nomad_env,
     nomad_sets,
     substitute,
+    without_node,
 )
 from hclgpu.ir import models as m
 
@@ -129,18 +129,7 @@ class _TaskEnv:
         return substitute(value, self._value, set())
 
     def kept(self, where: str, value: str) -> bool:
-        """Whether ``value`` can be written: not while it names something of the node that runs
-        it, which only that node knows (HG301, the value left out)."""
-        found = node_references(value)
-        if found:
-            unsupported(
-                self.ctx,
-                f'{where} of task "{self.task.name}", "{value}", names {", ".join(found)}, which only the '
-                "node that runs it knows; it is left out",
-                self.task,
-                help="render for one node with --nodes FILE --node NAME, or write the value",
-            )
-        return not found
+        return without_node(self.ctx, self.task, where, value)
 
     def config(self, config: Mapping[str, Any]) -> dict[str, Any]:
         """The driver config with every string, and every string in a list, substituted; a

@@ -23,12 +23,8 @@ from hclgpu.backends.docker.container import (
     target_name,
     unsupported,
 )
+from hclgpu.backends.task_env import DEFAULT_CPU_MHZ
 from hclgpu.ir import models as m
-
-DEFAULT_CPU_MHZ = 100
-"""Nomad reserves 100 MHz when a task sets no `cpu` (api.Resources.Canonicalize)."""
-DEFAULT_MEMORY_MB = 300
-"""Nomad reserves, and enforces, 300 MiB when a task sets no `memory`."""
 
 KINDS: dict[tuple[str, str], str] = {
     ("nvidia", "gpu"): "nvidia",
@@ -44,7 +40,7 @@ def lower_resources(c: Container, ctx: ContainerLowering) -> None:
     """cpu → cpus, memory → memory (and its reservation when memory_max is set), devices."""
     res = c.task.resources
     _cpu(c, res, ctx)
-    c.memory_mb, c.memory_reservation_mb = memory_limit(ctx, c.task, DEFAULT_MEMORY_MB)
+    c.memory_mb, c.memory_reservation_mb = memory_limit(ctx, c.task)
     if res is not None:
         _devices(c, res.devices or [], ctx)
         handled = ("cpu", "cores", "memory_mb", "memory_max_mb", "devices")

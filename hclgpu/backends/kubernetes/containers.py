@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from hclgpu.backends.containers import (
     as_strings,
+    capability,
     memory_limit,
     network_ports,
     nomad_cap_drop,
@@ -30,18 +31,12 @@ from hclgpu.backends.kubernetes.reporting import HINTS, approximated, is_set, re
 from hclgpu.backends.kubernetes.task_env import ContainerEnv
 from hclgpu.backends.kubernetes.tasks import note_static_port, seconds
 from hclgpu.backends.target import Lowering
-from hclgpu.backends.task_env import named_dirs, node_references
+from hclgpu.backends.task_env import DEFAULT_CPU_MHZ, named_dirs, node_references
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 
 if TYPE_CHECKING:
     from hclgpu.backends.kubernetes.devices import DeviceLowering
-
-
-DEFAULT_CPU_MHZ = 100
-"""Nomad reserves 100 MHz when a task sets no `cpu` (api.Resources.Canonicalize)."""
-DEFAULT_MEMORY_MB = 300
-"""Nomad reserves, and enforces, 300 MiB when a task sets no `memory`."""
 
 
 @dataclass(slots=True)
@@ -199,10 +194,7 @@ def _security_context(task: m.Task, ctx: Lowering) -> Obj:
             "admission rejects it in namespaces that are not `privileged`",
             task,
         )
-    caps = {
-        verb: [re.sub("^CAP_", "", c.upper()) for c in as_strings(config.get(f"cap_{verb}"))]
-        for verb in ("add", "drop")
-    }
+    caps = {verb: [capability(c) for c in as_strings(config.get(f"cap_{verb}"))] for verb in ("add", "drop")}
     if task.driver == "docker":  # what Nomad's docker driver does not grant (its allow_caps)
         caps["drop"] += nomad_cap_drop(dict(config))
     caps = {verb: names for verb, names in caps.items() if names}
@@ -295,7 +287,7 @@ def _resources(task: m.Task, ctx: Lowering, devices: DeviceLowering | None) -> O
         requests["cpu"] = _millicores(res.cpu if res and res.cpu is not None else DEFAULT_CPU_MHZ, at, ctx)
         if (task.config or {}).get("cpu_hard_limit"):
             limits["cpu"] = requests["cpu"]
-    limit, reservation = memory_limit(ctx, task, DEFAULT_MEMORY_MB)
+    limit, reservation = memory_limit(ctx, task)
     requests["memory"] = f"{reservation or limit}Mi"
     limits["memory"] = f"{limit}Mi"
     if devices is not None:

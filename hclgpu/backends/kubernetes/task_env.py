@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 
 from hclgpu.backends.kubernetes.names import dns_label
 from hclgpu.backends.kubernetes.objects import Obj
-from hclgpu.backends.kubernetes.reporting import unsupported
 from hclgpu.backends.target import Lowering
-from hclgpu.backends.task_env import TASK_DIRS, node_references, nomad_env, substitute
+from hclgpu.backends.task_env import TASK_DIRS, nomad_env, substitute, without_node
 from hclgpu.ir import models as m
 
 __all__ = ["ContainerEnv"]
@@ -57,22 +56,9 @@ class ContainerEnv:
         return cls(variables, node=dict(options.node_values or {}))
 
     def kept(self, values: list[str], where: str, task: m.Task, ctx: Lowering) -> list[str]:
-        """``values`` less those naming the node the pod runs on, which only that node knows
-        (HG301 for each): a Kubernetes manifest would carry the reference as text."""
-        out = []
-        for value in values:
-            found = node_references(value)
-            if found:
-                unsupported(
-                    ctx,
-                    f'{where} of task "{task.name}", "{value}", names {", ".join(found)}, which only the '
-                    "node that runs it knows; it is left out",
-                    task,
-                    help="render for one node with --nodes FILE --node NAME, or write the value",
-                )
-            else:
-                out.append(value)
-        return out
+        """``values`` less those naming the node the pod runs on (HG301 for each): a manifest
+        would carry the reference as text."""
+        return [value for value in values if without_node(ctx, task, where, value)]
 
     def expanded(self, text: str, unknown: set[str]) -> str:
         """``text`` (already a Kubernetes literal) with ``${NOMAD_X}`` as ``$(NOMAD_X)`` and a

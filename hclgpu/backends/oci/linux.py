@@ -25,7 +25,7 @@ from typing import Any
 from hclgpu.backends.containers import memory_limit
 from hclgpu.backends.oci.options import oci_options
 from hclgpu.backends.oci.reporting import approximated, unsupported
-from hclgpu.backends.oci.scope import DEFAULT_MEMORY_MB, TASK_DIRS, TaskScope, merged_blocks
+from hclgpu.backends.oci.scope import TASK_DIRS, TaskScope, merged_blocks
 
 MIB = 1024 * 1024
 DEFAULT_SHM = "65536k"
@@ -154,7 +154,7 @@ def namespaces(scope: TaskScope) -> list[dict[str, str]]:
 
 def resources(scope: TaskScope, device_rules: list[dict[str, Any]]) -> dict[str, Any]:
     """Memory and cpu as Nomad's docker driver sets them, pids, and the device cgroup."""
-    limit, reservation = memory_limit(scope.ctx, scope.task, DEFAULT_MEMORY_MB)
+    limit, reservation = memory_limit(scope.ctx, scope.task)
     memory: dict[str, Any] = {"limit": limit * MIB}
     if reservation is not None:
         memory["reservation"] = reservation * MIB

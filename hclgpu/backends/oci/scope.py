@@ -17,10 +17,10 @@ from typing import Any
 
 from hclgpu.backends.oci.reporting import approximated
 from hclgpu.backends.target import Lowering
-from hclgpu.backends.task_env import DEFAULT_CPU_MHZ, DEFAULT_MEMORY_MB, TASK_DIRS, nomad_env, substitute
+from hclgpu.backends.task_env import DEFAULT_CPU_MHZ, TASK_DIRS, nomad_env, substitute
 from hclgpu.ir import models as m
 
-__all__ = ["DEFAULT_CPU_MHZ", "DEFAULT_MEMORY_MB", "TASK_DIRS", "TaskScope", "merged_blocks"]
+__all__ = ["TASK_DIRS", "TaskScope", "merged_blocks"]
 
 
 @dataclass(slots=True)
@@ -54,10 +54,6 @@ class TaskScope:
         if res is not None and res.cores:
             return res.cores * self.ctx.options.cpu_mhz_per_core
         return res.cpu if res is not None and res.cpu is not None else DEFAULT_CPU_MHZ
-
-    def memory_mb(self) -> int:
-        res = self.task.resources
-        return res.memory_mb if res is not None and res.memory_mb is not None else DEFAULT_MEMORY_MB
 
     def interpolate(self, field_name: str, values: Iterable[str]) -> list[str]:
         """``values`` with the static ``${NOMAD_*}`` references substituted; HG302 (once per

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from hclgpu.backends.containers import without_nomad_drops
 from hclgpu.backends.docker.container import OPTIONS
 from hclgpu.backends.task_env import nomad_sets
 from hclgpu.importers.compose import deploy, devices, health, options
@@ -64,8 +65,8 @@ def _nomads_own_caps(draft: Draft) -> None:
     """NET_RAW in `cap_drop` is what Nomad's docker driver drops by itself (its default
     `allow_caps`), so the task need not say it."""
     dropped = draft.config.get("cap_drop")
-    if isinstance(dropped, list) and any(str(c).upper().removeprefix("CAP_") == "NET_RAW" for c in dropped):
-        kept = [c for c in dropped if str(c).upper().removeprefix("CAP_") != "NET_RAW"]
+    if isinstance(dropped, list):
+        kept = without_nomad_drops(dropped)
         if kept:
             draft.config["cap_drop"] = kept
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from hclgpu.backends.containers import without_nomad_drops
 from hclgpu.backends.task_env import nomad_sets
 from hclgpu.importers.common import whole_number
 from hclgpu.importers.kubernetes.context import PodContext
@@ -171,7 +172,7 @@ def _security(ctx: PodContext, path: Path, config: dict[str, Any], task: dict[st
     for verb in ("add", "drop"):
         names = ctx.take(*base, "capabilities", verb)
         if isinstance(names, list) and verb == "drop":  # Nomad's docker driver drops NET_RAW itself
-            names = [n for n in names if str(n).upper().removeprefix("CAP_") != "NET_RAW"]
+            names = without_nomad_drops(names)
         if isinstance(names, list) and names:
             config[f"cap_{verb}"] = [str(n) for n in names]
     if ctx.take(*base, "readOnlyRootFilesystem"):
