@@ -754,12 +754,25 @@ def test_a_volume_source_that_is_no_path_or_name_is_left_out() -> None:
     text = (
         'job "j" {\n  group "g" {\n    task "t" {\n      driver = "docker"\n      config {\n'
         '        image   = "busybox"\n        volumes = ["[[ .data ]]:/data", "cache:/cache"]\n'
-        "      }\n    }\n  }\n}\n"
+        '        volume_driver = "local"\n      }\n    }\n  }\n}\n'
     )
     [argv] = argvs(text).values()
     assert "cache:/cache" in flag_values(argv, "-v") and not any("[[" in v for v in flag_values(argv, "-v"))
     _, diagnostics = render(text, "docker")
     assert any("neither a host path nor a volume name" in d.message for d in diagnostics if d.code == "HG301")
+
+
+def test_a_relative_volume_source_is_in_the_task_directory() -> None:
+    """Without `volume_driver`, a bare name is a path in the Nomad task directory
+    (drivers/docker/driver.go:786-793 at v1.10.0), not a docker volume."""
+    text = (
+        'job "j" {\n  group "g" {\n    task "t" {\n      driver = "docker"\n      config {\n'
+        '        image   = "busybox"\n        volumes = ["cache:/cache"]\n      }\n    }\n  }\n}\n'
+    )
+    [argv] = argvs(text).values()
+    assert flag_values(argv, "-v") == []
+    _, diagnostics = render(text, "docker")
+    assert any("`cache` is a path in the Nomad task directory" in d.message for d in diagnostics)
 
 
 def test_docker_create_accepts_every_rendered_line() -> None:

@@ -1185,7 +1185,9 @@ def test_host_options_are_the_pod_fields_that_do_the_same() -> None:
     config = (
         '"busybox"\n    network_mode = "host"\n    ipc_mode = "host"\n    runtime = "nvidia"\n'
         '    volumes = ["/dev/infiniband:/dev/infiniband:ro", "cache:/cache", "local/x:/x"]\n'
-        '    mount {\n      type   = "tmpfs"\n      target = "/scratch"\n    }'
+        '    volume_driver = "local"\n'
+        '    mount {\n      type   = "tmpfs"\n      target = "/scratch"\n'
+        "      tmpfs_options {\n        size = 1048576\n      }\n    }"
     )
     out = lower(simple(task=APP.replace('"nginx:1.27"', config)))
     pod = out.pod()
@@ -1196,11 +1198,25 @@ def test_host_options_are_the_pod_fields_that_do_the_same() -> None:
     assert volumes[mounts["/dev/infiniband"]["name"]]["hostPath"] == {"path": "/dev/infiniband"}
     assert mounts["/dev/infiniband"]["readOnly"] is True
     assert volumes[mounts["/cache"]["name"]]["emptyDir"] == {}  # a docker volume: gone with the pod (HG302)
-    assert volumes[mounts["/scratch"]["name"]]["emptyDir"] == {"medium": "Memory"}
-    assert "/x" not in mounts  # relative to the Nomad task directory: left out
+    assert volumes[mounts["/scratch"]["name"]]["emptyDir"] == {"medium": "Memory", "sizeLimit": "1048576"}
+    assert "/x" not in mounts  # `local/x` is no volume name: left out
     assert out.lines("HG301", "local/x") == [out.line('task "app"')]
     assert out.lines("HG302", "runtimeClassName") == [out.line('task "app"')]
     assert out.lines("HG301", "network_mode") == []
+
+
+def test_a_relative_volume_source_is_in_the_task_directory() -> None:
+    """Without `volume_driver`, Nomad's docker driver reads a relative source, a bare name
+    too, as a path in the task directory (drivers/docker/driver.go:786-793 at v1.10.0), and a
+    relative bind mount source likewise (driver.go:1472): neither is a named volume."""
+    config = (
+        '"busybox"\n    volumes = ["cache:/cache"]\n'
+        '    mount {\n      type = "bind"\n      source = "conf"\n      target = "/etc/app"\n    }'
+    )
+    out = lower(simple(task=APP.replace('"nginx:1.27"', config)))
+    mounts = {m["mountPath"] for m in out.container("app").get("volumeMounts", [])}
+    assert not {"/cache", "/etc/app"} & mounts
+    assert out.lines("HG301", "is a path in the Nomad task directory") == [out.line('task "app"')] * 2
 
 
 def test_a_group_of_several_spreads_over_hosts_as_nomads_job_anti_affinity_does() -> None:

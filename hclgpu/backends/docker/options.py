@@ -172,13 +172,15 @@ def _mounts(c: Container, config: Mapping[str, Any], ctx: ContainerLowering) -> 
                 c.task,
                 help="a template placeholder left in the job? render it first",
             )
-        elif "/" in source and not source.startswith("/"):
+        elif ":" in volume and not source.startswith("/") and not config.get("volume_driver"):
+            # Nomad reads a relative source, a bare name included, as a path in the task
+            # directory unless a volume_driver is set (drivers/docker/driver.go:786-793 at v1.10.0)
             unsupported(
                 ctx,
-                f'volume "{volume}" of task "{c.task.name}": a relative host path is inside the Nomad task '
-                "directory; it is left out",
+                f'volume "{volume}" of task "{c.task.name}": `{source}` is a path in the Nomad task '
+                "directory, which does not exist here; it is left out",
                 c.task,
-                help="use an absolute host path or a named volume",
+                help="use an absolute host path, or set `volume_driver` for a named volume",
             )
         else:
             c.volumes.append(_engine_modes(volume, c, ctx))

@@ -78,7 +78,8 @@ def lower_host(
     dns = _dns(task, config, ctx)
     if dns:
         host.fields["dnsConfig"] = dns
-    mounts = [_volume_mount(text, task, ctx) for text in as_strings(config.get("volumes"))]
+    named = bool(config.get("volume_driver"))
+    mounts = [_volume_mount(text, task, named, ctx) for text in as_strings(config.get("volumes"))]
     mounts += [_block_mount(block, task, ctx) for block in _blocks(config)]
     mounts += [_device(device, task, ctx) for device in _blocks(config, ("devices",))]
     for index, found in enumerate(mount for mount in mounts if mount is not None):
@@ -129,20 +130,21 @@ def _dns(task: m.Task, config: Mapping[str, Any], ctx: Lowering) -> Obj:
     return out
 
 
-def _volume_mount(text: str, task: m.Task, ctx: Lowering) -> tuple[Obj, str, bool] | None:
-    """A docker `volumes` string, ``source:target[:options]``."""
+def _volume_mount(text: str, task: m.Task, named: bool, ctx: Lowering) -> tuple[Obj, str, bool] | None:
+    """A docker `volumes` string, ``source:target[:options]``. Without a `volume_driver`
+    (``named``), Nomad's docker driver reads a relative source as a path in the task
+    directory, a bare name included (drivers/docker/driver.go:786-793 at v1.10.0)."""
     parts = text.split(":")
     if len(parts) < 2 or not parts[1].startswith("/"):
         unsupported(ctx, f'volume "{text}" of task "{task.name}" is not source:target; it is left out', task)
         return None
     source, target, options = parts[0], parts[1], parts[2:]
+    if not source.startswith("/") and not named:
+        _in_task_dir(f'volume "{text}"', source, task, ctx)
+        return None
     if "/" in source and not source.startswith("/"):
         unsupported(
-            ctx,
-            f'volume "{text}" of task "{task.name}": a relative host path is inside the Nomad task '
-            "directory; it is left out",
-            task,
-            help="use an absolute host path, or a template or artifact for the file",
+            ctx, f'volume "{text}" of task "{task.name}": `{source}` is no volume name; it is left out', task
         )
         return None
     read_only = "ro" in ",".join(options).split(",")
@@ -157,11 +159,33 @@ def _block_mount(block: Mapping[str, Any], task: m.Task, ctx: Lowering) -> tuple
         return None
     read_only = bool(block.get("readonly"))
     if kind == "tmpfs":
-        return {"emptyDir": {"medium": "Memory"}}, target, read_only
+        return {"emptyDir": _tmpfs(block)}, target, read_only
+    if kind == "bind" and not source.startswith("/"):
+        _in_task_dir(f'bind mount "{source}:{target}"', source, task, ctx)  # driver.go:1472 at v1.10.0
+        return None
     if kind == "bind" or (kind == "volume" and source):
         return _source(source, f"{source}:{target}", task, ctx), target, read_only
     unsupported(ctx, f'a `{kind}` mount of task "{task.name}" has no Kubernetes form; it is left out', task)
     return None
+
+
+def _in_task_dir(what: str, source: str, task: m.Task, ctx: Lowering) -> None:
+    unsupported(
+        ctx,
+        f'{what} of task "{task.name}": `{source}` is a path in the Nomad task directory, which has '
+        "no Kubernetes form; it is left out",
+        task,
+        help="use an absolute host path, a template or artifact for the file, or `volume_driver` "
+        "for a named volume",
+    )
+
+
+def _tmpfs(block: Mapping[str, Any]) -> Obj:
+    """An in-memory emptyDir, limited to the mount's `tmpfs_options.size` (bytes) when set."""
+    options = block.get("tmpfs_options")
+    options = options[0] if isinstance(options, list) and options else options
+    size = options.get("size") if isinstance(options, Mapping) else None
+    return {"medium": "Memory", **({"sizeLimit": str(size)} if isinstance(size, int) and size > 0 else {})}
 
 
 def _source(source: str, text: str, task: m.Task, ctx: Lowering) -> Obj:
