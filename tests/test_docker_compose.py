@@ -795,3 +795,26 @@ def test_docker_create_accepts_every_rendered_line() -> None:
             _inspect_created(argv, image, argv[_image_index(argv)])
             created += 1
     assert created >= 100, created
+
+
+def test_a_lifecycle_script_says_when_it_runs_and_delay_restarts_are_approximated() -> None:
+    """Each script is one command: a lifecycle task's says when to run it. A batch task in
+    `mode = "delay"` restarts without end after waiting out the interval: plain on-failure,
+    which keeps neither its `attempts` nor its `mode` (reported, not dropped)."""
+    text = (
+        'job "j" {\n  type = "batch"\n  group "g" {\n    restart {\n      attempts = 2\n'
+        '      mode     = "delay"\n    }\n    task "init" {\n      driver = "docker"\n'
+        '      lifecycle {\n        hook = "prestart"\n      }\n      config {\n        image = "busybox"\n'
+        '      }\n    }\n    task "main" {\n      driver = "docker"\n      config {\n'
+        '        image = "busybox"\n      }\n    }\n  }\n}\n'
+    )
+    out, diagnostics = artifacts(text, "docker")
+    scripts = {a.name: a.text.splitlines() for a in out}
+    assert (
+        scripts["g-init.sh"][2]
+        == "# prestart task: run it to completion before the main tasks of its group start"
+    )
+    assert scripts["g-main.sh"][2].startswith("docker run")
+    assert "on-failure" in flag_values(shlex.split(out[1].text, comments=True), "--restart")
+    [restart] = [d.message for d in diagnostics if d.message.startswith("restart ")]
+    assert "`attempts`" in restart and "`mode`" in restart

@@ -857,7 +857,7 @@ def test_prestart_tasks_are_init_containers_and_sidecars_restart_always() -> Non
         "setup": None,
         "proxy": "Always",
     }
-    assert out.lines("HG301", "poststart") == [out.line("lifecycle {", 3)]
+    assert out.lines("HG301", "poststart") == [out.line('task "late"')]  # the whole task is left out
 
 
 def test_other_drivers_are_left_out_at_the_task() -> None:
@@ -1255,3 +1255,18 @@ def test_a_docker_device_is_a_char_device_host_path() -> None:
     assert volumes[mount["name"]]["hostPath"] == {"path": "/dev/infiniband/uverbs0", "type": "CharDevice"}
     assert out.lines("HG302", "CharDevice") == [out.line('task "app"')]
     assert out.lines("HG301", "devices") == []
+
+
+def test_what_a_render_would_drop_silently_is_said_at_its_block() -> None:
+    """A port no task lists, a service with no port a Service can target, a group whose cron
+    is refused and the job it leaves empty: each is a finding at its own block."""
+    ports = '  network {\n    port "admin" {\n      static = 9001\n    }\n  }\n'
+    service = '  service {\n    name = "api-svc"\n  }\n'
+    out = lower(simple(group=textwrap.indent(ports + service, "  ")))
+    assert out.lines("HG302", 'port "admin" (`static = 9001`) is in no task') == [out.line('port "admin"')]
+    assert out.lines("HG301", 'service "api-svc" has no port a Service can target') == [out.line("service {")]
+    cron = '  type = "batch"\n  periodic {\n    crons = ["*/10 * * * * * *"]\n  }\n'
+    out = lower(simple(header=cron))
+    assert out.objects == []
+    assert out.lines("HG301", 'group "api" gets no CronJob') == [out.line('group "api"')]
+    assert out.lines("HG301", 'no group of job "web" becomes a workload') == [1]

@@ -611,3 +611,26 @@ def test_privileged_is_dockers_privileged_mode() -> None:
     assert "ro" not in sysfs["options"]
     assert any("docker run --privileged" in m for m in messages(diagnostics, "HG302"))
     assert not any("privileged" in m for m in messages(diagnostics, "HG301"))
+
+
+def test_a_service_job_is_said_to_run_once_and_an_empty_group_is_left_out() -> None:
+    """Nomad restarts a service's tasks whenever they exit; `runc run` runs the process once.
+    A group (and a job) with no container task gives no bundle, and says so at its block."""
+    text = (
+        'job "j" {\n  group "g" {\n    task "t" {\n      driver = "docker"\n'
+        '      config {\n        image = "busybox:1.36"\n      }\n    }\n  }\n'
+        '  group "e" {\n    task "x" {\n      driver = "exec"\n    }\n  }\n}\n'
+    )
+    artifacts, diagnostics = render(text)
+    assert [a.name for a in artifacts] == ["g/t/config.json"]
+    assert any(
+        '`type = "service"`' in m and "runs the process once" in m for m in messages(diagnostics, "HG302")
+    )
+    assert 'no task of group "e" becomes an OCI bundle; the group is left out' in messages(
+        diagnostics, "HG301"
+    )
+    batch, found = render(
+        text.replace('job "j" {\n', 'job "j" {\n  type = "batch"\n').replace('"docker"', '"exec"')
+    )
+    assert batch == [] and not messages(found, "HG302")
+    assert 'no task of job "j" becomes an OCI bundle; the job is left out' in messages(found, "HG301")

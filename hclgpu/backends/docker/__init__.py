@@ -23,6 +23,7 @@ from hclgpu.backends.registry import BaseTarget
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from hclgpu.backends.docker.container import Container
     from hclgpu.backends.target import Artifact, Lowering
     from hclgpu.ir import models as m
 
@@ -43,16 +44,31 @@ class Docker(BaseTarget):
         docker = ContainerLowering.of(ctx, DOCKER)
         user_dir, source = ctx.options.templates, ctx.source_name
         return [
-            Artifact(file_name(c.service, ".sh"), render_line(run_argv(c, docker), user_dir, source))
+            Artifact(file_name(c.service, ".sh"), render_line(run_argv(c, docker), user_dir, source, role(c)))
             for c in lower_job(job, docker)
         ]
+
+
+def role(c: Container) -> str:
+    """When a lifecycle task's script runs among its group's (a comment in the script: each
+    script is one command, and the order is what Nomad's lifecycle hooks said)."""
+    if c.hook == "prestart":
+        if c.sidecar:
+            return "prestart sidecar: start it before the main tasks of its group; it keeps running"
+        return "prestart task: run it to completion before the main tasks of its group start"
+    if c.hook == "poststart":
+        return "poststart task: start it once the main tasks of its group have started"
+    if c.hook == "poststop":
+        return "poststop task: run it after the main tasks of its group stop"
+    return ""
 
 
 TARGET = Docker()
 
 
-def render_line(argv: list[str], user_dir: str | None, source: str) -> str:
-    """The command line of ``argv`` through the template, checked to split back into ``argv``."""
+def render_line(argv: list[str], user_dir: str | None, source: str, role: str = "") -> str:
+    """The command line of ``argv`` through the template, checked to split back into ``argv``;
+    ``role`` says when a lifecycle task runs (see :func:`role`)."""
     import jinja2
 
     from hclgpu.backends.docker.shell import split
@@ -61,7 +77,7 @@ def render_line(argv: list[str], user_dir: str | None, source: str) -> str:
     words = [shlex.quote(word) for word in argv]
     try:
         template = environment("docker", user_dir).get_template(TEMPLATE)
-        text = template.render(words=words, argv=argv, source=source)
+        text = template.render(words=words, argv=argv, source=source, role=role)
     except jinja2.TemplateError as error:
         raise TemplateError(f"template {TEMPLATE}: {error}") from None
     try:

@@ -33,6 +33,9 @@ def lower_job(job: m.Job, ctx: ContainerLowering) -> list[Container]:
     containers: list[Container] = []
     for group in job.task_groups or []:
         containers += _lower_group(job, group, ctx, taken)
+    if not containers:
+        name = job.name or job.id or "job"
+        unsupported(ctx, f'no task of job "{name}" becomes a container; the job is left out', job)
     return containers
 
 

@@ -301,8 +301,11 @@ def _restart(job: m.Job, c: Container, ctx: ContainerLowering) -> str:
 def _report_restart(
     policy: m.RestartPolicy, value: str, batch: bool, c: Container, ctx: ContainerLowering
 ) -> None:
-    """What of a restart block the engine's restart policy does not say."""
-    ignored = ["interval", "delay"] + ([] if batch else ["attempts", "mode"])
+    """What of a restart block the engine's restart policy does not say: a batch task's
+    `attempts` and `mode = "fail"` are its `on-failure:N`; `mode = "delay"` (restart after
+    the interval, without end) is plain `on-failure`, which has neither."""
+    counted = batch and value != "on-failure"
+    ignored = ["interval", "delay"] + ([] if counted else ["attempts", "mode"])
     details = [f"`{f}`" for f in ignored if is_set(getattr(policy, f))]
     if details:
         approximated(

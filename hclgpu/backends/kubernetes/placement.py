@@ -39,7 +39,8 @@ def node_label(attribute: str, node: Node, ctx: Lowering) -> str | None:
     if not key and attribute.startswith("${meta.") and attribute.endswith("}"):
         key, approximate = attribute[len("${meta.") : -1], True
     if not key or not is_label_key(key):
-        unsupported(ctx, f"`{attribute}` has no Kubernetes node label; it is left out", node)
+        block = type(node).__name__.lower()  # constraint, affinity, spread
+        unsupported(ctx, f"`{attribute}` has no Kubernetes node label; the {block} is left out", node)
         return None
     if approximate:
         approximated(ctx, f"`{attribute}` is read from the node label `{key}`", node)
@@ -202,7 +203,7 @@ def _spread(job: m.Job, group: m.TaskGroup, ctx: Lowering) -> list[Obj]:
         approximated(
             ctx,
             f"spread over `{spread.attribute}` → topologySpreadConstraints (maxSkew 1, ScheduleAnyway): "
-            "an even spread; weight and target percentages are not kept",
+            "an even spread; `weight` and the targets' `percent` are not kept",
             spread,
         )
         if all(t["topologyKey"] != key for t in out):

@@ -42,7 +42,7 @@ def report_skipped(task: m.Task, ctx: Lowering) -> None:
             ctx,
             f'`{task.lifecycle.hook}` lifecycle hook of task "{task.name}": Kubernetes has no '
             "container that starts after the others or runs after they stop; the task is left out",
-            task.lifecycle,
+            task,
             help="run it as a regular container, or as a separate Job",
         )
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from hclgpu.backends.containers import network_ports, port_number
+from hclgpu.backends.containers import as_strings, network_ports, port_number
 from hclgpu.backends.kubernetes.configmaps import config_map
 from hclgpu.backends.kubernetes.cron import kubernetes_schedule
 from hclgpu.backends.kubernetes.names import dns_label
@@ -89,6 +89,8 @@ def lower_job(job: m.Job, ctx: Lowering) -> list[dict[str, Any]]:
     with naming(job):
         for group in job.task_groups or []:
             objects += _lower_group(job, group, kind, ctx)
+    if not objects:
+        unsupported(ctx, f'no group of job "{job_name(job)}" becomes a workload; the job is left out', job)
     namespace = _namespace(job, ctx)
     if namespace:
         for obj in objects:
@@ -167,6 +169,9 @@ def _lower_group(job: m.Job, group: m.TaskGroup, kind: Kind, ctx: Lowering) -> l
         return []
     _report_group(job, group, kind, ctx)
     if kind == "CronJob" and not _schedulable(job, ctx):
+        unsupported(
+            ctx, f'group "{group.name}" gets no CronJob (its cron is refused); the group is left out', group
+        )
         return []
     objects: list[Obj] = []
     templates = config_map(job, group, ctx)
@@ -214,7 +219,28 @@ def _report_group(job: m.Job, group: m.TaskGroup, kind: Kind, ctx: Lowering) -> 
         report_leftovers(ctx, network, ("mode", "reserved_ports", "dynamic_ports"), f"the network of {where}")
         for port in [*(network.reserved_ports or []), *(network.dynamic_ports or [])]:
             report_leftovers(ctx, port, ("value", "to"), f'port "{port.label}"')
+    _report_unpublished(group, ctx)
     report_leftovers(ctx, group, _GROUP_FIELDS, where)
+
+
+def _report_unpublished(group: m.TaskGroup, ctx: Lowering) -> None:
+    """HG302 for a group port no container task lists in its `ports`: the pod's network has
+    it, but no containerPort names it (and a static one is not reserved on the node)."""
+    listed = {
+        label
+        for task in group.tasks or []
+        if translatable(task)
+        for label in as_strings((task.config or {}).get("ports"))
+    }
+    for label, port in network_ports(group).items():
+        if label not in listed:
+            numbers = ", ".join(f"`{k} = {v}`" for k, v in (("static", port.value), ("to", port.to)) if v)
+            approximated(
+                ctx,
+                f'port "{label}"{f" ({numbers})" if numbers else ""} is in no task\'s `ports`: no '
+                "containerPort names it (the pod's network still has the port)",
+                port,
+            )
 
 
 def meta_annotations(job: m.Job, group: m.TaskGroup, ctx: Lowering) -> dict[str, str]:
@@ -430,6 +456,12 @@ def group_service(job: m.Job, group: m.TaskGroup, ctx: Lowering) -> Obj | None:
         report_leftovers(ctx, service, _SERVICE_FIELDS, f'service "{service.name}"')
         entry = _service_port(service, group, ctx)
         if entry is None:
+            if service.name:
+                unsupported(
+                    ctx,
+                    f'service "{service.name}" has no port a Service can target; no Service is named for it',
+                    service,
+                )
             continue
         if all(p["name"] != entry["name"] for p in ports):
             ports.append(entry)

@@ -57,8 +57,10 @@ def lower_job(job: m.Job, ctx: Lowering) -> list[tuple[str, Obj]]:
     report_leftovers(ctx, job, _JOB_FIELDS, f'job "{name}"')
     out: list[tuple[str, Obj]] = []
     taken: set[str] = set()
+    _report_type(job, ctx)
     for group in job.task_groups or []:
         _report_group(group, ctx)
+        bundles = len(out)
         for task in group.tasks or []:
             if task.driver not in CONTAINER_DRIVERS:
                 unsupported(
@@ -71,7 +73,27 @@ def lower_job(job: m.Job, ctx: Lowering) -> list[tuple[str, Obj]]:
                 continue
             path = unique_name(f"{dns_label(group.name or 'group')}/{dns_label(task.name)}", taken)
             out.append((f"{path}/config.json", lower_task(TaskScope(job, group, task, ctx))))
+        if len(out) == bundles:
+            unsupported(
+                ctx, f'no task of group "{group.name}" becomes an OCI bundle; the group is left out', group
+            )
+    if not out:
+        unsupported(ctx, f'no task of job "{name}" becomes an OCI bundle; the job is left out', job)
     return out
+
+
+def _report_type(job: m.Job, ctx: Lowering) -> None:
+    """A service or system job's tasks are restarted by Nomad whenever they exit (and placed
+    again when their node goes); ``runc run`` runs the process once."""
+    kind = job.type or "service"
+    if kind in ("service", "system"):
+        approximated(
+            ctx,
+            f'job `type = "{kind}"`: Nomad restarts its tasks whenever they exit; `runc run` runs '
+            "the process once",
+            job,
+            help="run the bundle under a supervisor (a systemd unit with Restart=always)",
+        )
 
 
 def _report_group(group: m.TaskGroup, ctx: Lowering) -> None:
