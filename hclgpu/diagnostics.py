@@ -43,6 +43,10 @@ class Diagnostic:
     fix: tuple[Edit, ...] = ()
     """The edits that fix the problem, when there is exactly one clear fix (editors offer it
     as a quick fix)."""
+    fix_safe: bool = False
+    """Whether the fix only says what the file evidently means (a block moved where Nomad
+    reads it, a target's spaces removed): `check --fix` applies it. A fix that guesses (a
+    did-you-mean, a value brought into range) is applied only with `--unsafe-fixes`."""
     check: str | None = None
     """Which of the code's checks found it (one of Nomad's server checks, by its name), when
     the code has several that a team may want to tell apart."""
@@ -86,6 +90,7 @@ class Sink:
         target: str | None = None,
         fix: Iterable[Edit] = (),
         check: str | None = None,
+        fix_safe: bool = False,
     ) -> Diagnostic:
         diagnostic = Diagnostic(
             code=code,
@@ -98,6 +103,7 @@ class Sink:
             target=target,
             fix=tuple(fix),
             check=check,
+            fix_safe=fix_safe,
         )
         self.items.append(diagnostic)
         return diagnostic

@@ -41,7 +41,7 @@ LAYERS = {
         hclgpu.eval.functions.net hclgpu.eval.functions.numeric hclgpu.eval.functions.text
         hclgpu.eval.functions.unicode hclgpu.eval.functions.yaml_codec hclgpu.eval.program
         hclgpu.eval.references hclgpu.eval.types hclgpu.eval.values hclgpu.eval.variables hclgpu.ir
-        hclgpu.ir.base hclgpu.ir.build hclgpu.ir.canonical hclgpu.ir.custom hclgpu.ir.decode
+        hclgpu.ir.base hclgpu.ir.build hclgpu.ir.canonical hclgpu.ir.custom hclgpu.ir.decode hclgpu.ir.moves
         hclgpu.ir.json_syntax hclgpu.ir.models hclgpu.ir.normalize hclgpu.ir.schema hclgpu.ir.admission
         hclgpu.ir.service_names
     """,
@@ -108,7 +108,7 @@ LAYERS = {
         hclgpu.pipeline
     """,
     8: """
-        hclgpu hclgpu.__main__ hclgpu.cli hclgpu.cli.batch hclgpu.cli.cache hclgpu.cli.check
+        hclgpu hclgpu.__main__ hclgpu.cli hclgpu.cli.batch hclgpu.cli.cache hclgpu.cli.check hclgpu.cli.fixes
         hclgpu.cli.completion
         hclgpu.cli.common hclgpu.cli.dump hclgpu.cli.explain hclgpu.cli.fingerprint hclgpu.cli.fmt
         hclgpu.cli.import_ hclgpu.cli.lsp hclgpu.cli.options hclgpu.cli.parser hclgpu.cli.plan

@@ -62,6 +62,7 @@ class Context:
         fix: Iterable[Edit] = (),
         severity: Severity | None = None,
         check: str | None = None,
+        fix_safe: bool = False,
     ) -> None:
         """Report a finding; ``severity`` overrides the code's default (a code whose rule
         covers both what the server refuses and what it only lets fail later), ``check`` names
@@ -70,7 +71,7 @@ class Context:
             raise ValueError(f"a finding of {code} must name its check (hclgpu.checks.registry.checks_of)")
         self.sink.emit(
             code, message, self.source, span, help=help, related=related, fix=fix, severity=severity,
-            check=check,
+            check=check, fix_safe=fix_safe,
         )  # fmt: skip
 
     # ---- locating -----------------------------------------------------------------

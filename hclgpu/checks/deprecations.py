@@ -245,6 +245,7 @@ def port_map_unusable(ctx: Context) -> None:
             help=f"remove `port_map`: set the container port on the group port "
             f'(`port "{label}" {{ to = {to} }}`) and list the port in `config {{ ports = ["{label}"] }}`',
             fix=_port_map_rewrite(ctx, group, task, found) if problem.startswith("cannot map") else (),
+            fix_safe=True,  # the rewrite Nomad's upgrade guide gives, port for port
         )
 
 
@@ -368,13 +369,15 @@ def deprecated_field(ctx: Context) -> None:
     periodic = ctx.job.periodic
     if periodic is not None and periodic.spec:
         help = "use `crons = [...]`, which takes a list of expressions"
-        _deprecated(ctx, PERIODIC_CRON_DEPRECATED, periodic, "cron", "", help)
+        _deprecated(ctx, PERIODIC_CRON_DEPRECATED, periodic, "cron", "", help, _crons_fix(ctx, periodic))
     for group in ctx.groups():
         for field, replacement, conditions in _GROUP_FIELDS:
             value = getattr(group, field)
             if value is not None and value is not False:  # any duration, 0s included; the flag if true
+                fix = _disconnect_fix(ctx, group, field)
                 for condition in conditions:  # one holds in any release: reject leaves the other out
-                    _deprecated(ctx, condition, group, field, f"group `{group.name}`", f"use {replacement}")
+                    where = f"group `{group.name}`"
+                    _deprecated(ctx, condition, group, field, where, f"use {replacement}", fix)
         for task in group.tasks or []:
             if task.resources is not None and task.resources.iops:
                 where = f"task `{task.name}`"
@@ -400,6 +403,63 @@ _GROUP_FIELDS = (  # TaskGroup.Warnings: the attribute, its replacement, Nomad's
 )
 
 
-def _deprecated(ctx: Context, condition: Condition, node: Node, field: str, where: str, help: str) -> None:
-    """Nomad's warning (Job.Warnings, TaskGroup.Warnings, Task.Warnings) at ``field``."""
-    reject(ctx, condition, ctx.name_span(node, field), where=where, help=f"`{field}` is deprecated: {help}")
+def _deprecated(
+    ctx: Context,
+    condition: Condition,
+    node: Node,
+    field: str,
+    where: str,
+    help: str,
+    fix: tuple[Edit, ...] = (),
+) -> None:
+    """Nomad's warning (Job.Warnings, TaskGroup.Warnings, Task.Warnings) at ``field``, with
+    the rewrite to its replacement as a safe fix where there is one: the same setting, in the
+    form Nomad reads (1.10 ignores the old one)."""
+    span = ctx.name_span(node, field)
+    reject(ctx, condition, span, where=where, help=f"`{field}` is deprecated: {help}", fix=fix, fix_safe=True)
+
+
+def _crons_fix(ctx: Context, periodic: m.PeriodicConfig) -> tuple[Edit, ...]:
+    """`cron = X` → `crons = [X]`, unless `crons` is written too."""
+    cron = ctx.attribute(periodic, "cron")
+    if cron is None or ctx.attribute(periodic, "crons") is not None:
+        return ()
+    value = ctx.source.text[cron.value.span.start : cron.value.span.end]
+    return (Edit(cron.span, f"crons = [{value}]"),)
+
+
+_DISCONNECT = {
+    "max_client_disconnect": "lost_after",
+    "stop_after_client_disconnect": "stop_on_client_after",
+    "prevent_reschedule_on_lost": "replace",
+}
+"""Each deprecated group attribute's place in the `disconnect` block (api/tasks.go:131-134,
+515-522 at v1.10.0); `prevent_reschedule_on_lost = true` is `replace = false`."""
+
+
+def _disconnect_fix(ctx: Context, group: m.TaskGroup, field: str) -> tuple[Edit, ...]:
+    """The attribute's line moved into the group's `disconnect` block as its replacement; the
+    first such attribute writes the block where the group has none (the others follow it on
+    the next round of `--fix`)."""
+    from hclgpu.ir.moves import append_line, replace_lines
+
+    attribute, block = ctx.attribute(group, field), ctx.block_of(group)
+    if attribute is None or block is None:
+        return ()
+    text = ctx.source.text
+    key = _DISCONNECT[field]
+    written = text[attribute.value.span.start : attribute.value.span.end]
+    value = "false" if field == "prevent_reschedule_on_lost" else written
+    homes = block.body.blocks("disconnect")
+    if len(homes) > 1 or (homes and any(a.name == key for a in homes[0].body.attributes())):
+        return ()
+    if homes:
+        added, removed = (
+            append_line(text, homes[0], f"{key} = {value}"),
+            replace_lines(text, attribute.span, []),
+        )
+        return added + removed if added and removed else ()
+    first = next(a for a in block.body.attributes() if a.name in _DISCONNECT)
+    if first is not attribute:
+        return ()
+    return replace_lines(text, attribute.span, ["disconnect {", f"  {key} = {value}", "}"])

@@ -125,6 +125,7 @@ def reject(
     help: str,
     related: Iterable[Related] = (),
     fix: Iterable[Edit] = (),
+    fix_safe: bool = False,
     **values: object,
 ) -> None:
     """Report ``condition`` in Nomad's words (its message, formatted with ``values``),
@@ -135,7 +136,16 @@ def reject(
         return  # the cluster's configuration decides, and the profile does not say it is off
     text = _GO.format(condition.message, **values)
     message = f"{where}: {text}" if where else text
-    ctx.report(condition.code, message, span, help=help, related=related, fix=fix, check=condition.id)
+    ctx.report(
+        condition.code,
+        message,
+        span,
+        help=help,
+        related=related,
+        fix=fix,
+        check=condition.id,
+        fix_safe=fix_safe,
+    )
 
 
 class _GoFormatter(string.Formatter):

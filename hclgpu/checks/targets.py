@@ -140,13 +140,27 @@ def unresolvable_device_target(ctx: Context) -> None:
             continue
         for side, target in _sides(placed):
             if not resolves_in_device(target) and " " not in target:
+                fixed = _as_device_target(target, placed)
                 ctx.report(
                     HG210,
                     f"`{target}` never resolves inside a device block: this {_where(placed)} never matches",
                     ctx.value_span(placed.node, side),
-                    help="only ${device.ids|model|vendor|type} and ${device.attr.<name>} resolve here; "
+                    help=f"did you mean `{fixed}`?"
+                    if fixed
+                    else "only ${device.ids|model|vendor|type} and ${device.attr.<name>} resolve here; "
                     "node constraints belong to the task, group or job",
+                    fix=ctx.written(placed.node, side, f'"{fixed}"') if fixed else (),
                 )
+
+
+def _as_device_target(target: str, placed: Placed) -> str | None:
+    """The device target a node target inside an NVIDIA device block most likely means:
+    `${attr.memory}` → `${device.attr.memory}` where the plugin reports that attribute."""
+    device = placed.device
+    match = re.fullmatch(r"\$\{attr\.([\w.]+)\}", target)
+    if device is None or match is None or device.name.split("/", 1)[0] != "nvidia":
+        return None
+    return f"${{device.attr.{match[1]}}}" if match[1] in NVIDIA_ATTRIBUTES else None
 
 
 @rule(HG211)
@@ -177,6 +191,7 @@ def spaces_in_target(ctx: Context) -> None:
                     ctx.value_span(placed.node, side),
                     help=f"write `{fixed}`",
                     fix=ctx.written(placed.node, side, quoted),
+                    fix_safe=True,  # the target Nomad would have to see to resolve it
                 )
 
 

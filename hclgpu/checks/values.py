@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
 from hclgpu.codes.base import Code, W
-from hclgpu.eval.expr import did_you_mean
+from hclgpu.eval.expr import did_you_mean, suggested
 
 HG214 = Code(
     "HG214",
@@ -170,7 +170,13 @@ def unitless_value(ctx: Context) -> None:
                 f"`{literal}` has no unit, but `{attribute}` is reported in {unit}: they never compare",
                 ctx.value_span(placed.node, side),
                 help=f'write the unit: "{literal.strip()} {unit}"',
+                fix=ctx.written(placed.node, side, _quoted(f"{literal.strip()} {unit}")),
             )
+
+
+def _quoted(text: str) -> str:
+    """``text`` as an HCL string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("${", "$${") + '"'
 
 
 @rule(HG215)
@@ -187,11 +193,15 @@ def unknown_unit(ctx: Context) -> None:
         close = [u for u in UNITS if u.lower() == word.lower()] or [
             u for u in UNITS if u.lower().startswith(word.lower())
         ]
+        help = f"did you mean `{close[0]}`?" if close else did_you_mean(word, list(UNITS))
+        unit = suggested(help)
+        fixed = literal[: match.start("unit")] + unit + literal[match.end("unit") :] if unit else None
         ctx.report(
             HG215,
             f"`{word}` is not one of Nomad's units, so `{literal}` is compared as a string",
             ctx.value_span(placed.node, side),
-            help=f"did you mean `{close[0]}`?" if close else did_you_mean(word, list(UNITS)),
+            help=help,
+            fix=ctx.written(placed.node, side, _quoted(fixed)) if fixed else (),
         )
 
 

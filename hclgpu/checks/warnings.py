@@ -26,6 +26,7 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, reject
 from hclgpu.codes.base import Code, W
+from hclgpu.diagnostics import Edit
 from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
@@ -238,6 +239,7 @@ def _shutdown_delays(ctx: Context, group: m.TaskGroup) -> None:
                 group=group.name,
                 task=task.name,
                 help=SHUTDOWN_HELP,
+                fix=_shutdown_delay(ctx, task),
             )
         if delay > 0:
             any_delay = True
@@ -249,6 +251,7 @@ def _shutdown_delays(ctx: Context, group: m.TaskGroup) -> None:
                 group=group.name,
                 task=task.name,
                 help=SHUTDOWN_HELP,
+                fix=_shutdown_delay(ctx, task),
             )
     if unscoped and not (group.shutdown_delay or 0) > 0 and not any_delay:
         reject(
@@ -257,7 +260,20 @@ def _shutdown_delays(ctx: Context, group: m.TaskGroup) -> None:
             at(ctx, [group], "shutdown_delay"),
             group=group.name,
             help=f"{SHUTDOWN_HELP} (in the group, or in the task that serves it)",
+            fix=_shutdown_delay(ctx, group),
         )
+
+
+def _shutdown_delay(ctx: Context, node: m.Task | m.TaskGroup) -> tuple[Edit, ...]:
+    """`shutdown_delay = "5s"` written in the block (in place of a 0 written there): a guess
+    at the delay, so an unsafe fix."""
+    from hclgpu.ir.moves import append_line
+
+    written = ctx.written(node, "shutdown_delay", '"5s"')
+    block = ctx.block_of(node)
+    if written or block is None:
+        return written
+    return append_line(ctx.source.text, block, 'shutdown_delay = "5s"')
 
 
 def _memory_max(ctx: Context, group: m.TaskGroup) -> None:

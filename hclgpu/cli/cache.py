@@ -152,6 +152,7 @@ def entry(d: Diagnostic, job: SourceFile) -> dict[str, Any]:
         "related": [[r.span.start, r.span.end, r.message] for r in d.related],
         "target": d.target,
         "fix": [[e.span.start, e.span.end, e.text] for e in d.fix],
+        "fix_safe": d.fix_safe,
         "check": d.check,
     }
     if d.source.path != job.path or d.source.text != job.text:
@@ -177,6 +178,7 @@ def diagnostic(item: dict[str, Any], job: SourceFile) -> Diagnostic:
         target=None if item["target"] is None else _string(item["target"]),
         fix=tuple(Edit(_checked_span(a, b, source), _string(t)) for a, b, t in item["fix"]),
         check=None if item["check"] is None else _string(item["check"]),
+        fix_safe=item["fix_safe"] is True,
     )
 
 

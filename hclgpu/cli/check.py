@@ -17,12 +17,16 @@ from hclgpu.cli.parser import EPILOG, positive_int
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from hclgpu.cli.cache import Inputs
+    from hclgpu.cli.fixes import Fixed
     from hclgpu.cli.parser import Subparsers
     from hclgpu.diagnostics import Diagnostic, Sink
     from hclgpu.rego.policies import PolicySet
     from hclgpu.settings import Settings
     from hclgpu.settings.resolve import Resolver
+    from hclgpu.source import SourceFile
 
 
 def add_parser(commands: Subparsers) -> None:
@@ -56,6 +60,24 @@ def add_parser(commands: Subparsers) -> None:
         help="print the findings only: no summary line and no progress bar",
     )
     check.add_argument(
+        "--fix", action="store_true",
+        help="apply the safe fixes, check the files again and write them (as fmt writes); "
+        "the exit status is that of what remains",
+    )  # fmt: skip
+    check.add_argument(
+        "--unsafe-fixes", action="store_true",
+        help="with --fix or --diff, also apply the fixes that guess (a did-you-mean, a value brought "
+        "into range)",
+    )  # fmt: skip
+    check.add_argument(
+        "--diff", action="store_true",
+        help="print what --fix would change as a unified diff and write nothing; exit 1 when it "
+        "would change a file",
+    )  # fmt: skip
+    check.add_argument(
+        "--show-fixes", action="store_true", help="with --fix, list the fixes applied, by file and code"
+    )
+    check.add_argument(
         "--show-settings", action="store_true",
         help="print the settings of the first PATH, each with where it comes from, and exit",
     )  # fmt: skip
@@ -78,6 +100,9 @@ def run(args: argparse.Namespace) -> int:
         resolver, settings = run_settings(args)
         if args.statistics and args.format not in ("text", "json"):
             sys.stderr.write(f"hclgpu check: --statistics prints text or json, not {args.format}\n")
+            return EXIT_FATAL
+        if (args.fix or args.diff) and "-" in args.paths:
+            sys.stderr.write("hclgpu check: --fix and --diff take files, not standard input\n")
             return EXIT_FATAL
         if args.show_settings:
             return _show_settings(args, resolver)
@@ -123,7 +148,79 @@ def _check(
     except WorkerDied as error:
         sys.stderr.write(f"hclgpu: a worker process stopped unexpectedly ({error}); try --jobs 1\n")
         return EXIT_FATAL
-    return _finish(args, resolver, _shown(sink, resolver), files)
+    shown = _shown(sink, resolver)
+    if args.fix or args.diff:
+        return _fix(args, resolver, inputs, shown, files)
+    return _finish(args, resolver, shown, files)
+
+
+def _fix(
+    args: argparse.Namespace, resolver: Resolver, inputs: _InputsBy, shown: list[Diagnostic], files: int
+) -> int:
+    """``--fix`` / ``--diff``: fix each file that has an applicable fix, check it again, then
+    write it (or print its diff); the report is of what remains."""
+    from hclgpu.cli.fixes import applicable, fix_file, show_fixes, unified_diff
+
+    by_path: dict[str, list[Diagnostic]] = {}
+    for d in shown:
+        by_path.setdefault(d.path, []).append(d)
+    fixed = []
+    for path, found in by_path.items():
+        if not any(applicable(d, args.unsafe_fixes) for d in found) or found[0].source.path != path:
+            continue
+        result = fix_file(path, found[0].source.text, found, _checker(resolver, inputs), args.unsafe_fixes)
+        if result.after != result.before:
+            fixed.append(result)
+    if args.diff:
+        sys.stdout.write("".join(unified_diff(f) for f in fixed))
+        count = sum(sum(f.applied.values()) for f in fixed)
+        sys.stderr.write(f"Would fix {count} error{'s' if count != 1 else ''}.\n" if count else "No fixes.\n")
+        return EXIT_ERRORS if fixed else EXIT_OK
+    failed = _write_fixed(fixed)
+    if args.show_fixes:
+        show_fixes(fixed)
+    remaining = {f.path: f.diagnostics for f in fixed}
+    after = [d for d in shown if d.path not in remaining]
+    after += [d for f in fixed for d in _wanted(f.diagnostics, resolver)]
+    status = _finish(args, resolver, sorted(after, key=lambda d: d.sort_key()), files)
+    return EXIT_FATAL if failed else status
+
+
+def _checker(resolver: Resolver, inputs: _InputsBy) -> Callable[[SourceFile], list[Diagnostic]]:
+    """Check a fixed text as ``check`` checked the file: its settings, policies and variables."""
+    from hclgpu.cli.batch import compile_entries
+    from hclgpu.cli.cache import diagnostic
+
+    def check(source: SourceFile) -> list[Diagnostic]:
+        entries, _ = compile_entries(source.path, source.text, inputs(source.path, False))
+        return _wanted([diagnostic(item, source) for item in entries], resolver)
+
+    return check
+
+
+def _wanted(diagnostics: list[Diagnostic], resolver: Resolver) -> list[Diagnostic]:
+    from hclgpu.diagnostics import wanted
+
+    return [
+        d
+        for d in diagnostics
+        if wanted(d, resolver.for_file(d.path).selected, resolver.for_file(d.path).ignored_for(d.path))
+    ]
+
+
+def _write_fixed(fixed: list[Fixed]) -> bool:
+    """Write each fixed file atomically; False when all were written (a file that cannot be is
+    left as it was, and said)."""
+    from hclgpu.printer.fmt import LinkOutside, write_atomically
+
+    failed = False
+    for f in fixed:
+        try:
+            write_atomically(f.path, f.after, [os.path.dirname(os.path.abspath(f.path))])
+        except (LinkOutside, OSError) as error:
+            sys.stderr.write(f"hclgpu: cannot write the fixed {f.path}: {error}\n")
+            failed = True
+    return failed
 
 
 def _shown(sink: Sink, resolver: Resolver) -> list[Diagnostic]:
@@ -146,6 +243,10 @@ def _finish(args: argparse.Namespace, resolver: Resolver, diagnostics: list[Diag
     status = write_report(args, diagnostics, files)
     if status != EXIT_OK:
         return status
+    if args.format == "text" and not (args.quiet or args.statistics or args.output_file):
+        from hclgpu.cli.fixes import fix_hint
+
+        sys.stderr.write(fix_hint(diagnostics))
     strict = {d.path for d in diagnostics if resolver.for_file(d.path).strict}
     status = max(
         exit_status([d for d in diagnostics if d.path in strict], True),

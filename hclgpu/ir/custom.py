@@ -16,8 +16,8 @@ import math
 from typing import Any
 
 from hclgpu.codes.evaluation import HG101, HG102, HG103, HG104, HG122
-from hclgpu.diagnostics import Related
-from hclgpu.eval.expr import Scope, did_you_mean
+from hclgpu.diagnostics import Edit, Related
+from hclgpu.eval.expr import Scope, did_you_mean, suggested
 from hclgpu.eval.values import Value
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
@@ -62,11 +62,14 @@ def _flat_attributes(
     values: dict[str, Value] = {}
     for attribute, inner in split.attributes:
         if attribute.name not in allowed:
+            help = did_you_mean(attribute.name, list(allowed))
+            close = suggested(help)
             decoder.error(
                 HG101,
                 f"an argument named `{attribute.name}` is not expected here",
                 attribute.name_span,
-                did_you_mean(attribute.name, list(allowed)),
+                help,
+                fix=(Edit(attribute.name_span, close),) if close else (),
             )
             continue
         ok, value = decoder.value(attribute, inner, _TYPES.get(attribute.name, str) | None)

@@ -88,9 +88,13 @@ class Decoder:
         fix: Iterable[Edit] = (),
         *,
         check: str | None = None,
+        fix_safe: bool = False,
     ) -> None:
         """Report a finding; ``check`` names which of the code's named checks found it."""
-        self.sink.emit(code, message, self.source, span, help=help, related=related, fix=fix, check=check)
+        self.sink.emit(
+            code, message, self.source, span,
+            help=help, related=related, fix=fix, check=check, fix_safe=fix_safe,
+        )  # fmt: skip
 
     def failure(self, failure: Failure) -> None:
         if failure.silent:
@@ -242,13 +246,16 @@ class Decoder:
             fix=_rename(attribute.name_span, suggested(help)),
         )
 
-    def unknown_block(self, block: ast.Block, schema: Schema) -> None:
+    def unknown_block(self, block: ast.Block, schema: Schema, siblings: list[ast.Block]) -> None:
         help: str | None
         message = f"blocks of type `{block.type}` are not expected here"
         home = _home(block.type, schema)
         if home is not None:  # a `device` written in the task, not in its `resources`
+            from hclgpu.ir.moves import move_into
+
             help = f"`{block.type}` blocks go inside `{home} {{ ... }}`: move it there"
-            self.error(HG102, message, block.type_span, help)
+            moved = move_into(self.source.text, block, home, siblings)
+            self.error(HG102, message, block.type_span, help, fix=moved, fix_safe=True)
             return
         if block.type in schema.attributes:
             help = f"`{block.type}` is an argument: write `{block.type} = ...`"
@@ -260,7 +267,7 @@ class Decoder:
         grouped: dict[str, list[tuple[ast.Block, Scope]]] = {}
         for block, scope in body.blocks:
             if block.type not in schema.blocks:
-                self.unknown_block(block, schema)
+                self.unknown_block(block, schema, [b for b, _ in body.blocks])
                 continue
             grouped.setdefault(block.type, []).append((block, scope))
         for name, blocks in grouped.items():

@@ -20,8 +20,8 @@ def code_actions(analysis: Analysis, wanted: types.Range) -> list[types.CodeActi
         if not diagnostic.fix or span is None or span.end < start or span.start > end:
             continue
         edits = [types.TextEdit(range=analysis.index.range(e.span), new_text=e.text) for e in diagnostic.fix]
-        title = diagnostic.help or f"fix {diagnostic.code}"
-        if len(diagnostic.fix) == 1:
+        title = f"{diagnostic.code}: {diagnostic.help}" if diagnostic.help else f"fix {diagnostic.code}"
+        if len(diagnostic.fix) == 1 and "\n" not in diagnostic.fix[0].text:
             title = f"{diagnostic.code}: replace with `{diagnostic.fix[0].text}`"
         actions.append(
             types.CodeAction(
@@ -29,7 +29,7 @@ def code_actions(analysis: Analysis, wanted: types.Range) -> list[types.CodeActi
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[lsp_diagnostic(analysis, diagnostic)],
                 edit=types.WorkspaceEdit(changes={analysis.uri: edits}),
-                is_preferred=True,
+                is_preferred=diagnostic.fix_safe,
             )
         )
     return actions

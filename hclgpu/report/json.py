@@ -32,6 +32,11 @@ def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
             {"message": related.message, **_region_dict(diagnostic, related.span)}
             for related in diagnostic.related
         ]
+    if diagnostic.fix:
+        data["fix"] = {
+            "applicability": "safe" if diagnostic.fix_safe else "unsafe",
+            "edits": [{"content": e.text, **_region_dict(diagnostic, e.span)} for e in diagnostic.fix],
+        }
     return data
 
 
