@@ -241,3 +241,24 @@ def test_json_reports_each_fix_and_whether_it_is_safe(job: Path, capsys: pytest.
         ],
     }
     assert fixes["HG215"]["applicability"] == "unsafe" and fixes["HG215"]["edits"][0]["content"] == '"4 GiB"'
+
+
+def test_sarif_carries_each_fix_and_validates(job: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    jsonschema = pytest.importorskip("jsonschema")
+    from tests.conftest import vendored
+
+    _, out, _ = _run([str(job), "--format", "sarif"], capsys)
+    log = json.loads(out)
+    schema = json.loads((vendored("schemas", "sarif") / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.validate(log, schema)
+    [fix] = next(r["fixes"] for r in log["runs"][0]["results"] if r["ruleId"] == "HG212")
+    [change] = fix["artifactChanges"]
+    assert fix["properties"] == {"applicability": "safe"}
+    assert change["replacements"] == [
+        {
+            "deletedRegion": {"startLine": 12, "startColumn": 25, "endLine": 12, "endColumn": 44},
+            "insertedContent": {"text": '"${device.model}"'},
+        }
+    ]

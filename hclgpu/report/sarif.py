@@ -87,7 +87,25 @@ def _result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any
             {**_location(diagnostic, related.span, related.message), "id": i}
             for i, related in enumerate(diagnostic.related)
         ]
+    if diagnostic.fix:
+        result["fixes"] = [_fix(diagnostic)]
     return result
+
+
+def _fix(diagnostic: Diagnostic) -> dict[str, Any]:
+    """The finding's fix as SARIF's `fix` object: one artifact change, a replacement per edit
+    (an empty deleted region inserts); whether it is safe goes in its properties."""
+    replacements = []
+    for edit in diagnostic.fix:
+        deleted = _location(diagnostic, edit.span)["physicalLocation"].get("region", {})
+        replacements.append({"deletedRegion": deleted, "insertedContent": {"text": edit.text}})
+    return {
+        "description": {"text": diagnostic.help or f"fix {diagnostic.code}"},
+        "artifactChanges": [
+            {"artifactLocation": {"uri": artifact_uri(diagnostic.path)}, "replacements": replacements}
+        ],
+        "properties": {"applicability": "safe" if diagnostic.fix_safe else "unsafe"},
+    }
 
 
 def render_sarif(diagnostics: Sequence[Diagnostic]) -> str:
