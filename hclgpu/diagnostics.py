@@ -128,6 +128,28 @@ class Sink:
         return sorted(self.items, key=Diagnostic.sort_key)
 
 
+def fixes_to_apply(diagnostics: Iterable[Diagnostic], unsafe: bool = False) -> list[Diagnostic]:
+    """The findings whose fixes apply together: safe ones (``unsafe``: all), in file order,
+    each unless its edits touch text an earlier one edits (two insertions at one place count,
+    their order being unclear). `check --fix` and the editor's "fix all" take these."""
+    chosen: list[Diagnostic] = []
+    taken: list[Edit] = []
+    for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
+        if not diagnostic.fix or diagnostic.span is None or not (diagnostic.fix_safe or unsafe):
+            continue
+        if any(_overlap(edit, other) for edit in diagnostic.fix for other in taken):
+            continue
+        chosen.append(diagnostic)
+        taken += diagnostic.fix
+    return chosen
+
+
+def _overlap(a: Edit, b: Edit) -> bool:
+    if a.span.start == a.span.end == b.span.start == b.span.end:
+        return True
+    return a.span.start < b.span.end and b.span.start < a.span.end
+
+
 def wanted(diagnostic: Diagnostic, select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
     """Whether ``diagnostic`` survives ``select`` and ``ignore`` (selectors: codes, code
     prefixes, code or check names; see :mod:`hclgpu.settings.selectors`), as both the command

@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-from hclgpu.diagnostics import Diagnostic, Edit
+from hclgpu.diagnostics import Diagnostic, fixes_to_apply
 from hclgpu.source import SourceFile
 
 TYPE_CHECKING = False
@@ -45,25 +45,13 @@ def applicable(diagnostic: Diagnostic, unsafe: bool) -> bool:
 
 
 def apply_edits(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> tuple[str, Counter[str]]:
-    """``text`` with every applicable fix whose edits overlap no fix taken before it (in the
-    order of the findings), and the fixes applied by code."""
-    taken: list[Edit] = []
-    applied: Counter[str] = Counter()
-    for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
-        if not applicable(diagnostic, unsafe) or any(_overlap(e, t) for e in diagnostic.fix for t in taken):
-            continue
-        taken += diagnostic.fix
-        applied[diagnostic.code] += 1
-    for edit in sorted(taken, key=lambda e: (e.span.start, e.span.end), reverse=True):
+    """``text`` with the fixes that apply together (:func:`~hclgpu.diagnostics.fixes_to_apply`),
+    and the fixes applied by code."""
+    chosen = fixes_to_apply(diagnostics, unsafe)
+    edits = sorted((e for d in chosen for e in d.fix), key=lambda e: (e.span.start, e.span.end), reverse=True)
+    for edit in edits:
         text = text[: edit.span.start] + edit.text + text[edit.span.end :]
-    return text, applied
-
-
-def _overlap(a: Edit, b: Edit) -> bool:
-    """Two edits touch the same text (two insertions at one place count: their order is unclear)."""
-    if a.span.start == a.span.end == b.span.start == b.span.end:
-        return True
-    return a.span.start < b.span.end and b.span.start < a.span.end
+    return text, Counter(d.code for d in chosen)
 
 
 def fix_file(

@@ -1,6 +1,7 @@
 """Quick fixes (the diagnostics that carry exactly one clear fix: a did-you-mean rename, the
-`port_map` rewrite, a clamped weight, a target without spaces) and whole-document formatting
-with the `fmt` printer (nothing when the file does not parse)."""
+`port_map` rewrite, a clamped weight, a target without spaces), the action that applies every
+safe fix at once (`source.fixAll.hclgpu`, what `check --fix` applies in one round), and
+whole-document formatting with the `fmt` printer (nothing when the file does not parse)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,52 @@ from lsprotocol import types
 from hclgpu.codes import Severity
 from hclgpu.lsp.analysis import Analysis
 
+FIX_ALL = "source.fixAll.hclgpu"
+"""The kind of the "fix all" action (an editor runs `source.fixAll` on save when asked)."""
 
-def code_actions(analysis: Analysis, wanted: types.Range) -> list[types.CodeAction]:
+
+def code_actions(
+    analysis: Analysis, wanted: types.Range, only: list[str] | None = None
+) -> list[types.CodeAction]:
+    """The quick fixes of the findings in ``wanted``, and one action applying every safe fix
+    of the document; ``only`` (the client's filter of kinds) keeps those of the kinds named."""
+    actions = []
+    if _asked(types.CodeActionKind.QuickFix, only):
+        actions += _quick_fixes(analysis, wanted)
+    if _asked(FIX_ALL, only):
+        actions += _fix_all(analysis)
+    return actions
+
+
+def _asked(kind: str, only: list[str] | None) -> bool:
+    """Whether the client's ``only`` takes ``kind`` (a kind takes its sub-kinds: `source`
+    takes `source.fixAll.hclgpu`); a quick fix comes unasked, the whole-document fix does not
+    (editors ask for `source.*` kinds only when they want them)."""
+    if only is None:
+        return kind == types.CodeActionKind.QuickFix
+    return any(kind == k or kind.startswith(f"{k}.") for k in only)
+
+
+def _fix_all(analysis: Analysis) -> list[types.CodeAction]:
+    """Every safe fix that applies together with the others, as one action."""
+    from hclgpu.diagnostics import fixes_to_apply
+
+    chosen = fixes_to_apply(analysis.diagnostics)
+    if not chosen:
+        return []
+    edits = [
+        types.TextEdit(range=analysis.index.range(e.span), new_text=e.text) for d in chosen for e in d.fix
+    ]
+    return [
+        types.CodeAction(
+            title=f"hclgpu: fix all safe problems ({len(chosen)})",
+            kind=FIX_ALL,
+            edit=types.WorkspaceEdit(changes={analysis.uri: edits}),
+        )
+    ]
+
+
+def _quick_fixes(analysis: Analysis, wanted: types.Range) -> list[types.CodeAction]:
     start, end = analysis.index.offset(wanted.start), analysis.index.offset(wanted.end)
     from hclgpu.lsp.convert import lsp_diagnostic
 

@@ -72,10 +72,11 @@ def register(server: LanguageServer, current: Current) -> None:
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, "source.fixAll.hclgpu"]),
     )
     def code_action(ls: LanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         from hclgpu.lsp.actions import code_actions
 
         analysis = current(params.text_document.uri)
-        return [] if analysis is None else code_actions(analysis, params.range)
+        only = [str(kind) for kind in params.context.only] if params.context.only else None
+        return [] if analysis is None else code_actions(analysis, params.range, only)
