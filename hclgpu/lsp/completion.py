@@ -1,42 +1,210 @@
-"""Completion from the text before the cursor, which is usually not a valid file while one
+"""Completion from the text around the cursor, which is usually not a valid file while one
 types: the blocks around the cursor are found by scanning braces (strings and comments
 skipped), then the line decides what is wanted: a block or argument name valid there, an
-operator, a driver, a device name, an interpolation target, a variable or local name."""
+operator, a driver, a device name, an interpolation target, a variable or local name.
+
+What is offered comes from the tables the checker judges with (operators, device targets and
+the NVIDIA plugin's attributes, node targets, GPU model names), so completion never offers
+what a diagnostic then flags. Every item carries an edit over the typed prefix, and the text
+after the cursor that already belongs to it (the rest of a word, a `}`, the closing quote) is
+neither repeated nor left behind, whether the client inserts or replaces.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from lsprotocol import types
 
+from hclgpu.checks.jobs import EXACT_TARGETS
+from hclgpu.checks.operators import NOT_IN_AFFINITY, NOT_IN_DEVICE, OPERATORS
+from hclgpu.checks.targets import DEVICE_TARGETS, NVIDIA_ATTRIBUTES
+from hclgpu.checks.values import NVIDIA_UNITS, STRING_ATTRIBUTES
+from hclgpu.ir.base import Node
 from hclgpu.ir.schema import schema_of
 from hclgpu.lsp.analysis import Analysis
+from hclgpu.lsp.docs import describe_attribute, describe_block
+from hclgpu.lsp.positions import LineIndex
 from hclgpu.lsp.syntax import model_for
+from hclgpu.units.gpu_names import GPU_NAMES
 
-OPERATORS = ("=", "!=", "<", "<=", ">", ">=", "regexp", "version", "semver", "set_contains",
-             "set_contains_any", "set_contains_all", "is_set", "is_not_set", "distinct_hosts",
-             "distinct_property")  # fmt: skip
+Kind = types.CompletionItemKind
+
 DRIVERS = ("docker", "podman", "exec", "raw_exec", "java", "qemu", "containerd-driver", "nvidia-docker")
-DEVICES = ("nvidia/gpu", "amd/gpu", "intel/gpu", "aws/neuron", "aws/neuroncore", "gpu",
-           "nvidia/gpu/NVIDIA A100-SXM4-40GB", "nvidia/gpu/NVIDIA A100-SXM4-80GB",
-           "nvidia/gpu/NVIDIA H100 80GB HBM3", "nvidia/gpu/Tesla V100-SXM2-16GB", "nvidia/gpu/Tesla T4",
-           "nvidia/gpu/NVIDIA L4", "nvidia/gpu/NVIDIA A10G")  # fmt: skip
-DEVICE_TARGETS = ("${device.model}", "${device.vendor}", "${device.type}", "${device.ids}",
-                  "${device.attr.memory}", "${device.attr.driver_version}", "${device.attr.cuda_cores}",
-                  "${device.attr.memory_bandwidth}", "${device.attr.bar1}", "${device.attr.power}",
-                  "${device.attr.pci_bandwidth}", "${device.attr.cores_clock}",
-                  "${device.attr.display_state}", "${device.attr.persistence_mode}")  # fmt: skip
-NODE_TARGETS = ("${attr.kernel.name}", "${attr.cpu.arch}", "${attr.cpu.numcores}", "${attr.os.name}",
-                "${attr.unique.hostname}", "${attr.driver.docker}", "${attr.nvidia.driver_version}",
-                "${node.datacenter}", "${node.class}", "${node.unique.name}", "${node.unique.id}",
-                "${node.pool}", "${meta.}")  # fmt: skip
+DEVICE_TYPES = ("nvidia/gpu", "amd/gpu", "intel/gpu", "aws/neuron", "aws/neuroncore", "gpu")
+DEVICES = (*DEVICE_TYPES, *(f"nvidia/gpu/{row.model}" for row in GPU_NAMES))
+"""Device names: `vendor/type` and, for NVIDIA GPUs, `vendor/type/model` with the model as
+the plugin reports it (the names :mod:`hclgpu.units.gpu_names` has on record)."""
+NODE_ATTRIBUTES = ("kernel.name", "kernel.version", "cpu.arch", "cpu.numcores", "os.name",
+                   "os.version", "unique.hostname", "unique.network.ip-address", "driver.docker")  # fmt: skip
+"""Common `${attr.*}` node attributes (the checker accepts any `${attr.` target)."""
+NODE_TARGETS = (*EXACT_TARGETS, *(f"${{attr.{name}}}" for name in NODE_ATTRIBUTES))
+UNIT_EXAMPLES = {"MiB": "16 GiB", "W": "300 W", "MHz": "1400 MHz", "MB/s": "16 GB/s"}
+SNIPPETS = {
+    "constraint": 'constraint {\n  attribute = "$1"\n  value     = "$2"\n}',
+    "affinity": 'affinity {\n  attribute = "$1"\n  value     = "$2"\n  weight    = ${3:50}\n}',
+    "device": 'device "${1:nvidia/gpu}" {\n  count = ${2:1}\n}',
+    "dynamic": 'dynamic "$1" {\n  for_each = $2\n  content {\n    $0\n  }\n}',
+}
+"""Bodies for the blocks that are nearly always written with the same arguments."""
+OPERATOR_DOCS = {
+    "==": "The same as `=`.",
+    "is": "The same as `=`.",
+    "not": "The same as `!=`.",
+    "regexp": "`value` is a regular expression (Go syntax) the attribute must match.",
+    "version": 'Compares versions: `value` is a constraint such as `">= 1.2, < 2.0"`.',
+    "semver": "Compares as Semantic Versioning 2.0 (pre-releases ordered as the spec says).",
+    "set_contains": "The attribute, a comma-separated list, contains every value listed.",
+    "set_contains_all": "The same as `set_contains`.",
+    "set_contains_any": "The attribute, a comma-separated list, contains one of the values listed.",
+    "is_set": "The attribute is set (no `value`).",
+    "is_not_set": "The attribute is not set (no `value`).",
+    "distinct_hosts": "No two allocations of the job (or group) on one node.",
+    "distinct_property": "At most `value` allocations (default 1) share a value of the attribute.",
+}
+"""What an operator does, where its name does not say."""
+TOP_LEVEL = {"job": 1, "variable": 1, "variables": 0, "locals": 0}
+"""The top-level blocks and how many labels each takes."""
+
 _SKIP = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|//[^\n]*|/\*[\s\S]*?\*/')
 _HEADER = re.compile(r'([A-Za-z_][\w-]*)((?:\s+(?:"[^"\n]*"|[A-Za-z_][\w-]*))*)\s*$')
+_TOKEN = re.compile(
+    r'(?P<skip>"(?:[^"\\\n]|\\.)*"?|#[^\n]*|//[^\n]*|/\*[\s\S]*?\*/)|(?P<open>\{)|(?P<close>\})'
+    r'|^[ \t]*(?P<name>[A-Za-z_][\w-]*)(?:[ \t]*(?P<assign>=)(?!=)|[ \t]+"(?P<label>[^"\n]*)")?',
+    re.MULTILINE,
+)
+_REFERENCE = re.compile(r"(?<![\w.])(var|local)\.([\w-]*)$")
+
+Blocks = list[tuple[str, list[str]]]
 
 
-def enclosing_blocks(text: str) -> list[tuple[str, list[str]]]:
+@dataclass(frozen=True, slots=True)
+class Client:
+    """What the client declared it handles, so items use only what it can apply."""
+
+    insert_replace: bool = False
+    snippets: bool = False
+    markdown: bool = False
+    as_is: bool = False
+    """It takes `insertTextMode: asIs`, so a snippet keeps the indentation written into it."""
+    adjusts: bool = False
+    """It re-indents multi-line insertions itself (and cannot be told not to)."""
+
+    @classmethod
+    def of(cls, capabilities: types.ClientCapabilities | None) -> Client:
+        """From the `initialize` request's capabilities (none: the plainest client)."""
+        document = capabilities.text_document if capabilities else None
+        completion = document.completion if document else None
+        item = completion.completion_item if completion else None
+        if item is None:
+            return cls()
+        modes = item.insert_text_mode_support.value_set if item.insert_text_mode_support else []
+        default = completion.insert_text_mode if completion else None
+        return cls(
+            insert_replace=bool(item.insert_replace_support),
+            snippets=bool(item.snippet_support),
+            markdown=types.MarkupKind.Markdown in (item.documentation_format or []),
+            as_is=types.InsertTextMode.AsIs in modes,
+            adjusts=default == types.InsertTextMode.AdjustIndentation,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One thing to offer: ``text`` is what it writes in place of the typed prefix."""
+
+    label: str
+    kind: types.CompletionItemKind
+    detail: str
+    text: str = ""
+    documentation: str | None = None
+    snippet: str | None = None
+    filter: str = ""
+    """What the typed prefix is matched against (default: the text)."""
+
+    @property
+    def written(self) -> str:
+        """The text without a snippet's placeholders: the label unless it writes more."""
+        return self.text or self.label
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where items go: the prefix typed so far is ``start``..cursor, the rest of the same
+    word or target after the cursor ends at ``end``. ``present`` is a closing text already
+    written right after ``end`` (an interpolation's `}`), which items do not write again;
+    ``quote`` is where the closing quote of an unterminated string goes (None: none missing);
+    ``indent`` is the line's, which the lines of a multi-line snippet keep."""
+
+    start: int
+    cursor: int
+    end: int
+    present: str = ""
+    quote: int | None = None
+    indent: str = ""
+
+
+@dataclass(slots=True)
+class Request:
+    """The text around the cursor and what the client handles."""
+
+    text: str
+    offset: int
+    index: LineIndex
+    client: Client
+    analysis: Callable[[], Analysis | None]
+    line_start: int = field(init=False)
+    before: str = field(init=False)
+    """The line up to the cursor."""
+    after: str = field(init=False)
+    """The line from the cursor on."""
+    blocks: Blocks = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.line_start = self.text.rfind("\n", 0, self.offset) + 1
+        end = self.text.find("\n", self.offset)
+        self.before = self.text[self.line_start : self.offset]
+        self.after = self.text[self.offset : len(self.text) if end < 0 else end]
+        self.blocks = enclosing_blocks(self.text[: self.offset])
+
+    @property
+    def kinds(self) -> list[str]:
+        """The enclosing block types as the schema names them."""
+        return _kinds(self.blocks)
+
+    def place(self, start: int, tail: str = r"[\w-]*") -> Place:
+        """The place of a word that starts at ``start`` and goes on after the cursor while
+        ``tail`` matches."""
+        rest = re.match(tail, self.after)
+        return Place(start, self.offset, self.offset + (rest.end() if rest else 0))
+
+
+def complete(
+    text: str,
+    position: types.Position,
+    client: Client | None = None,
+    analysis: Callable[[], Analysis | None] = lambda: None,
+) -> list[types.CompletionItem]:
+    """The items valid at ``position``; ``analysis`` gives the document's analysis (asked
+    for only when variable or local names are wanted)."""
+    index = LineIndex(text)
+    request = Request(text, index.offset(position), index, client or Client(), analysis)
+    for wanted in (_in_string, _references, _names):
+        found = wanted(request)
+        if found is not None:
+            candidates, place = found
+            return [_item(request, c, place, i) for i, c in enumerate(candidates)]
+    return []
+
+
+Found = tuple[Sequence[Candidate], Place] | None
+
+
+def enclosing_blocks(text: str) -> Blocks:
     """(type, labels) of each block open at the end of ``text``, outermost first."""
-    stack: list[tuple[str, list[str]]] = []
+    stack: Blocks = []
     last = 0
     position = 0
     pieces: list[str] = []
@@ -62,20 +230,8 @@ def enclosing_blocks(text: str) -> list[tuple[str, list[str]]]:
     return stack
 
 
-def complete(analysis: Analysis | None, text: str, offset: int) -> list[types.CompletionItem]:
-    before = text[:offset]
-    line = before.rsplit("\n", 1)[-1]
-    blocks = enclosing_blocks(before)
-    for wanted in (_in_string, _references):
-        items = wanted(line, blocks, text)
-        if items is not None:
-            return items
-    if re.fullmatch(r"\s*[\w-]*", line):
-        return _names(blocks)
-    return []
-
-
-def _kinds(blocks: list[tuple[str, list[str]]]) -> list[str]:
+def _kinds(blocks: Blocks) -> list[str]:
+    """Block types as the schema sees them: `dynamic "x"` is an `x`, its `content` too."""
     kinds: list[str] = []
     for block_type, labels in blocks:
         if block_type == "dynamic" and labels:
@@ -85,79 +241,322 @@ def _kinds(blocks: list[tuple[str, list[str]]]) -> list[str]:
     return kinds
 
 
-def _names(blocks: list[tuple[str, list[str]]]) -> list[types.CompletionItem]:
-    """The arguments and blocks the enclosing block takes (top level: job, variable, locals)."""
-    if not blocks:
-        return [_block(name) for name in ("job", "variable", "variables", "locals")]
-    model = model_for(_kinds(blocks))
-    if model is None:
-        return []
-    schema = schema_of(model)
-    items = [_attribute(name) for name in schema.attributes]
-    return items + [_block(name) for name in schema.blocks] + [_block("dynamic")]
+# --------------------------------------------------------------------------- items
 
 
-def _attribute(name: str) -> types.CompletionItem:
+def _item(request: Request, candidate: Candidate, place: Place, order: int) -> types.CompletionItem:
+    """The LSP item: an edit over the prefix (insert) and over the whole word (replace)."""
+    client = request.client
+    text, extra = _closed(candidate.written, place, request.index)
+    snippet = candidate.snippet if client.snippets else None
+    if snippet is not None and not client.adjusts:
+        snippet = snippet.replace("\n", "\n" + place.indent)
+    new_text = snippet or text
+    insert = _range(request.index, place.start, place.cursor)
+    edit: types.TextEdit | types.InsertReplaceEdit = (
+        types.InsertReplaceEdit(new_text, insert, _range(request.index, place.start, place.end))
+        if client.insert_replace
+        else types.TextEdit(insert, new_text)
+    )
+    multi_line = snippet is not None and "\n" in snippet
     return types.CompletionItem(
-        label=name, kind=types.CompletionItemKind.Property, insert_text=f"{name} = ", detail="argument"
+        label=candidate.label,
+        kind=candidate.kind,
+        detail=candidate.detail,
+        documentation=_documentation(candidate.documentation, client),
+        filter_text=candidate.filter or candidate.written,
+        sort_text=f"{order:04d}",
+        text_edit=edit,
+        insert_text_format=types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText,
+        insert_text_mode=types.InsertTextMode.AsIs if multi_line and client.as_is else None,
+        additional_text_edits=extra,
     )
 
 
-def _block(name: str) -> types.CompletionItem:
-    return types.CompletionItem(label=name, kind=types.CompletionItemKind.Struct, detail="block")
+def _closed(text: str, place: Place, index: LineIndex) -> tuple[str, list[types.TextEdit] | None]:
+    """``text`` less what is already written after the word, and the closing quote an
+    unterminated string needs: in the text itself, or after the `}` that is already there."""
+    if place.present and text.endswith(place.present):
+        text = text[: -len(place.present)]
+    if place.quote is None:
+        return text, None
+    if place.quote == place.end:
+        return text + '"', None
+    return text, [types.TextEdit(_range(index, place.quote, place.quote), '"')]
 
 
-def _values(
-    values: tuple[str, ...] | list[str], kind: types.CompletionItemKind, detail: str
-) -> list[types.CompletionItem]:
-    return [types.CompletionItem(label=v, kind=kind, detail=detail) for v in values]
+def _range(index: LineIndex, start: int, end: int) -> types.Range:
+    """Offsets as an LSP range (UTF-16 columns)."""
+    return types.Range(start=index.position(start), end=index.position(end))
 
 
-def _in_string(
-    line: str, blocks: list[tuple[str, list[str]]], text: str
-) -> list[types.CompletionItem] | None:
-    """Inside a quoted value: what that argument takes."""
-    if line.count('"') % 2 == 0:
+def _documentation(text: str | None, client: Client) -> str | types.MarkupContent | None:
+    """Markdown where the client shows it, else the same words as plain text."""
+    if text is None:
         return None
-    head = line[: line.rfind('"')].strip()
-    kinds = _kinds(blocks)
-    if re.fullmatch(r"operator\s*=", head):
-        return _values(OPERATORS, types.CompletionItemKind.Operator, "operator")
-    if re.fullmatch(r"driver\s*=", head):
-        return _values(DRIVERS, types.CompletionItemKind.EnumMember, "task driver")
-    if head == "device":
-        return _values(DEVICES, types.CompletionItemKind.EnumMember, "device name")
-    if re.fullmatch(r"(attribute|value)\s*=", head) or "${" in line[line.rfind('"') :]:
-        targets = list(NODE_TARGETS)
-        if "device" in kinds:
-            targets = [*DEVICE_TARGETS, *targets]
-        return _values(targets, types.CompletionItemKind.Variable, "target")
+    if client.markdown:
+        return types.MarkupContent(kind=types.MarkupKind.Markdown, value=text)
+    return text.replace("`", "").replace("**", "")
+
+
+# --------------------------------------------------------------------------- strings
+
+
+COMMENT = -1
+"""What :func:`_string_at` says of a cursor in a comment."""
+
+
+def _string_at(before: str) -> tuple[int, int | None] | int | None:
+    """Where the string open at the end of ``before`` (one line) starts its content, and where
+    its open `${` starts (None: the cursor is in the literal part); None outside strings,
+    :data:`COMMENT` in a comment."""
+    start: int | None = None
+    interpolation: int | None = None
+    position = 0
+    while position < len(before):
+        char = before[position]
+        if start is None:
+            if char == "#" or before.startswith("//", position):
+                return COMMENT
+            if char == '"':
+                start = position + 1
+        elif interpolation is not None:
+            interpolation = None if char == "}" else interpolation
+        elif char == "\\" or before.startswith("$${", position):
+            position += 1 if char == "\\" else 2
+        elif char == '"':
+            start = None
+        elif before.startswith("${", position):
+            interpolation = position
+            position += 1
+        position += 1
+    return None if start is None else (start, interpolation)
+
+
+def _closing_quote(after: str) -> int | None:
+    """Where the string the cursor is in closes on this line (None: it does not)."""
+    position = 0
+    while position < len(after):
+        if after[position] == "\\":
+            position += 2
+            continue
+        if after[position] == '"':
+            return position
+        position += 1
+    return None
+
+
+def _in_string(request: Request) -> Found:
+    """Inside a quoted value: what that argument takes; inside `${`, a target or a name."""
+    found = _string_at(request.before)
+    if found == COMMENT:
+        return [], request.place(request.offset)
+    if not isinstance(found, tuple):
+        return None
+    start, interpolation = found
+    if interpolation is not None:
+        return _in_interpolation(request, interpolation)
+    head = request.before[: start - 1]
+    return _literal_candidates(request, head), _literal_place(request, request.line_start + start)
+
+
+def _literal_candidates(request: Request, head: str) -> list[Candidate]:
+    """What the argument the string is the value of takes."""
+    argument = re.search(r"(?:^|[\s{;,])([A-Za-z_][\w-]*)\s*=\s*$", head)
+    name = argument.group(1) if argument else None
+    if name == "operator":
+        return _operators(request.kinds)
+    if name == "driver":
+        return [Candidate(d, Kind.EnumMember, "task driver") for d in DRIVERS]
+    if name in ("attribute", "value"):
+        return _targets(request.blocks)
+    if re.search(r"(?:^|[\s{])device\s*$", head):
+        return [Candidate(d, Kind.EnumMember, "device name", documentation=_device_doc(d)) for d in DEVICES]
     return []
 
 
-def _references(
-    line: str, blocks: list[tuple[str, list[str]]], text: str
-) -> list[types.CompletionItem] | None:
-    """After `var.` or `local.`: the names this file declares."""
-    match = re.search(r"\b(var|local)\.([\w-]*)$", line)
+def _literal_place(request: Request, start: int) -> Place:
+    """A whole string value is the word: it goes on to the closing quote, or, where there
+    is none yet, the item writes it."""
+    closing = _closing_quote(request.after)
+    if closing is None:
+        return Place(start, request.offset, request.offset, quote=request.offset)
+    return Place(start, request.offset, request.offset + closing)
+
+
+def _in_interpolation(request: Request, interpolation: int) -> Found:
+    """After `${`: a variable or local name after `var.`/`local.`, else a target."""
+    inner = request.before[interpolation + 2 :]
+    if _REFERENCE.search(inner):
+        return _references(request)
+    if not re.fullmatch(r"[\w.-]*", inner):
+        return [], request.place(request.offset)
+    place = request.place(request.line_start + interpolation, r"[\w.-]*")
+    rest = request.after[place.end - request.offset :]
+    present = "}" if rest.startswith("}") else ""
+    closed = _closing_quote(rest) is not None
+    quote = None if closed else place.end + len(present)
+    return _targets(request.blocks), Place(place.start, place.cursor, place.end, present, quote)
+
+
+def _operators(kinds: list[str]) -> list[Candidate]:
+    """The operators the checker accepts in this block (no `distinct_*` in a device, no
+    `is_set` and such in an affinity)."""
+    excluded = set(NOT_IN_DEVICE if "device" in kinds else ())
+    if kinds and kinds[-1] == "affinity":
+        excluded |= set(NOT_IN_AFFINITY)
+    return [
+        Candidate(o, Kind.Operator, "operator", documentation=OPERATOR_DOCS.get(o))
+        for o in OPERATORS
+        if o not in excluded
+    ]
+
+
+def _device_name(blocks: Blocks) -> str | None:
+    """The name of the device block around the cursor (None: not in one)."""
+    for block_type, labels in reversed(blocks):
+        if block_type == "device":
+            return labels[0] if labels else ""
+    return None
+
+
+def _targets(blocks: Blocks) -> list[Candidate]:
+    """Inside a device block only `${device.*}` resolves (HG210), with the attributes its
+    plugin reports (HG213); elsewhere the node's targets, where `${device.*}` never does."""
+    device = _device_name(blocks)
+    if device is None:
+        doc = "A node target: resolved against each node the job may be placed on."
+        return [Candidate(t, Kind.Variable, "node target", documentation=doc) for t in NODE_TARGETS]
+    doc = "A device target: resolved against each device the block may be given."
+    found = [Candidate(t, Kind.Variable, "device target", documentation=doc) for t in DEVICE_TARGETS]
+    if device.split("/", 1)[0] in ("nvidia", device):
+        detail = "NVIDIA device attribute"
+        for name in NVIDIA_ATTRIBUTES:
+            found.append(
+                Candidate(f"${{device.attr.{name}}}", Kind.Field, detail, documentation=_attribute_doc(name))
+            )
+    return found
+
+
+def _attribute_doc(name: str) -> str:
+    """What the NVIDIA plugin reports the attribute as, so the value compares."""
+    unit = NVIDIA_UNITS.get(name)
+    if unit is not None:
+        return (
+            f"`{name}`: reported by the NVIDIA device plugin in {unit}; compare it with a value "
+            f'that has a unit, e.g. `"{UNIT_EXAMPLES.get(unit, "1 " + unit)}"`.'
+        )
+    kind = "a string" if name in STRING_ATTRIBUTES else "a value"
+    return f"`{name}`: reported by the NVIDIA device plugin as {kind}."
+
+
+def _device_doc(name: str) -> str | None:
+    """The model a `nvidia/gpu/<model>` name asks for."""
+    model = name.split("/", 2)[2] if name.count("/") == 2 else None
+    return None if model is None else f"An NVIDIA GPU whose `${{device.model}}` is `{model}`."
+
+
+# --------------------------------------------------------------------------- var. and local.
+
+
+def _references(request: Request) -> Found:
+    """After `var.` or `local.`: the names of the variables or locals (never the keys of a
+    value)."""
+    match = _REFERENCE.search(request.before)
     if match is None:
         return None
-    if match.group(1) == "var":
-        names = re.findall(r'^\s*variable\s+"([^"]+)"', text, re.MULTILINE)
-        names += _assigned_in(text, "variables")
-    else:
-        names = _assigned_in(text, "locals")
-    return _values(sorted(set(names)), types.CompletionItemKind.Variable, match.group(1))
+    kind = match.group(1)
+    place = request.place(request.offset - len(match.group(2)))
+    names = _declared(request, kind, place.start - len(kind) - 1, place.end)
+    return [Candidate(n, Kind.Variable, kind) for n in names], place
 
 
-def _assigned_in(text: str, block: str) -> list[str]:
+def _declared(request: Request, kind: str, start: int, end: int) -> list[str]:
+    """The names of ``kind`` (`var` or `local`): from the evaluated scope where the file
+    evaluates; else declared in the file with the reference being typed left out; else, in
+    text that does not parse, written directly in the blocks that declare them."""
+    from hclgpu.diagnostics import Sink
+    from hclgpu.lsp.syntax import declarations
+    from hclgpu.source import SourceFile
+    from hclgpu.syntax.parser import parse
+
+    analysis = request.analysis()
+    scope = analysis.result.scope if analysis is not None else None
+    values = scope.get(kind) if scope else None
+    if isinstance(values, dict):
+        return sorted(values)
+    repaired = request.text[:start] + "null" + request.text[end:]
+    tree = parse(SourceFile("completion.nomad.hcl", repaired), Sink())
+    if tree is not None:
+        return sorted(name for (declared, name) in declarations(tree) if declared == kind)
+    return sorted(set(_written_names(request.text, kind)))
+
+
+def _written_names(text: str, kind: str) -> list[str]:
+    """`variable "x"` labels (``kind`` `var`), and the arguments directly in top-level
+    `variables` or `locals` blocks: a map's keys are one brace deeper."""
+    wanted = "variables" if kind == "var" else "locals"
     names: list[str] = []
-    for found in re.finditer(rf"^\s*{block}\s*\{{", text, re.MULTILINE):
-        depth, position = 1, found.end()
-        start = position
-        while position < len(text) and depth:
-            depth += {"{": 1, "}": -1}.get(text[position], 0)
-            position += 1
-        body = text[start:position]
-        names += re.findall(r"^\s{0,8}([A-Za-z_][\w-]*)\s*=", body, re.MULTILINE)
+    stack: list[str] = []
+    header = ""
+    for token in _TOKEN.finditer(text):
+        if token["open"]:
+            stack.append(header)
+        elif token["close"]:
+            stack = stack[:-1]
+        elif token["name"]:
+            if token["assign"] and stack == [wanted]:
+                names.append(token["name"])
+            elif not stack and kind == "var" and token["name"] == "variable" and token["label"]:
+                names.append(token["label"])
+            header = token["name"]
     return names
+
+
+# --------------------------------------------------------------------------- names
+
+
+def _names(request: Request) -> Found:
+    """At the start of a line: the arguments and blocks the enclosing block takes (top level:
+    job, variable, variables, locals)."""
+    word = re.fullmatch(r"(\s*)([\w-]*)", request.before)
+    if word is None:
+        return None
+    place = request.place(request.offset - len(word.group(2)))
+    rest = request.after[place.end - request.offset :]
+    place = Place(place.start, place.cursor, place.end, indent=word.group(1))
+    bare = bool(rest.strip())
+    blocks = request.blocks
+    if not blocks:
+        return [_block(name, None, labels, bare) for name, labels in TOP_LEVEL.items()], place
+    model = model_for(request.kinds)
+    if model is None:
+        return [], place
+    schema = schema_of(model)
+    assigned = bool(re.match(r"\s*=", rest))
+    found = [_attribute(model, name, assigned) for name in schema.attributes]
+    for name, spec in schema.blocks.items():
+        labels = len(schema_of(spec.model).labels) if spec.model is not None else 0
+        found.append(_block(name, spec.model, labels, bare))
+    return [*found, _block("dynamic", None, 1, bare)], place
+
+
+def _attribute(model: type[Node], name: str, assigned: bool) -> Candidate:
+    """An argument: its name and `=`, unless the `=` is already written."""
+    text = name if assigned else f"{name} = "
+    return Candidate(name, Kind.Property, "argument", text, describe_attribute(model, name), filter=name)
+
+
+def _block(name: str, model: type[Node] | None, labels: int, bare: bool) -> Candidate:
+    """A block: its name, and with snippets its labels and braces (not where the line
+    already goes on after the name)."""
+    described = model_for(["job"]) if name == "job" else model
+    doc = describe_block(described, name) if described is not None else None
+    snippet = None if bare else SNIPPETS.get(name, _generic_snippet(name, labels))
+    return Candidate(name, Kind.Struct, "block", name, doc, snippet)
+
+
+def _generic_snippet(name: str, labels: int) -> str:
+    """A block with a tab stop for each label and the cursor left inside its braces."""
+    quoted = "".join(f' "${i}"' for i in range(1, labels + 1))
+    return f"{name}{quoted} {{\n  $0\n}}"

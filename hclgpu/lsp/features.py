@@ -29,15 +29,15 @@ def register(server: LanguageServer, current: Current) -> None:
         types.CompletionOptions(trigger_characters=['"', ".", "{", "$", "/"]),
     )
     def completion(ls: LanguageServer, params: types.CompletionParams) -> types.CompletionList:
-        from hclgpu.lsp.completion import complete
+        from hclgpu.lsp.completion import Client, complete
         from hclgpu.lsp.documents import opened
 
-        document = opened(ls, params.text_document.uri)
+        uri = params.text_document.uri
+        document = opened(ls, uri)
         if document is None:
             return types.CompletionList(is_incomplete=False, items=[])
-        text = document.source
-        offset = document.offset_at_position(params.position)
-        items = complete(None, text, offset)
+        client = Client.of(ls.client_capabilities)
+        items = complete(document.source, params.position, client, lambda: current(uri))
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
