@@ -70,15 +70,17 @@ def test_unknown_block_suggests_the_close_name() -> None:
     assert found == [("HG102", "devices", "did you mean `device`?")]
 
 
-def test_a_block_one_level_too_high_says_where_it_goes_and_offers_no_rename() -> None:
-    """`device` in the task (a real job did this) belongs in `resources`; renaming it to the
-    closest word (`service`) would be a wrong fix."""
+def test_a_block_one_level_too_high_says_where_it_goes_and_offers_the_move() -> None:
+    """`device` in the task (a real job did this) belongs in `resources`: the fix moves it
+    there (a safe one); renaming it to the closest word (`service`) would be a wrong fix."""
     text = in_task('      device "nvidia/gpu" {}')
     assert located(text) == [
         ("HG102", "device", "`device` blocks go inside `resources { ... }`: move it there")
     ]
-    result = compile_source(SourceFile("j.hcl", text))
-    assert [d.fix for d in result.diagnostics] == [()]
+    [found] = compile_source(SourceFile("j.hcl", text)).diagnostics
+    assert found.fix_safe and [e.text for e in found.fix] == [
+        '      resources {\n        device "nvidia/gpu" {}\n      }\n'
+    ]
 
 
 def test_missing_and_extra_labels() -> None:
