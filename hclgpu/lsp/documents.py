@@ -46,6 +46,9 @@ class State:
     dropped)."""
     analyses: dict[str, Analysis] = field(default_factory=dict)
     pending: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    running: dict[str, asyncio.Future[Analysis]] = field(default_factory=dict)
+    """The analysis of each document under way in a worker thread: one at a time, since a
+    thread cannot be stopped and stale analyses side by side only slow the newest down."""
     last_change: dict[str, float] = field(default_factory=dict)
     """When each document last changed (event-loop time), to tell a burst from a quiet edit."""
 
@@ -92,13 +95,18 @@ async def _analyse_later(ls: LanguageServer, state: State, uri: str, delay: floa
     if delay > 0:
         await asyncio.sleep(delay)
     await state.configured.wait()
+    while (running := state.running.get(uri)) is not None:
+        await asyncio.wait([running])  # the stale one ends; cancelling this task leaves it be
     document = opened(ls, uri)
     if document is None:
         return  # closed meanwhile
     text, version, generation = document.source, document.version, state.generation
     loop = asyncio.get_running_loop()
     path = to_fs_path(uri) or uri
-    analysis = await loop.run_in_executor(None, analyse, uri, path, text, version, given(state), state.root)
+    work = loop.run_in_executor(None, analyse, uri, path, text, version, given(state), state.root)
+    state.running[uri] = work
+    work.add_done_callback(lambda _: state.running.pop(uri, None) if state.running.get(uri) is work else None)
+    analysis = await asyncio.shield(work)
     analysis.generation = generation
     now = opened(ls, uri)
     if now is None or now.version != version:
