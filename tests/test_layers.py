@@ -118,7 +118,7 @@ LAYERS = {
         hclgpu.lsp.configuration
         hclgpu.lsp.completion hclgpu.lsp.convert hclgpu.lsp.docs hclgpu.lsp.documents
         hclgpu.lsp.features hclgpu.lsp.hover hclgpu.lsp.navigation hclgpu.lsp.positions
-        hclgpu.lsp.server hclgpu.lsp.syntax hclgpu.lsp.framing hclgpu.lsp.protocol
+        hclgpu.lsp.server hclgpu.lsp.syntax hclgpu.lsp.framing hclgpu.lsp.protocol hclgpu.lsp.semantic
     """,
 }
 """Each layer's modules, lowest first: L0 files and text, L1 diagnostics, codes and units,

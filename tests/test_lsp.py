@@ -60,7 +60,8 @@ async def start_session(
 ) -> None:
     """Initialize ``client``'s session as ``editor`` would, in the workspace ``root``, with
     ``options`` as the ``initializationOptions``; the client accepts the server's watching of
-    configuration files (``client/registerCapability``), as editors do."""
+    configuration files (``client/registerCapability``), as editors do, and keeps the server's
+    answer as ``client.initialized``."""
     registered = client.registered = []  # type: ignore[attr-defined]
     publishes = client.publishes = Publishes()  # type: ignore[attr-defined]
     features = client.protocol.fm.features
@@ -76,7 +77,7 @@ async def start_session(
     def register_capability(params: types.RegistrationParams) -> None:
         registered.extend(params.registrations)
 
-    await client.initialize_session(
+    client.initialized = await client.initialize_session(  # type: ignore[attr-defined]
         types.InitializeParams(
             capabilities=pytest_lsp.client_capabilities(editor),
             root_uri=root.as_uri(),

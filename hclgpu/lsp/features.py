@@ -17,6 +17,8 @@ Current = Callable[[str], Analysis | None]
 
 
 def register(server: LanguageServer, current: Current) -> None:
+    _register_tokens(server)
+
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: LanguageServer, params: types.HoverParams) -> types.Hover | None:
         from hclgpu.lsp.hover import hover as answer
@@ -80,3 +82,34 @@ def register(server: LanguageServer, current: Current) -> None:
         analysis = current(params.text_document.uri)
         only = [str(kind) for kind in params.context.only] if params.context.only else None
         return [] if analysis is None else code_actions(analysis, params.range, only)
+
+
+def _register_tokens(server: LanguageServer) -> None:
+    """Semantic tokens, whole or as a delta from the last result, from the document's text
+    (no analysis needed: the lexer alone colours the file)."""
+    from hclgpu.lsp.semantic import LEGEND, Results
+
+    results = Results()
+
+    def text_of(ls: LanguageServer, uri: str) -> str | None:
+        from hclgpu.lsp.documents import opened
+
+        document = opened(ls, uri)
+        if document is None:
+            results.forget(uri)
+        return None if document is None else document.source
+
+    @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+    def tokens(ls: LanguageServer, params: types.SemanticTokensParams) -> types.SemanticTokens:
+        text = text_of(ls, params.text_document.uri)
+        return types.SemanticTokens(data=[]) if text is None else results.full(params.text_document.uri, text)
+
+    @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
+    def tokens_delta(
+        ls: LanguageServer, params: types.SemanticTokensDeltaParams
+    ) -> types.SemanticTokens | types.SemanticTokensDelta:
+        uri = params.text_document.uri
+        text = text_of(ls, uri)
+        if text is None:
+            return types.SemanticTokens(data=[])
+        return results.delta(uri, text, params.previous_result_id)
