@@ -145,35 +145,13 @@ class Values:
         if looks_like_json(text):
             self._from_json_file(source)
             return
-        from hclgpu.syntax.parser import parse
-        from hclgpu.syntax.redefined import check_redefined
-
-        tree = parse(source, self.sink)
-        if tree is None:
-            return
-        check_redefined(tree, source, self.sink)
-        evaluator = Evaluator(source, {}, constants_only=True)
-        for item in tree.body.items:
-            if isinstance(item, ast.Block):
-                self.sink.emit(
-                    HG121,
-                    f"a variable file assigns values; it cannot hold a `{item.type}` block",
-                    source,
-                    item.type_span,
-                    help="declare variables in the job file, and write `name = value` here",
-                )
-                continue
+        for item, value in var_file_values(source, self.sink):
             variable = self.decl.variables.get(item.name)
             if variable is None:
                 self._undefined(
                     f"`{item.name}` is set but the job declares no such variable", source, item.name_span
                 )
                 continue
-            try:
-                value = evaluator.eval(item.value, {})
-            except Failure as failure:
-                failure.emit(self.sink, source)
-                value = UNSET
             self._assign(variable, value, Assignment(value, "varfile", source, item.value.span))
 
     def _from_json_file(self, source: SourceFile) -> None:
@@ -207,6 +185,39 @@ class Values:
                 self.sink.emit(HG112, f"the value for `{name}` is invalid: {error.message}", source, where)
                 continue
             self._assign(variable, value, Assignment(value, "varfile", source, None))
+
+
+def var_file_values(source: SourceFile, sink: Sink) -> list[tuple[ast.Attribute, Value]]:
+    """The values an HCL variable file assigns, each a constant (Nomad evaluates a var file
+    with no variables or functions); its syntax errors, an attribute set twice, a block (HG121)
+    or a value that is not a constant go to ``sink``. What `check` finds in a var file, and
+    what an editor shows on one opened by itself."""
+    from hclgpu.syntax.parser import parse
+    from hclgpu.syntax.redefined import check_redefined
+
+    tree = parse(source, sink)
+    if tree is None:
+        return []
+    check_redefined(tree, source, sink)
+    evaluator = Evaluator(source, {}, constants_only=True)
+    out: list[tuple[ast.Attribute, Value]] = []
+    for item in tree.body.items:
+        if isinstance(item, ast.Block):
+            sink.emit(
+                HG121,
+                f"a variable file assigns values; it cannot hold a `{item.type}` block",
+                source,
+                item.type_span,
+                help="declare variables in the job file, and write `name = value` here",
+            )
+            continue
+        try:
+            value = evaluator.eval(item.value, {})
+        except Failure as failure:
+            failure.emit(sink, source)
+            value = UNSET
+        out.append((item, value))
+    return out
 
 
 def _unique_keys(pairs: list[tuple[str, Value]]) -> dict[str, Value]:

@@ -59,6 +59,8 @@ def analyse(
         policies, unusable = _policies(settings, source)
         options = eval_options(settings, path, workdir=root)
         result = compile_source(source, options, policies=policies, skip_non_jobs=True)
+        if any(d.code == "HG023" for d in result.diagnostics):
+            result = _not_a_job(result)
     except Exception as error:  # a bug in hclgpu: report it in the editor, keep serving
         result = Result(source, None)
         result.diagnostics.append(
@@ -68,6 +70,22 @@ def analyse(
     selected, ignored = settings.selected, settings.ignored_for(path)
     shown = problems + unusable + [d for d in result.diagnostics if wanted(d, selected, ignored)]
     return Analysis(uri, version, path, result, LineIndex(text), shown)
+
+
+def _not_a_job(skipped: Result) -> Result:
+    """A document with no top-level `job` block, known by its content whatever its name: a
+    variable file (attributes only) gets what `check` finds in a var file, any other HCL file
+    (Terraform, declarations) its syntax errors only, never a job's errors."""
+    from hclgpu.pipeline import check_source
+
+    source, tree = skipped.source, skipped.tree
+    if tree is not None and tree.body.blocks():
+        return check_source(source)
+    from hclgpu.eval.variables import var_file_values
+
+    sink = Sink()
+    var_file_values(source, sink)
+    return Result(source, tree, sink.sorted())
 
 
 def _settings(path: str, given: dict[str, object], document: SourceFile) -> tuple[Settings, list[Diagnostic]]:
