@@ -21,11 +21,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from hclgpu.lsp.documents import State, analyse_again
+from hclgpu.lsp.documents import given as documents_given
 
 PULL_TIMEOUT = 2.0
 """Seconds to wait for the client's answer to `workspace/configuration`."""
-WATCHED = "**/{.hclgpu.toml,hclgpu.toml,pyproject.toml}"
-"""The configuration files whose changes the server asks the client to report."""
+WATCHED = "**/{.hclgpu.toml,hclgpu.toml,pyproject.toml,*.vars.hcl,*.vars.json}"
+"""The files whose changes the server asks the client to report: the configuration files, and
+variable files (named `*.vars.hcl`, as Nomad's examples name them, or given as `varFiles`)."""
+_CONFIGURATION = {".hclgpu.toml", "hclgpu.toml", "pyproject.toml"}
 
 
 def register(server: LanguageServer, state: State) -> None:
@@ -63,8 +66,8 @@ def register(server: LanguageServer, state: State) -> None:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: LanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
-        names = {os.path.basename(to_fs_path(change.uri) or change.uri) for change in params.changes}
-        if names & {".hclgpu.toml", "hclgpu.toml", "pyproject.toml"}:
+        paths = {to_fs_path(change.uri) or change.uri for change in params.changes}
+        if any(_watched(path, state) for path in paths):
             analyse_again(ls, state)
 
 
@@ -137,3 +140,14 @@ def _read(ls: LanguageServer, state: State, options: Any, where: str) -> dict[st
 def _apply(ls: LanguageServer, state: State, options: dict[str, Any]) -> None:
     state.workspace = _read(ls, state, options, "settings")
     analyse_again(ls, state)
+
+
+def _watched(path: str, state: State) -> bool:
+    """Whether a change to ``path`` changes what a document's analysis finds: a configuration
+    file, or a variable file (by its name, or one the settings give)."""
+    name = os.path.basename(path)
+    if name in _CONFIGURATION or name.endswith((".vars.hcl", ".vars.json")):
+        return True
+    given = documents_given(state).get("var_file") or ()  # resolved from the server's directory
+    files = [given] if isinstance(given, str) else list(given) if isinstance(given, (list, tuple)) else []
+    return any(os.path.abspath(str(f)) == os.path.abspath(path) for f in files)
