@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hclgpu.codes import Severity
-from hclgpu.codes.syntax import HG020, HG901
+from hclgpu.codes.syntax import HG020, HG023, HG901
 from hclgpu.diagnostics import Diagnostic, Sink, wanted
 from hclgpu.lsp.positions import LineIndex
 from hclgpu.pipeline import Result
@@ -59,7 +59,7 @@ def analyse(
         policies, unusable = _policies(settings, source)
         options = eval_options(settings, path, workdir=root)
         result = compile_source(source, options, policies=policies, skip_non_jobs=True)
-        if any(d.code == "HG023" for d in result.diagnostics):
+        if any(d.code == HG023 for d in result.diagnostics):
             result = _not_a_job(result)
     except Exception as error:  # a bug in hclgpu: report it in the editor, keep serving
         result = Result(source, None)
