@@ -130,3 +130,11 @@ async def test_a_delta_rebuilds_the_new_tokens(client: LanguageClient) -> None:
         )
     )
     assert isinstance(stale, types.SemanticTokens) and list(stale.data) == data  # the whole, afresh
+
+
+def test_for_in_and_if_are_keywords_in_expressions_and_directives() -> None:
+    from hclgpu.lsp.semantic import TYPES, pieces
+
+    text = 'x = [for a in b : a if a]\ny = "%{ for v in l }${v}%{ endfor }"\n'
+    keywords = [text[p.start : p.end] for p in pieces(text) if TYPES[p.type] == "keyword"]
+    assert keywords == ["for", "in", "if", "%{ for", "in", "%{ endfor"]

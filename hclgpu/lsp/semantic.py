@@ -177,6 +177,8 @@ def _kind(tokens: list[Token], i: int) -> tuple[int, int] | None:
         return _TYPE["string"], _DECLARATION if label else 0
     if token.type == "NUMBER":
         return _TYPE["number"], 0
+    if token.type in ("FOR", "IN", "IF") or (token.type.startswith("DIR_") and token.type != "DIR_CLOSE"):
+        return _TYPE["keyword"], 0  # `for ... in ... if`, `%{ for }`, `%{ endif }`
     if token.type == "IDENT":
         return _identifier(tokens, i)
     if token.type in _QUIET:
