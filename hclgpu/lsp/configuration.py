@@ -7,7 +7,11 @@ client says they changed (``workspace/didChangeConfiguration``; a client that pu
 as Neovim's ``settings`` and Helix's ``config`` do, is read as it pushes). A configuration
 file changing on disk (``hclgpu.toml``, ``.hclgpu.toml``, ``pyproject.toml``, watched where
 the client can watch files) has every open document analysed again, as a change of the
-settings does. A key or value that cannot be used is shown to the user and left out.
+settings does; so does a variable file changing (one named ``*.vars.hcl`` or ``*.vars.json``,
+or one the settings give as `varFiles`/``--var-file``). The client is asked to watch them
+where it can register watchers (``workspace.didChangeWatchedFiles.dynamicRegistration``), and
+asked again when the settings name other variable files; a change it reports unasked is
+handled all the same. A key or value that cannot be used is shown to the user and left out.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ from hclgpu.lsp.documents import given as documents_given
 
 PULL_TIMEOUT = 2.0
 """Seconds to wait for the client's answer to `workspace/configuration`."""
-WATCHED = "**/{.hclgpu.toml,hclgpu.toml,pyproject.toml,*.vars.hcl,*.vars.json}"
+_CONFIGURATION = (".hclgpu.toml", "hclgpu.toml", "pyproject.toml")
+_VARIABLES = (".vars.hcl", ".vars.json")
+WATCHED = "**/{" + ",".join(_CONFIGURATION + tuple(f"*{suffix}" for suffix in _VARIABLES)) + "}"
 """The files whose changes the server asks the client to report: the configuration files, and
-variable files (named `*.vars.hcl`, as Nomad's examples name them, or given as `varFiles`)."""
-_CONFIGURATION = {".hclgpu.toml", "hclgpu.toml", "pyproject.toml"}
+variable files named as Nomad's examples name them (those the settings give are added)."""
+WATCHER_ID = "hclgpu-watched-files"
 
 
 def register(server: LanguageServer, state: State) -> None:
@@ -41,10 +47,10 @@ def register(server: LanguageServer, state: State) -> None:
     @server.feature(types.INITIALIZED)
     async def initialized(ls: LanguageServer, params: types.InitializedParams) -> None:
         try:
-            await _watch_configuration_files(ls)
             await _pull(ls, state)
         finally:
             state.configured.set()
+        await _watch_files(ls, state)  # after the pull: its `varFiles` are watched too
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(
@@ -63,6 +69,8 @@ def register(server: LanguageServer, state: State) -> None:
                 await _pull(ls, state)
             finally:
                 state.configured.set()
+        if state.watching is not None:  # watched already: the settings may name other var files
+            await _watch_files(ls, state)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: LanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
@@ -103,24 +111,45 @@ async def _pull(ls: LanguageServer, state: State) -> None:
         _apply(ls, state, answer[0] if answer and isinstance(answer[0], dict) else {})
 
 
-async def _watch_configuration_files(ls: LanguageServer) -> None:
-    """Ask the client to report changes of the configuration files, where it can."""
+def _can_watch(ls: LanguageServer) -> bool:
     workspace = ls.client_capabilities.workspace
     watching = workspace.did_change_watched_files if workspace is not None else None
-    if watching is None or not watching.dynamic_registration:
+    return watching is not None and bool(watching.dynamic_registration)
+
+
+def _glob(state: State) -> str:
+    """What the client is asked to watch: :data:`WATCHED`, with each variable file the
+    settings give by its name, anywhere (a glob cannot name a path outside the workspace; a
+    file of the same name elsewhere is told apart by :func:`_watched`). A name a glob would
+    read as a pattern is left out: its change shows at the next edit."""
+    names = {os.path.basename(path) for path in _var_files(state)}
+    plain = sorted(
+        name for name in names if not set(name) & set("{}[]*?,\\!") and not name.endswith(_VARIABLES)
+    )
+    return WATCHED if not plain else WATCHED[:-1] + "".join(f",{name}" for name in plain) + "}"
+
+
+async def _watch_files(ls: LanguageServer, state: State) -> None:
+    """Ask the client to report changes of the configuration and variable files, where it can
+    register watchers; when the settings name other variable files, the watchers asked for
+    before are replaced."""
+    glob = _glob(state)
+    if not _can_watch(ls) or glob == state.watching:
         return
-    options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern=WATCHED)]
-    )
-    registration = types.Registration(
-        id="hclgpu-configuration", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
-    )
+    before, state.watching = state.watching, glob
+    method = types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     try:
+        if before is not None:
+            gone = types.UnregistrationParams(unregisterations=[types.Unregistration(WATCHER_ID, method)])
+            await asyncio.wait_for(ls.client_unregister_capability_async(gone), PULL_TIMEOUT)
+        watchers = [types.FileSystemWatcher(glob_pattern=glob)]
+        options = types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers)
+        registration = types.Registration(id=WATCHER_ID, method=method, register_options=options)
         await asyncio.wait_for(
             ls.client_register_capability_async(types.RegistrationParams(registrations=[registration])),
             PULL_TIMEOUT,
         )
-    except Exception:  # the client cannot watch: a configuration change shows at the next edit
+    except Exception:  # the client cannot watch: a change on disk shows at the next edit
         return
 
 
@@ -146,8 +175,15 @@ def _watched(path: str, state: State) -> bool:
     """Whether a change to ``path`` changes what a document's analysis finds: a configuration
     file, or a variable file (by its name, or one the settings give)."""
     name = os.path.basename(path)
-    if name in _CONFIGURATION or name.endswith((".vars.hcl", ".vars.json")):
+    if name in _CONFIGURATION or name.endswith(_VARIABLES):
         return True
-    given = documents_given(state).get("var_file") or ()  # resolved from the server's directory
+    return os.path.abspath(path) in _var_files(state)
+
+
+def _var_files(state: State) -> set[str]:
+    """The variable files the settings give, as absolute paths. The editor's come relative to
+    the server's working directory (see :func:`hclgpu.settings.resolve.from_editor`), as the
+    command line's do, and are read from there: so are they resolved here."""
+    given = documents_given(state).get("var_file") or ()
     files = [given] if isinstance(given, str) else list(given) if isinstance(given, (list, tuple)) else []
-    return any(os.path.abspath(str(f)) == os.path.abspath(path) for f in files)
+    return {os.path.abspath(str(f)) for f in files}

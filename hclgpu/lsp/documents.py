@@ -51,6 +51,9 @@ class State:
     thread cannot be stopped and stale analyses side by side only slow the newest down."""
     last_change: dict[str, float] = field(default_factory=dict)
     """When each document last changed (event-loop time), to tell a burst from a quiet edit."""
+    watching: str | None = None
+    """The glob pattern the client was asked to watch (None: not asked), so that settings
+    naming other variable files ask again, and the same ones do not."""
 
 
 def register(server: LanguageServer, state: State) -> None:
@@ -153,7 +156,8 @@ def given(state: State) -> dict[str, object]:
 
 
 def analyse_again(ls: LanguageServer, state: State) -> None:
-    """Every open document analysed again: the settings or a configuration file changed."""
+    """Every open document analysed again: the settings, a configuration file or a variable
+    file changed."""
     state.generation += 1
     for uri in list(ls.workspace.text_documents):
         schedule(ls, state, uri, 0.0)
