@@ -167,4 +167,6 @@ def fractional_affinity_weight(ctx: Context) -> None:
                 f"Nomad cuts the weight {written:g} to {int(written)}",
                 ctx.value_span(affinity, "weight"),
                 help=f"write `weight = {int(written)}`",
+                fix=ctx.written(affinity, "weight", str(int(written))),
+                fix_safe=True,  # the weight Nomad uses: the meaning does not change
             )

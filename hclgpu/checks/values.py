@@ -236,6 +236,7 @@ def trailing_space_in_value(ctx: Context) -> None:
                 f'`"{literal}"` ends with a space, so Nomad reads it as a string, not a number with a unit',
                 ctx.value_span(placed.node, side),
                 help=f'write "{literal.rstrip()}"',
+                fix=ctx.written(placed.node, side, _quoted(literal.rstrip())),
             )
 
 
