@@ -262,3 +262,15 @@ def test_sarif_carries_each_fix_and_validates(job: Path, capsys: pytest.CaptureF
             "insertedContent": {"text": '"${device.model}"'},
         }
     ]
+
+
+def test_a_service_port_typo_is_an_unsafe_rename(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    job = (
+        'job "x" {\n  group "g" {\n    network {\n      port "http" {\n        to = 80\n      }\n    }\n'
+        '    service {\n      name = "web"\n      port = "htp"\n    }\n    task "t" {\n'
+        '      driver = "docker"\n      config {\n        image = "a:1"\n      }\n    }\n  }\n}\n'
+    )
+    text, _ = _fixed(tmp_path, capsys, job, "--nomad-version", "1.10")
+    assert 'port = "htp"' in text
+    text, err = _fixed(tmp_path, capsys, job, "--nomad-version", "1.10", "--unsafe-fixes")
+    assert 'port = "http"' in text and "1 × HG248 (undeclared-port)" in err

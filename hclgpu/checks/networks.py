@@ -18,8 +18,8 @@ from hclgpu.checks.context import Context
 from hclgpu.checks.server import Check, Condition, reject
 from hclgpu.codes import Severity
 from hclgpu.codes.base import Code, E, W
-from hclgpu.diagnostics import Related
-from hclgpu.eval.expr import did_you_mean
+from hclgpu.diagnostics import Edit, Related
+from hclgpu.eval.expr import did_you_mean, suggested
 from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.source import Span
@@ -450,6 +450,7 @@ def _task_service_ports(
             label=label,
             services=names,
             help=f"no `network` block of {scope} declares `{label}`; {_label_help(label, declared)}",
+            fix=_renamed(ctx, users[label][0][1], label, declared) if len(users[label]) == 1 else (),
         )
 
 
@@ -491,7 +492,16 @@ def _check_reference(
         help=_label_help(label, declared),
         severity=Severity.WARNING,  # the server refuses only task services' (TASK_SERVICE_PORT)
         check=GROUP_SERVICE_PORT.id,
+        fix=_renamed(ctx, node, label, declared),
     )
+
+
+def _renamed(
+    ctx: Context, node: m.Service | m.ServiceCheck, label: str, declared: list[str]
+) -> tuple[Edit, ...]:
+    """The did-you-mean port written in place of ``label`` (a guess: an unsafe fix)."""
+    close = suggested(did_you_mean(label, declared))
+    return ctx.written(node, "port", f'"{close}"') if close else ()
 
 
 def _check_docker_ports(
