@@ -128,6 +128,12 @@ class Sink:
         return sorted(self.items, key=Diagnostic.sort_key)
 
 
+def fixable(diagnostic: Diagnostic, unsafe: bool = False) -> bool:
+    """Whether the finding's fix is applied: it has one, at a place, and it is safe (or
+    ``unsafe`` fixes are asked for too)."""
+    return bool(diagnostic.fix) and diagnostic.span is not None and (diagnostic.fix_safe or unsafe)
+
+
 def fixes_to_apply(diagnostics: Iterable[Diagnostic], unsafe: bool = False) -> list[Diagnostic]:
     """The findings whose fixes apply together: safe ones (``unsafe``: all), in file order,
     each unless its edits touch text an earlier one edits (two insertions at one place count,
@@ -135,7 +141,7 @@ def fixes_to_apply(diagnostics: Iterable[Diagnostic], unsafe: bool = False) -> l
     chosen: list[Diagnostic] = []
     taken: list[Edit] = []
     for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
-        if not diagnostic.fix or diagnostic.span is None or not (diagnostic.fix_safe or unsafe):
+        if not fixable(diagnostic, unsafe):
             continue
         if any(_overlap(edit, other) for edit in diagnostic.fix for other in taken):
             continue

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from hclgpu.cli.cache import Inputs
     from hclgpu.cli.fixes import Fixed
     from hclgpu.cli.parser import Subparsers
-    from hclgpu.diagnostics import Diagnostic, Sink
+    from hclgpu.diagnostics import Diagnostic
     from hclgpu.rego.policies import PolicySet
     from hclgpu.settings import Settings
     from hclgpu.settings.resolve import Resolver
@@ -148,7 +148,7 @@ def _check(
     except WorkerDied as error:
         sys.stderr.write(f"hclgpu: a worker process stopped unexpectedly ({error}); try --jobs 1\n")
         return EXIT_FATAL
-    shown = _shown(sink, resolver)
+    shown = _wanted(sink.sorted(), resolver)
     if args.fix or args.diff:
         return _fix(args, resolver, inputs, shown, files)
     return _finish(args, resolver, shown, files)
@@ -159,14 +159,15 @@ def _fix(
 ) -> int:
     """``--fix`` / ``--diff``: fix each file that has an applicable fix, check it again, then
     write it (or print its diff); the report is of what remains."""
-    from hclgpu.cli.fixes import applicable, fix_file, show_fixes, unified_diff
+    from hclgpu.cli.fixes import fix_file, show_fixes, unified_diff
+    from hclgpu.diagnostics import fixable
 
     by_path: dict[str, list[Diagnostic]] = {}
     for d in shown:
         by_path.setdefault(d.path, []).append(d)
     fixed = []
     for path, found in by_path.items():
-        if not any(applicable(d, args.unsafe_fixes) for d in found) or found[0].source.path != path:
+        if not any(fixable(d, args.unsafe_fixes) for d in found) or found[0].source.path != path:
             continue
         result = fix_file(path, found[0].source.text, found, _checker(resolver, inputs), args.unsafe_fixes)
         if result.after != result.before:
@@ -199,13 +200,15 @@ def _checker(resolver: Resolver, inputs: _InputsBy) -> Callable[[SourceFile], li
 
 
 def _wanted(diagnostics: list[Diagnostic], resolver: Resolver) -> list[Diagnostic]:
+    """The findings each file's settings report (`select`, `ignore`, `per-file-ignores`)."""
     from hclgpu.diagnostics import wanted
 
-    return [
-        d
-        for d in diagnostics
-        if wanted(d, resolver.for_file(d.path).selected, resolver.for_file(d.path).ignored_for(d.path))
-    ]
+    shown = []
+    for d in diagnostics:
+        settings = resolver.for_file(d.path)
+        if wanted(d, settings.selected, settings.ignored_for(d.path)):
+            shown.append(d)
+    return shown
 
 
 def _write_fixed(fixed: list[Fixed]) -> bool:
@@ -221,18 +224,6 @@ def _write_fixed(fixed: list[Fixed]) -> bool:
             sys.stderr.write(f"hclgpu: cannot write the fixed {f.path}: {error}\n")
             failed = True
     return failed
-
-
-def _shown(sink: Sink, resolver: Resolver) -> list[Diagnostic]:
-    """The findings each file's settings report (`select`, `ignore`, `per-file-ignores`)."""
-    from hclgpu.diagnostics import wanted
-
-    shown = []
-    for d in sink.sorted():
-        settings = resolver.for_file(d.path)
-        if wanted(d, settings.selected, settings.ignored_for(d.path)):
-            shown.append(d)
-    return shown
 
 
 def _finish(args: argparse.Namespace, resolver: Resolver, diagnostics: list[Diagnostic], files: int) -> int:

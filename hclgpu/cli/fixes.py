@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-from hclgpu.diagnostics import Diagnostic, fixes_to_apply
+from hclgpu.diagnostics import Diagnostic, fixable, fixes_to_apply
 from hclgpu.source import SourceFile
 
 TYPE_CHECKING = False
@@ -37,11 +37,6 @@ class Fixed:
     after: str
     diagnostics: list[Diagnostic]
     applied: Counter[str] = field(default_factory=Counter)
-
-
-def applicable(diagnostic: Diagnostic, unsafe: bool) -> bool:
-    """Whether ``--fix`` (with ``unsafe``: ``--unsafe-fixes``) applies the finding's fix."""
-    return bool(diagnostic.fix) and (diagnostic.fix_safe or unsafe) and diagnostic.span is not None
 
 
 def apply_edits(text: str, diagnostics: Sequence[Diagnostic], unsafe: bool) -> tuple[str, Counter[str]]:
@@ -114,8 +109,8 @@ def show_fixes(files: Sequence[Fixed], out: TextIO | None = None) -> None:
 
 def fix_hint(diagnostics: Sequence[Diagnostic]) -> str:
     """The line after a report that says what ``--fix`` would do (empty when nothing)."""
-    safe = sum(1 for d in diagnostics if applicable(d, False))
-    hidden = sum(1 for d in diagnostics if applicable(d, True)) - safe
+    safe = sum(1 for d in diagnostics if fixable(d))
+    hidden = sum(1 for d in diagnostics if fixable(d, unsafe=True)) - safe
     if not safe and not hidden:
         return ""
     said = f"[*] {safe} fixable with `hclgpu check --fix`." if safe else "No fixes available"
