@@ -274,3 +274,52 @@ def test_a_service_port_typo_is_an_unsafe_rename(tmp_path: Path, capsys: pytest.
     assert 'port = "htp"' in text
     text, err = _fixed(tmp_path, capsys, job, "--nomad-version", "1.10", "--unsafe-fixes")
     assert 'port = "http"' in text and "1 × HG248 (undeclared-port)" in err
+
+
+def test_hcl1_habits_that_stop_the_parse_are_safe_fixes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Quoted argument names are unquoted, all of a block's at once (the parse skips the rest
+    of the block after the first); a name that is no identifier stays; a trailing `,` goes."""
+    env = '      env {\n        "PUID" = "1"\n        "PGID" = "2"\n        "a.b" = "3"\n      }\n'
+    text = JOB.replace('driver = "docker"\n', 'driver = "docker",\n' + env)
+    fixed, err = _fixed(tmp_path, capsys, text)
+    assert 'driver = "docker"\n' in fixed
+    assert '        PUID = "1"\n        PGID = "2"\n        "a.b" = "3"\n' in fixed
+    assert "2 × HG001 (syntax-error)" in err
+    assert "`a.b` is not an identifier, so it can only be a key of a map" in err
+
+
+def test_a_dropped_shortcut_becomes_the_operator_it_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bound = '            operator  = ">="\n            value     = "4 GIb"\n'
+    shortcut = JOB.replace(bound, '            set_contains_any = "a,b"\n').replace(
+        'value     = "Tesla T4"\n', 'value     = "Tesla T4"\n            is_set = false\n'
+    )
+    fixed, err = _fixed(tmp_path, capsys, shortcut)
+    assert '            operator = "set_contains_any"\n            value = "a,b"\n' in fixed
+    assert "is_set = false" in fixed  # the block has a value, and `false` is no operator's
+    assert "1 × HG226 (dropped-shortcut)" in err
+
+
+def test_a_misspelt_choice_is_an_unsafe_fix_to_the_close_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A job type, a time zone, a check's type and on_update: the one close choice; both
+    `cron` and `crons` keep `crons`."""
+    periodic = '    cron = "*/5 * * * *"\n    crons = ["*/5 * * * *"]\n    time_zone = "america/new york"\n'
+    check = (
+        '    network {\n      port "http" {}\n    }\n    service {\n      name = "web"\n      port = "http"\n'
+        '      check {\n        type = "htpp"\n        path = "/"\n        interval = "10s"\n'
+        '        timeout = "2s"\n        on_update = "ignore_warning"\n      }\n    }\n'
+    )
+    text = (BATCH % ("", check)).replace('type = "batch"', 'type = "batchh"')
+    text = text.replace('    cron = "*/5 * * * *"\n', periodic)
+    fixed, _ = _fixed(tmp_path, capsys, text)
+    assert fixed == text
+    fixed, err = _fixed(tmp_path, capsys, text, "--unsafe-fixes")
+    assert 'type = "batch"\n' in fixed and 'time_zone = "America/New_York"' in fixed
+    assert '    crons = ["*/5 * * * *"]\n' in fixed and "cron =" not in fixed
+    assert 'type = "http"\n' in fixed and 'on_update = "ignore_warnings"\n' in fixed
+    assert "HG268" in err and "HG274" in err and "HG284" in err

@@ -12,13 +12,18 @@ and priority 50 when unset, the job ID as its name.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, escapes_allocation, parse_uint_error, reject
 from hclgpu.codes.base import Code, E
+from hclgpu.eval.expr import did_you_mean, suggested
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+
+if TYPE_CHECKING:
+    from hclgpu.diagnostics import Edit
 
 HG268 = Code(
     "HG268",
@@ -495,12 +500,14 @@ def _job_type(ctx: Context, job: m.Job) -> None:
             help="`_core` is Nomad's own; use service, batch, system or sysbatch",
         )
     elif job.type not in JOB_TYPES:
+        close = suggested(did_you_mean((job.type or "").lower(), sorted(JOB_TYPES)))
         reject(
             ctx,
             INVALID_TYPE,
             at(ctx, [job], "type"),
             type=job.type,
-            help="use service, batch, system or sysbatch",
+            help=f"did you mean `{close}`?" if close else "use service, batch, system or sysbatch",
+            fix=ctx.written(job, "type", f'"{close}"') if close else (),
         )
 
 
@@ -532,18 +539,24 @@ def periodic(ctx: Context) -> None:
     specs = periodic.specs or []
     if periodic.spec and specs:
         reject(
-            ctx, CRON_AND_CRONS, at(ctx, [periodic], "crons", "cron"), help="keep `crons` and remove `cron`"
+            ctx,
+            CRON_AND_CRONS,
+            at(ctx, [periodic], "crons", "cron"),
+            help="keep `crons` and remove `cron`",
+            fix=_removed(ctx, periodic, "cron"),
         )
     if not periodic.spec and not specs:
         reject(ctx, NO_CRON, ctx.header_span(periodic), help='add `crons = ["0 * * * *"]` (or the schedule)')
     if periodic.time_zone and not _known_zone(periodic.time_zone):
+        zone = _close_zone(periodic.time_zone)
         reject(
             ctx,
             TIME_ZONE,
             at(ctx, [periodic], "time_zone"),
             zone=periodic.time_zone,
             problem=f"unknown time zone {periodic.time_zone}",
-            help='use an IANA time zone such as "Europe/Berlin" or "UTC"',
+            help=f"did you mean `{zone}`?" if zone else ZONE_HELP,
+            fix=ctx.written(periodic, "time_zone", f'"{zone}"') if zone else (),
         )
     fix = 'write five fields (minute hour day month weekday), e.g. "*/15 * * * *"'
     problem = cron_problem(periodic.spec) if periodic.spec else None
@@ -567,6 +580,28 @@ def _known_zone(name: str) -> bool:
     except (ZoneInfoNotFoundError, ValueError):
         return False
     return True
+
+
+ZONE_HELP = 'use an IANA time zone such as "Europe/Berlin" or "UTC"'
+
+
+def _close_zone(name: str) -> str | None:
+    """The zone of the IANA database ``name`` nearly spells ("europe/berlin", "America/New York")."""
+    from difflib import get_close_matches
+    from zoneinfo import available_timezones
+
+    zones = {zone.lower(): zone for zone in available_timezones() | {"UTC"}}
+    wanted = name.strip().replace(" ", "_").lower()
+    close = get_close_matches(wanted, list(zones), n=1, cutoff=0.85)
+    return zones[close[0]] if close else None
+
+
+def _removed(ctx: Context, node: Node, name: str) -> tuple[Edit, ...]:
+    """The edit deleting the line of ``name``'s attribute."""
+    from hclgpu.ir.moves import replace_lines
+
+    attribute = ctx.attribute(node, name)
+    return replace_lines(ctx.source.text, attribute.span, []) if attribute is not None else ()
 
 
 CRON_FIELD = re.compile(r"[0-9A-Za-z*?/,\-#]+")

@@ -8,12 +8,18 @@ its help.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
 from hclgpu.checks.server import Check, Condition, reject
 from hclgpu.codes.base import Code, E, W
 from hclgpu.eval.expr import did_you_mean, suggested
 from hclgpu.eval.functions.base import go_quote
+
+if TYPE_CHECKING:
+    from hclgpu.diagnostics import Edit
+    from hclgpu.ir.base import Node
 
 HG220 = Code(
     "HG220",
@@ -472,4 +478,24 @@ def dropped_shortcut(ctx: Context) -> None:
                 f"Nomad silently drops `{name} = ...` in a constraint, leaving an empty `=` comparison",
                 attribute.name_span,
                 help=f'write `operator = "{name}"` and `value = ...` instead',
+                fix=_operator_written(ctx, placed.node, name),
+                fix_safe=True,  # the operator the attribute names, with its value
             )
+
+
+def _operator_written(ctx: Context, node: Node, name: str) -> tuple[Edit, ...]:
+    """`set_contains_all = "a,b"` as `operator = "set_contains_all"` and `value = "a,b"`;
+    `is_set = true` as the operator alone. Nothing where the block already sets an operator or
+    a value, or where the shortcut's value is not what the operator would take."""
+    from hclgpu.ir.moves import replace_lines
+
+    attribute = ctx.attribute(node, name)
+    if attribute is None or any(ctx.attribute(node, other) for other in ("operator", "value")):
+        return ()
+    written = ctx.source.text[attribute.value.span.start : attribute.value.span.end]
+    lines = [f'operator = "{name}"']
+    if name.startswith("set_contains"):
+        lines.append(f"value = {written}")
+    elif written != "true":
+        return ()
+    return replace_lines(ctx.source.text, attribute.span, lines)

@@ -21,7 +21,7 @@ in :mod:`hclgpu.checks.services`.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 from urllib.parse import unquote
@@ -30,6 +30,8 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import SECOND, Condition, at, go_duration, reject
 from hclgpu.codes.base import Code, E
+from hclgpu.eval.expr import did_you_mean, suggested
+from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 from hclgpu.ir.service_names import job_services, server_check_name, server_service_name
@@ -386,14 +388,22 @@ def problem(condition: Condition, node: Node, attribute: str, fix: str, **values
 
 
 def report(ctx: Context, found: Problem, where: str) -> None:
+    """Report ``found``; a did-you-mean is also the (unsafe) fix that writes the name."""
+    close = suggested(found.fix)
     reject(
         ctx,
         found.condition,
         at(ctx, [found.node], found.attribute),
         where=where,
         help=found.fix,
+        fix=ctx.written(found.node, found.attribute, go_quote(close)) if close else (),
         **found.values,
     )
+
+
+def _one_of(value: str, allowed: Iterable[str], otherwise: str) -> str:
+    """ "did you mean `http`?" when ``value`` nearly spells one of ``allowed``, else ``otherwise``."""
+    return did_you_mean(value.lower(), [choice for choice in allowed if choice]) or otherwise
 
 
 # ---- names and ports as the server holds them -------------------------------------------------
@@ -442,7 +452,7 @@ def _common(check: m.ServiceCheck, allowed: tuple[str, ...], release: Release) -
     """`validateCommon`: the first problem, in Nomad's order."""
     kind = check.type.lower()
     if kind not in allowed:
-        fix = f"use one of {', '.join(allowed)}"
+        fix = _one_of(kind, allowed, f"use one of {', '.join(allowed)}")
         return problem(CHECK_TYPE, check, "type", fix, type=kind, allowed=", ".join(allowed))
     if kind == "http":
         if not check.path:
@@ -476,16 +486,17 @@ def _timing(check: m.ServiceCheck) -> list[Problem]:
 
 def _modes(check: m.ServiceCheck, release: Release) -> list[Problem]:
     if check.initial_status not in ("", "passing", "warning", "critical"):
-        fix = "use passing, warning or critical"
+        statuses = ("passing", "warning", "critical")
+        fix = _one_of(check.initial_status, statuses, "use passing, warning or critical")
         return problem(INITIAL_STATUS, check, "initial_status", fix, value=check.initial_status)
     modes = address_modes(release)
     if check.address_mode == "auto":
         return problem(CHECK_AUTO, check, "address_mode", f"remove `address_mode`, or use {', '.join(modes)}")
     if check.address_mode not in ("", *modes):
-        fix = f"use {', '.join(modes)}"
+        fix = _one_of(check.address_mode, modes, f"use {', '.join(modes)}")
         return problem(CHECK_ADDRESS, check, "address_mode", fix, mode=check.address_mode)
     if check.on_update not in UPDATE_MODES:
-        fix = "use require_healthy, ignore_warnings or ignore"
+        fix = _one_of(check.on_update, UPDATE_MODES, "use require_healthy, ignore_warnings or ignore")
         return problem(CHECK_ON_UPDATE, check, "on_update", fix, value=check.on_update)
     return []
 

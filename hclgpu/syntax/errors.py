@@ -7,8 +7,10 @@ understands: "expected `=` or a block `{` after `port`", never a terminal name.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from hclgpu.diagnostics import Edit
 from hclgpu.source import Span
 from hclgpu.syntax.lexer import Token
 
@@ -46,6 +48,9 @@ class SyntaxProblem:
     """Recover by skipping only the label: the block's body is read on, as hclsyntax reads
     it (its scanner reports every invalid character of the file, a `$` in a templated body
     included)."""
+    fix: tuple[Edit, ...] = ()
+    """The edit that writes what the line evidently means (always safe: Nomad reads the
+    file only once it parses)."""
 
 
 def describe_token(token: Token) -> str:
@@ -106,11 +111,15 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
         return _template_label(span)
     if token.type in ("STRING", "QUOTE_OPEN") and "IDENT" in expected and "STRING" not in expected:
         name = token.value if token.type == "STRING" else "..."
+        help = (
+            f"write `{name} = ...` without quotes; a name that is not an identifier goes in a map, "
+            if _IDENTIFIER.fullmatch(name)
+            else f"`{name}` is not an identifier, so it can only be a key of a map, "
+        )
         return SyntaxProblem(
             "argument names must not be quoted",  # hclsyntax: "Invalid argument name"
             span,
-            f"write `{name} = ...` without quotes; a name that is not an identifier goes in a map, "
-            f'as in `env = {{ "{name}" = ... }}`',
+            help + f'as in `env = {{ "{name}" = ... }}`',
             rest_of_body=True,
         )
     if token.type == "COMMA" and "NL" in expected and "COMMA" not in expected:
@@ -119,6 +128,7 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
             span,
             "delete the `,`: HCL1 allowed commas between a block's arguments; HCL2, which Nomad reads, "
             "does not",
+            fix=(Edit(span, ""),) if _ends_line(text, span.end) else (),
         )
     if expected >= _BODY_ITEM and previous is not None and after_name:
         return SyntaxProblem(
@@ -153,6 +163,26 @@ def explain(token: Token, expected: set[str], previous: Token | None, text: str)
             "put each attribute and each block on a line of its own",
         )
     return SyntaxProblem(f"unexpected {found}; expected {describe_expected(expected)}", span)
+
+
+_IDENTIFIER = re.compile(r"[^\W\d][\w-]*")
+_QUOTED_NAME = re.compile(r'^([ \t]*)"([^\W\d][\w-]*)"(?=[ \t]*=[^=])', re.MULTILINE)
+_LINE_END = re.compile(r"[ \t]*(?:(?:#|//).*)?(?:\n|$)")
+
+
+def unquoted_names(text: str, start: int, end: int) -> tuple[Edit, ...]:
+    """The edits that unquote each HCL1-style quoted argument name (`"PUID" = ...`) on the
+    lines from ``start`` to ``end``: the names the error's recovery skips, fixed at once. A
+    quoted name that is no identifier stays, for its author to move into a map."""
+    edits = []
+    for match in _QUOTED_NAME.finditer(text, start, end):
+        edits.append(Edit(Span(match.start(2) - 1, match.end(2) + 1), match.group(2)))
+    return tuple(edits)
+
+
+def _ends_line(text: str, offset: int) -> bool:
+    """Whether only blanks or a comment follow ``offset`` on its line."""
+    return _LINE_END.match(text, offset) is not None
 
 
 def _template_label(span: Span) -> SyntaxProblem:

@@ -20,7 +20,7 @@ from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 from hclgpu.syntax.build import CALLBACKS, PASS_THROUGH
 from hclgpu.syntax.comments import attach_comments
-from hclgpu.syntax.errors import explain
+from hclgpu.syntax.errors import explain, unquoted_names
 from hclgpu.syntax.layout import check_layout
 from hclgpu.syntax.lexer import Lexer, LexError, Token
 from hclgpu.syntax.tables import Tables, load_tables
@@ -216,7 +216,10 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
             failed = True
             _notes(lexer, source, sink, noted)
             problem = explain(failure.token, failure.expected, failure.previous, text)
-            sink.emit(HG001, problem.message, source, problem.span, help=problem.help)
+            fix = problem.fix
+            if problem.rest_of_body and failure.token.type == "STRING":
+                fix = unquoted_names(source.text, *_rest_of_body(text, failure.token.start))
+            sink.emit(HG001, problem.message, source, problem.span, help=problem.help, fix=fix, fix_safe=True)
             if failure.token.type == "$END":
                 break
             offset, code = failure.token.start, HG001
