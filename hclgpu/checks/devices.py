@@ -9,7 +9,7 @@ from hclgpu.checks.context import Context
 from hclgpu.checks.networks import config_value_span
 from hclgpu.checks.server import Check, Condition, reject
 from hclgpu.codes.base import Code, E, W
-from hclgpu.diagnostics import Related
+from hclgpu.diagnostics import Edit, Related
 from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.source import Span
@@ -342,8 +342,22 @@ def _check_mig_model(
         " no device matches",
         ctx.label_span(device) if constraint is None else ctx.value_span(constraint, "value"),
         help=f"did you mean `{fixed}`?" if close else f"its profiles are {', '.join(profiles)}",
-        fix=ctx.written(constraint, "value", go_quote(fixed)) if close and constraint else (),
+        fix=(
+            ctx.written(constraint, "value", go_quote(fixed))
+            if constraint
+            else _label_profile(ctx, device, profile, close[0])
+        )
+        if close
+        else (),
     )
+
+
+def _label_profile(ctx: Context, device: m.RequestedDevice, profile: str, close: str) -> tuple[Edit, ...]:
+    """The edit writing ``close`` for the misspelt ``profile`` that ends the device's label."""
+    span = ctx.label_span(device)
+    if span is None or not ctx.source.text[span.start : span.end].endswith(f' MIG {profile}"'):
+        return ()
+    return (Edit(Span(span.end - 1 - len(profile), span.end - 1), close),)
 
 
 def _is_gpu(name: str) -> bool:
