@@ -46,6 +46,11 @@ class Unplaceable(Exception):
         """Nomad's name for what failed: a filter (`missing devices`) or an exhausted dimension
         (`memory`, `devices: no devices match request`)."""
 
+    def kept(self) -> Unplaceable:
+        """The same failure without the traceback and context of its raising: one is kept per
+        node, and a raised exception holds its frames (and they it) until a collection."""
+        return Unplaceable(str(self), self.dimension)
+
     @property
     def dimension_is_exhaustion(self) -> bool:
         """Is it a resource the node ran out of (`ExhaustedNode`), not a filter (`FilterNode`)?"""

@@ -186,7 +186,25 @@ def schedule(
 ) -> Schedule:
     """:func:`plan` with its notes. ``algorithm`` (`binpack` or `spread`) overrides the
     inventory's scheduler configuration; ``enterprise`` places `numa` blocks as Nomad
-    Enterprise does (:mod:`hclgpu.plan.numa`)."""
+    Enterprise does (:mod:`hclgpu.plan.numa`).
+
+    The cyclic collector is paused while planning: it allocates per node and option, and
+    each collection would walk the whole inventory, so the time per node grew with the
+    fleet (2.6x from 1,000 to 50,000 nodes). The per-node state is freed (by reference
+    counting) before the collector resumes, so that no collection walks it either."""
+    from hclgpu.gc_pause import paused_gc
+
+    with paused_gc():
+        return _schedule(job, inventory, allocations, algorithm, enterprise)
+
+
+def _schedule(
+    job: m.Job,
+    inventory: Inventory,
+    allocations: tuple[Existing, ...],
+    algorithm: str | None,
+    enterprise: bool,
+) -> Schedule:
     stored = admit(canonicalize(job))
     notes: list[str] = []
     states = _initial_states(inventory, allocations, stored, notes)
@@ -316,7 +334,7 @@ class _GroupRun:
             try:
                 self.matching[start] = self._filter(node)
             except Unplaceable as failure:
-                self.static[start] = failure
+                self.static[start] = failure.kept()
                 self.result.infeasible.append(_infeasible(node, failure, filtered=True))
                 continue
             self._evaluate(start, heap, first=True)
@@ -340,7 +358,7 @@ class _GroupRun:
         try:
             placement = self._fit(index, node)
         except Unplaceable as failure:
-            self.failed[index] = failure
+            self.failed[index] = failure.kept()
             if first:
                 self.result.infeasible.append(
                     _infeasible(node, failure, filtered=not failure.dimension_is_exhaustion)
@@ -438,7 +456,7 @@ class _GroupRun:
             if failure is not None:
                 heapq.heappop(heap)
                 del self.current[index]
-                self.failed[index] = failure  # counts only grow: it stays out for this group
+                self.failed[index] = failure.kept()  # counts only grow: it stays out for this group
                 continue
             return index
         return None
