@@ -204,13 +204,14 @@ def test_usage_error_exits_two() -> None:
 
 
 def test_check_does_not_import_heavy_modules_on_success(tmp_path: Path) -> None:
-    """pydantic is needed (the IR is built); rich, jinja2, lark (cached tables) and pygls are not."""
+    """rich, jinja2, lark (cached tables), pygls and pydantic (the IR is plain classes; only
+    reading API JSON or an inventory validates with it) are not needed."""
     path = tmp_path / "ok.hcl"
     path.write_text(GOOD)
     code = (
         "import sys; from hclgpu.cli import main; main(['check', sys.argv[1]]);"
-        "print(sorted(m for m in ('rich', 'jinja2', 'lark', 'pygls', 'regopy', 'hclgpu.rego.policies')"
-        " if m in sys.modules))"
+        "print(sorted(m for m in ('rich', 'jinja2', 'lark', 'pygls', 'regopy', 'hclgpu.rego.policies',"
+        " 'pydantic') if m in sys.modules))"
     )
     process = subprocess.run(
         [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True

@@ -43,7 +43,7 @@ LAYERS = {
         hclgpu.eval.references hclgpu.eval.types hclgpu.eval.values hclgpu.eval.variables hclgpu.ir
         hclgpu.ir.base hclgpu.ir.build hclgpu.ir.canonical hclgpu.ir.custom hclgpu.ir.decode hclgpu.ir.moves
         hclgpu.ir.json_syntax hclgpu.ir.models hclgpu.ir.normalize hclgpu.ir.schema hclgpu.ir.admission
-        hclgpu.ir.service_names
+        hclgpu.ir.service_names hclgpu.ir.validate
     """,
     4: """
         hclgpu.checks hclgpu.checks.affinities hclgpu.checks.context hclgpu.checks.registry

@@ -51,8 +51,9 @@ def finish(api_job: dict[str, Any], findings: list[Dropped]) -> Imported:
     reported at the document root with the field named in the message.
     """
     from hclgpu.ir import models as m
+    from hclgpu.ir.validate import validate
 
-    job = m.Job.model_validate(api_job)
+    job = validate(m.Job, api_job)
     hcl, dropped = write_job(job, "")
     extra = [Dropped("", f"{d.pointer}: {d.message}", code=d.code) for d in dropped]
     return Imported(hcl, [*findings, *extra])

@@ -16,6 +16,7 @@ from hclgpu.importers.common import Imported, ImportFailure, ImportOptions
 from hclgpu.importers.hcl_writer import write_job
 from hclgpu.io.documents import DocumentError, load_json
 from hclgpu.ir import models as m
+from hclgpu.ir.validate import validate
 
 
 class NomadJsonError(ImportFailure):
@@ -37,7 +38,7 @@ def import_nomad_json(text: str, options: ImportOptions | None = None) -> Import
     if not isinstance(data, dict):
         raise NomadJsonError("expected a JSON object holding a Nomad job")
     try:
-        job = m.Job.model_validate(data)
+        job = validate(m.Job, data)
     except ValidationError as error:
         problems = "; ".join(
             f"{root}/{'/'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors()[:5]

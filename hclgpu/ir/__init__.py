@@ -1,1 +1,1 @@
-"""The typed job model (IR): pydantic models of the Nomad job specification."""
+"""The typed job model (IR): mirrors of the Nomad job specification's API structs."""

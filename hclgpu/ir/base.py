@@ -12,14 +12,22 @@ Defaults follow Go: a pointer, slice or map field defaults to ``None`` (printed 
 ``null``), a plain ``string``/``int``/``bool`` to its zero value (``""``, ``0``,
 ``False``). A Go ``json:",omitempty"`` field carries ``Hcl(..., omitempty=True)`` or
 :data:`OMIT_EMPTY` and is left out of the JSON when empty.
+
+Why :class:`Node` is not a pydantic model: the decoder builds every model from values it
+has already converted and checked against the Go types, so validation never runs on the
+hot path, and pydantic's class construction alone (its import and the 72 model classes)
+was half of a cold ``hclgpu check``. A node keeps pydantic's surface where the code reads
+it (``model_fields`` with ``alias``/``annotation``/``metadata``/``default``,
+``model_fields_set``, ``model_copy``, ``model_dump``). API JSON, which is untrusted, is
+validated with pydantic models derived from these on first use (:mod:`hclgpu.ir.validate`).
 """
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, Self
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated, Any, ClassVar, Literal, Self, get_origin
 
 from hclgpu.source import Span
 
@@ -56,54 +64,229 @@ class OmitEmpty:
 OMIT_EMPTY = OmitEmpty()
 
 
-class Node(BaseModel):
-    """Base of every IR model: keeps the source span, never validates on the hot path.
+_MISSING: Any = type("_Missing", (), {"__repr__": lambda self: "<missing>"})()
 
-    The decoder builds models with ``model_construct`` (values are already converted),
-    so construction costs no validation; ``span`` is excluded from every dump.
+
+class FieldInfo:
+    """One field of a model: what pydantic's ``FieldInfo`` says of it that the code reads."""
+
+    __slots__ = ("alias", "annotation", "default", "default_factory", "exclude", "metadata", "repr")
+
+    def __init__(
+        self,
+        default: Any = _MISSING,
+        *,
+        alias: str | None = None,
+        default_factory: Any = None,
+        exclude: bool = False,
+        repr: bool = True,
+    ) -> None:
+        self.default, self.alias, self.default_factory = default, alias, default_factory
+        self.exclude, self.repr = exclude, repr
+        self.annotation: Any = Any
+        self.metadata: list[Any] = []
+
+    def is_required(self) -> bool:
+        return self.default is _MISSING and self.default_factory is None
+
+    def __repr__(self) -> str:
+        return f"FieldInfo(annotation={self.annotation!r}, default={self.default!r}, alias={self.alias!r})"
+
+
+def Field(
+    default: Any = _MISSING,
+    *,
+    alias: str | None = None,
+    default_factory: Any = None,
+    exclude: bool = False,
+    repr: bool = True,
+) -> Any:
+    """A field's default and alias, as pydantic's ``Field`` declares them."""
+    return FieldInfo(default, alias=alias, default_factory=default_factory, exclude=exclude, repr=repr)
+
+
+class _ModelClass(type):
+    """The models' metaclass: only so that a model class, as a cache key, is seen as what
+    every class is, hashable (a model's instances compare by value and are not)."""
+
+
+class Node(metaclass=_ModelClass):
+    """Base of every IR model: its fields in a plain ``__dict__``, the source span beside them.
+
+    The decoder builds models with :meth:`build` (values are already converted), so
+    construction costs no validation; ``span`` is excluded from every dump.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-        arbitrary_types_allowed=True,
-        validate_assignment=False,
-        extra="forbid",
-        defer_build=True,
-    )
+    __slots__ = ("__dict__", "model_fields_set")
 
-    span: Span | None = Field(default=None, exclude=True, repr=False)
+    model_fields: ClassVar[dict[str, FieldInfo]]
+    """Every field, the base's ``span`` first, then in declaration order."""
+    _own_fields: ClassVar[dict[str, FieldInfo]]
+    model_fields_set: set[str]
+    """The fields the file (or the input) set, as pydantic's ``model_fields_set``."""
+
+    span: Span | None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Collect the class's fields from its annotations (real objects, not strings: the
+        models module does not postpone them) and its ``Field(...)`` defaults."""
+        super().__init_subclass__(**kwargs)
+        fields = {
+            name: info for base in reversed(cls.__mro__[1:]) for name, info in _own_fields(base).items()
+        }
+        own: dict[str, FieldInfo] = {}
+        for name, annotation in inspect.get_annotations(cls).items():
+            origin: Any = get_origin(annotation)
+            if name.startswith("_") or origin is ClassVar:
+                continue
+            value = cls.__dict__.get(name, _MISSING)
+            info = value if isinstance(value, FieldInfo) else FieldInfo(value)
+            if origin is Annotated:
+                info.annotation, info.metadata = annotation.__origin__, list(annotation.__metadata__)
+            else:
+                info.annotation = annotation
+            own[name] = info
+            if name in cls.__dict__:
+                delattr(cls, name)  # the instance's __dict__ answers, never a class default
+        cls._own_fields = own
+        cls.model_fields = {**fields, **own}
+
+    def __init__(self, **values: Any) -> None:
+        """Construct from field names or Go names (aliases), defaults filled in, no validation."""
+        names = _names_by_alias(type(self))
+        chosen = {}
+        for key, value in values.items():
+            name = key if key in type(self).model_fields else names.get(key)
+            if name is None:
+                raise TypeError(f"{type(self).__name__} has no field {key!r}")
+            chosen[name] = value
+        _fill(self, type(self), chosen)
 
     @classmethod
     def build(cls, **values: Any) -> Self:
-        """Construct from already converted values, defaults filled in, no validation.
-
-        Equivalent to ``model_construct`` for field names, several times faster: a 1 MB
-        job builds thousands of models, and the defaults of each class are read once.
-        """
-        defaults = _DEFAULTS.get(cls)
-        if defaults is None:
-            defaults = _DEFAULTS[cls] = _defaults_of(cls)
-        data = {
-            name: values[name] if name in values else (default() if factory else default)
-            for name, (factory, default) in defaults.items()
-        }
+        """Construct from already converted values, defaults filled in, no validation: a
+        1 MB job builds thousands of models, and the defaults of each class are read once."""
         node = cls.__new__(cls)
-        _set = object.__setattr__
-        _set(node, "__dict__", data)
-        _set(node, "__pydantic_fields_set__", set(values))
-        _set(node, "__pydantic_extra__", None)
-        _set(node, "__pydantic_private__", None)
+        _fill(node, cls, values)
         return node
+
+    @classmethod
+    def model_construct(cls, **values: Any) -> Self:
+        """:meth:`build`, by pydantic's name."""
+        return cls.build(**values)
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy, shallow unless ``deep``, with ``update``'s fields replaced."""
+        copied: Self = _copied(self) if deep else _shallow(self)
+        if update:
+            copied.__dict__.update(update)
+            copied.model_fields_set.update(update)
+        return copied
 
     def tree_copy(self) -> Self:
         """A deep copy of this node and everything under it, spans shared.
 
         The same result as ``model_copy(deep=True)`` for an IR tree (nodes, lists, dicts
-        and immutable leaves), several times faster: ``copy.deepcopy`` keeps a memo of
-        every object it meets, which an acyclic tree never needs, and a 1 MB job is
+        and immutable leaves), several times faster than ``copy.deepcopy``, which keeps a
+        memo of every object it meets that an acyclic tree never needs: a 1 MB job is
         copied twice on every check (the agent's defaults, the server's mutators)."""
         copied: Self = _copied(self)
         return copied
+
+    def model_dump(
+        self,
+        *,
+        mode: Literal["python", "json"] = "python",
+        by_alias: bool = False,
+        exclude_none: bool = False,
+        exclude: set[str] | None = None,
+    ) -> dict[str, Any]:
+        """The fields as a dict, nested models as dicts, as pydantic's ``model_dump`` gives
+        them (``exclude`` names top-level fields; ``span`` is never dumped)."""
+        dumped: dict[str, Any] = _dumped(self, by_alias, exclude_none, exclude or set())
+        return dumped
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set a field, and count it as set (as pydantic does): a label the decoder sets
+        after building, a default a canonicalisation fills in."""
+        self.__dict__[name] = value
+        self.model_fields_set.add(name)
+
+    def __iter__(self) -> Iterator[tuple[str, Any]]:
+        """(name, value) of each field, as iterating a pydantic model gives them."""
+        yield from self.__dict__.items()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.__dict__ == other.__dict__
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{name}={self.__dict__.get(name)!r}"
+            for name, info in type(self).model_fields.items()
+            if info.repr
+        )
+        return f"{type(self).__name__}({shown})"
+
+
+Node.model_fields = {"span": FieldInfo(None, exclude=True, repr=False)}
+Node.model_fields["span"].annotation = Span | None
+Node._own_fields = Node.model_fields
+
+
+def _own_fields(base: type) -> dict[str, FieldInfo]:
+    own: dict[str, FieldInfo] = base.__dict__.get("_own_fields", {})
+    return own
+
+
+_ALIASES: dict[type[Node], dict[str, str]] = {}
+
+
+def _names_by_alias(model: type[Node]) -> dict[str, str]:
+    names = _ALIASES.get(model)
+    if names is None:
+        names = _ALIASES[model] = {
+            info.alias: name for name, info in model.model_fields.items() if info.alias
+        }
+    return names
+
+
+def _fill(node: Node, model: type[Node], values: dict[str, Any]) -> None:
+    defaults = _DEFAULTS.get(model)
+    if defaults is None:
+        defaults = _DEFAULTS[model] = _defaults_of(model)
+    data = {
+        name: values[name] if name in values else (default() if factory else default)
+        for name, (factory, default) in defaults.items()
+    }
+    _set = object.__setattr__
+    _set(node, "__dict__", data)
+    _set(node, "model_fields_set", set(values))
+
+
+def _shallow(node: Node) -> Any:
+    copied = object.__new__(type(node))
+    _set = object.__setattr__
+    _set(copied, "__dict__", dict(node.__dict__))
+    _set(copied, "model_fields_set", set(node.model_fields_set))
+    return copied
+
+
+def _dumped(value: Any, by_alias: bool, exclude_none: bool, exclude: set[str]) -> Any:
+    if isinstance(value, Node):
+        out = {}
+        for name, info in type(value).model_fields.items():
+            if info.exclude or name in exclude:
+                continue
+            item = value.__dict__[name]
+            if item is None and exclude_none:
+                continue
+            out[info.alias or name if by_alias else name] = _dumped(item, by_alias, exclude_none, set())
+        return out
+    if isinstance(value, list):
+        return [_dumped(item, by_alias, exclude_none, set()) for item in value]
+    if isinstance(value, dict):
+        return {key: _dumped(item, by_alias, exclude_none, set()) for key, item in value.items()}
+    return value
 
 
 _LEAVES = frozenset({str, int, float, bool, type(None), Span})
@@ -125,9 +308,7 @@ def _copied(value: Any) -> Any:
         }
         _set = object.__setattr__
         _set(node, "__dict__", fields)
-        _set(node, "__pydantic_fields_set__", set(value.__pydantic_fields_set__))
-        _set(node, "__pydantic_extra__", None)
-        _set(node, "__pydantic_private__", None)
+        _set(node, "model_fields_set", set(value.model_fields_set))
         return node
     if isinstance(value, (list, dict, set, tuple)):  # subclasses, sets and tuples: rare
         items = value.items() if isinstance(value, dict) else value

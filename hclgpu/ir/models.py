@@ -1,4 +1,4 @@
-"""Pydantic mirrors of the structs in Nomad's ``api`` package: ``api.Job`` and all it carries.
+"""Mirrors of the structs in Nomad's ``api`` package: ``api.Job`` and all it carries.
 
 Why mirror ``api`` rather than design a nicer model: what Nomad's own parser produces
 (``jobspec2``, printed by ``nomad job run -output``) *is* an ``api.Job`` marshalled with Go's
@@ -20,15 +20,13 @@ that Nomad 2.0.6-dev prints (``shared/conformance/nomad/**/*.json``); the ``hcl`
 the Go source of the same era.
 
 Classes are declared before use and annotations are real objects (no ``from __future__ import
-annotations``): pydantic then has no strings to evaluate, which keeps importing this module, and
-so a cold ``hclgpu check``, cheaper.
+annotations``): :class:`~hclgpu.ir.base.Node` reads each field's type and markers from them
+as the class is created, with no string to evaluate.
 """
 
 from typing import Annotated, Any
 
-from pydantic import Field
-
-from hclgpu.ir.base import Hcl, Node
+from hclgpu.ir.base import Field, Hcl, Node
 
 __all__ = [
     "Action",
