@@ -380,10 +380,10 @@ def _env_span(ctx: Context, task: m.Task) -> Span | None:
 
 @rule(HG209)
 def device_count_exceeds_fleet(ctx: Context) -> None:
-    from hclgpu.plan.fleet import largest_group, load_fleet
-
     if ctx.profile.nodes is None:
         return
+    from hclgpu.plan.fleet import largest_group, load_fleet
+
     try:
         fleet = load_fleet(ctx.profile.nodes)
     except ValueError as error:

@@ -4,16 +4,28 @@
 gives a device request all its instances from one group of one node (scheduler/device.go
 `createOffer`, lines 121-138 at v1.10.0: a group with fewer assignable instances than the
 request's count is skipped), so a count above that is never placed on this fleet.
+
+That summary is a few lines for any fleet, while reading the inventory (YAML or JSON,
+validated into pydantic models) costs a cold `check` more than the job file does. So it is
+kept, per inventory file, in ``$XDG_CACHE_HOME/hclgpu/fleet/`` (``~/.cache`` without it),
+keyed by the file's size, modification and change times, inode and device and by the
+modules that read and summarise it (as installed: an upgrade replaces them), and read back
+with one small read while the file is unchanged. A file modified within the last two
+seconds is not recorded (another write in the same tick would look unchanged), and a
+summary that cannot be read or written is only recomputed. Like the parser's tables, it is
+not a check result: ``--no-cache`` does not discard it.
 """
 
 from __future__ import annotations
 
+import json
+import os
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from hclgpu.plan.inventory import InventoryError, load_inventory
-from hclgpu.plan.model import Inventory
-from hclgpu.plan.offers import device_id
+if TYPE_CHECKING:
+    from hclgpu.plan.model import Inventory
 
 __all__ = ["FleetGroup", "fleet_groups", "largest_group", "load_fleet"]
 
@@ -32,6 +44,18 @@ def fleet_groups(inventory: Inventory) -> tuple[FleetGroup, ...]:
             if key not in most or healthy > most[key][0]:
                 most[key] = (healthy, node.name)
     return tuple((*key, count, node) for key, (count, node) in sorted(most.items()))
+
+
+@lru_cache(maxsize=1024)
+def device_id(name: str) -> tuple[str, str, str]:
+    """`RequestedDevice.ID()`: `strings.SplitN(name, "/", 3)` read as type, vendor/type or
+    vendor/type/model."""
+    parts = name.split("/", 2)
+    if len(parts) == 1:
+        return "", parts[0], ""
+    if len(parts) == 2:
+        return parts[0], parts[1], ""
+    return parts[0], parts[1], parts[2]
 
 
 def largest_group(name: str, fleet: tuple[FleetGroup, ...]) -> FleetGroup | None:
@@ -60,8 +84,78 @@ def load_fleet(nodes: tuple[str, int, int]) -> tuple[FleetGroup, ...]:
 
 @lru_cache(maxsize=8)
 def _load(path: str, _mtime: int, _size: int) -> tuple[FleetGroup, ...]:
+    stat = os.stat(path)
+    signature = [stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino, stat.st_dev]
+    entry = _summary_path(path)
+    recorded = _recorded(entry, signature)
+    if recorded is not None:
+        groups, error = recorded
+        if error:
+            raise ValueError(error)
+        return groups
+    from hclgpu.plan.inventory import InventoryError, load_inventory
+
     try:
         inventory, _ = load_inventory(Path(path))  # the devices do not depend on the CPU's price
     except InventoryError as error:
+        _record(entry, signature, (), str(error))
         raise ValueError(str(error)) from None
-    return fleet_groups(inventory)
+    groups = fleet_groups(inventory)
+    _record(entry, signature, groups, "")
+    return groups
+
+
+RACY_NS = 2_000_000_000
+"""A file modified less than this long ago is not recorded (as in the clean-file index)."""
+
+
+def _summary_path(path: str) -> str:
+    import hashlib
+
+    from hclgpu.cli.clean_index import cache_root
+
+    name = hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:32]
+    return os.path.join(os.path.dirname(cache_root()), "fleet", f"{name}.json")
+
+
+def _readers() -> list[int]:
+    """The modification times of the modules that read an inventory and summarise it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [
+        os.stat(os.path.join(here, name)).st_mtime_ns for name in ("fleet.py", "inventory.py", "model.py")
+    ]
+
+
+def _recorded(entry: str, signature: list[int]) -> tuple[tuple[FleetGroup, ...], str] | None:
+    """The summary (or the error) recorded for the file as it is now, else None."""
+    try:
+        with open(entry, encoding="utf-8") as handle:
+            data = json.load(handle)
+        if data["readers"] != _readers() or data["signature"] != signature:
+            return None
+        groups = tuple((str(v), str(t), str(m), int(n), str(node)) for v, t, m, n, node in data["groups"])
+        return groups, str(data["error"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _record(entry: str, signature: list[int], groups: tuple[FleetGroup, ...], error: str) -> None:
+    """Write the summary atomically; a file modified just now, or a cache that cannot be
+    written, is left unrecorded (it only costs speed)."""
+    import time
+
+    from hclgpu.io.files import remove_quietly
+
+    if time.time_ns() - signature[0] < RACY_NS:
+        return
+    temporary = f"{entry}.{os.getpid()}.tmp"
+    try:
+        data = {"readers": _readers(), "signature": signature, "groups": groups, "error": error}
+        os.makedirs(os.path.dirname(entry), exist_ok=True)
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump(data, handle)
+        os.replace(temporary, entry)
+    except OSError:
+        pass
+    finally:
+        remove_quietly(temporary)

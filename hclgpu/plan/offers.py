@@ -14,10 +14,10 @@ EARLIER group wins (strict `>`), so plans are reproducible.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from hclgpu.ir import models as m
 from hclgpu.plan.demand import DeviceRequest
+from hclgpu.plan.fleet import device_id
 from hclgpu.plan.model import DeviceGroup, Node
 from hclgpu.units import Attribute, check_operator, compare, describe, parse_attribute, string_attribute
 
@@ -282,18 +282,6 @@ def resolve_device_target(target: str, group: DeviceGroup) -> Attribute | None:
         value = group.attributes.get(target[len("${device.attr.") :].removesuffix("}"))
         return None if value is None else parse_attribute(value)
     return None
-
-
-@lru_cache(maxsize=1024)
-def device_id(name: str) -> tuple[str, str, str]:
-    """`RequestedDevice.ID()`: `strings.SplitN(name, "/", 3)` read as type, vendor/type or
-    vendor/type/model."""
-    parts = name.split("/", 2)
-    if len(parts) == 1:
-        return "", parts[0], ""
-    if len(parts) == 2:
-        return parts[0], parts[1], ""
-    return parts[0], parts[1], parts[2]
 
 
 def id_matches(name: str, group: DeviceGroup) -> bool:
