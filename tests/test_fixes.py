@@ -323,3 +323,25 @@ def test_a_misspelt_choice_is_an_unsafe_fix_to_the_close_one(
     assert '    crons = ["*/5 * * * *"]\n' in fixed and "cron =" not in fixed
     assert 'type = "http"\n' in fixed and 'on_update = "ignore_warnings"\n' in fixed
     assert "HG268" in err and "HG274" in err and "HG284" in err
+
+
+def test_what_suppresses_nothing_or_is_ignored_goes_and_a_removed_argument_is_an_unsafe_delete(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unused code leaves its suppression comment (the comment goes with its last code, and
+    its line where it is alone on it); `vault_grace`, which Nomad ignores, is deleted; a
+    `consul_token` Nomad 1.10 removed is deleted only with `--unsafe-fixes`."""
+    text = (
+        'job "x" {\n  consul_token = "t"\n  # hclgpu-ignore: HG291\n'
+        '  datacenters = ["dc1"] # hclgpu-ignore: HG264, HG210\n  group "g" {\n    task "t" {\n'
+        '      driver = "docker"\n      template {\n        data = "x"\n        destination = "local/x"\n'
+        '        vault_grace = "5s"\n      }\n    }\n  }\n}\n'
+    )
+    fixed, _ = _fixed(tmp_path, capsys, text)
+    assert fixed == text  # the removed argument stops the checks: nothing else is reported yet
+    fixed, err = _fixed(tmp_path, capsys, text, "--unsafe-fixes")
+    assert fixed == (
+        'job "x" {\n  datacenters = ["dc1"]\n  group "g" {\n    task "t" {\n      driver = "docker"\n'
+        '      template {\n        data = "x"\n        destination = "local/x"\n      }\n    }\n  }\n}\n'
+    )
+    assert "HG101" in err and "HG290" in err and "HG264" in err

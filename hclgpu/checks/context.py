@@ -100,6 +100,14 @@ class Context:
         attribute = self.attribute(node, name)
         return (Edit(attribute.value.span, text),) if attribute is not None else ()
 
+    def deleted(self, node: Node, name: str) -> tuple[Edit, ...]:
+        """The fix that deletes the line of ``name``'s attribute (none where something else
+        shares its lines, or the file does not set it with an attribute)."""
+        from hclgpu.ir.moves import replace_lines
+
+        attribute = self.attribute(node, name)
+        return replace_lines(self.source.text, attribute.span, []) if attribute is not None else ()
+
     def value_span(self, node: Node, *names: str) -> Span | None:
         """The value of the first of ``names`` the node's block sets, else its header."""
         for name in names:

@@ -23,7 +23,7 @@ from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
 
 if TYPE_CHECKING:
-    from hclgpu.diagnostics import Edit
+    pass
 
 HG268 = Code(
     "HG268",
@@ -543,7 +543,7 @@ def periodic(ctx: Context) -> None:
             CRON_AND_CRONS,
             at(ctx, [periodic], "crons", "cron"),
             help="keep `crons` and remove `cron`",
-            fix=_removed(ctx, periodic, "cron"),
+            fix=ctx.deleted(periodic, "cron"),
         )
     if not periodic.spec and not specs:
         reject(ctx, NO_CRON, ctx.header_span(periodic), help='add `crons = ["0 * * * *"]` (or the schedule)')
@@ -594,14 +594,6 @@ def _close_zone(name: str) -> str | None:
     wanted = name.strip().replace(" ", "_").lower()
     close = get_close_matches(wanted, list(zones), n=1, cutoff=0.85)
     return zones[close[0]] if close else None
-
-
-def _removed(ctx: Context, node: Node, name: str) -> tuple[Edit, ...]:
-    """The edit deleting the line of ``name``'s attribute."""
-    from hclgpu.ir.moves import replace_lines
-
-    attribute = ctx.attribute(node, name)
-    return replace_lines(ctx.source.text, attribute.span, []) if attribute is not None else ()
 
 
 CRON_FIELD = re.compile(r"[0-9A-Za-z*?/,\-#]+")

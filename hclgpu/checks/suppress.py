@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from hclgpu.codes.policies import HG401, HG402
 from hclgpu.codes.suppression import HG290, HG291
-from hclgpu.diagnostics import Diagnostic, Sink
+from hclgpu.diagnostics import Diagnostic, Edit, Sink
 from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 
@@ -101,8 +101,31 @@ def apply_suppressions(
                     source,
                     suppression.span,
                     help="remove it from the suppression comment",
+                    fix=_without(source.text, suppression.span, written),
+                    fix_safe=True,  # it suppressed nothing: the report is the same without it
                 )
     return sink.sorted()
+
+
+def _without(text: str, span: Span, written: str) -> tuple[Edit, ...]:
+    """The suppression comment at ``span`` without the code ``written``; without the
+    comment where that was its only code (its line too, where the comment is alone on it)."""
+    from hclgpu.ir.moves import replace_lines
+
+    comment = text[span.start : span.end]
+    match = _COMMENT.match(comment)
+    if match is None:
+        return ()
+    codes = match["codes"]
+    kept = [word for word in (w.strip() for w in codes.split(",")) if word and word != written]
+    if kept:
+        where = Span(span.start + match.start("codes"), span.start + match.end("codes"))
+        return (Edit(where, ", ".join(kept) + codes[len(codes.rstrip()) :]),)
+    line_start = text.rfind("\n", 0, span.start) + 1
+    before = text[line_start : span.start]
+    if not before.strip():
+        return replace_lines(text, span, [])
+    return (Edit(Span(line_start + len(before.rstrip()), span.end), ""),)
 
 
 def _suppressed(diagnostic: Diagnostic, suppressions: list[Suppression], source: SourceFile) -> bool:

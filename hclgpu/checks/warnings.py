@@ -365,6 +365,8 @@ def _templates(ctx: Context, task: m.Task) -> None:
                 where=f"task `{task.name}`",
                 index=index,
                 help=help,
+                fix=ctx.deleted(template, "vault_grace"),
+                fix_safe=True,  # Nomad ignores it: the job is the same without it
             )
 
 
