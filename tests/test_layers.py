@@ -116,7 +116,7 @@ LAYERS = {
         hclgpu.cli.render
         hclgpu.cli.rules hclgpu.cli.schema hclgpu.lsp hclgpu.lsp.actions hclgpu.lsp.analysis
         hclgpu.lsp.configuration
-        hclgpu.lsp.completion hclgpu.lsp.convert hclgpu.lsp.docs hclgpu.lsp.documents
+        hclgpu.lsp.candidates hclgpu.lsp.completion hclgpu.lsp.convert hclgpu.lsp.docs hclgpu.lsp.documents
         hclgpu.lsp.features hclgpu.lsp.hover hclgpu.lsp.navigation hclgpu.lsp.positions
         hclgpu.lsp.server hclgpu.lsp.syntax hclgpu.lsp.framing hclgpu.lsp.protocol hclgpu.lsp.semantic
     """,
