@@ -345,3 +345,22 @@ def test_what_suppresses_nothing_or_is_ignored_goes_and_a_removed_argument_is_an
         '      template {\n        data = "x"\n        destination = "local/x"\n      }\n    }\n  }\n}\n'
     )
     assert "HG101" in err and "HG290" in err and "HG264" in err
+
+
+def test_a_missing_check_interval_and_a_batch_update_block_are_unsafe_fixes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "add `interval = "10s"`" writes that line into the check; a batch group's `update`
+    block, which Nomad refuses there, is deleted. Both guess, so neither is applied by default."""
+    group = (
+        '    update {\n      max_parallel = 1\n    }\n    network {\n      port "http" {}\n    }\n'
+        '    service {\n      name = "web"\n      port = "http"\n      provider = "nomad"\n'
+        '      check {\n        type = "http"\n        path = "/"\n        timeout = "2s"\n      }\n    }\n'
+    )
+    text = BATCH.replace('  periodic {\n    cron = "*/5 * * * *"\n  }\n', "") % ("", group)
+    fixed, _ = _fixed(tmp_path, capsys, text)
+    assert fixed == text
+    fixed, err = _fixed(tmp_path, capsys, text, "--unsafe-fixes")
+    assert "update {" not in fixed and "max_parallel" not in fixed
+    assert '        timeout = "2s"\n        interval = "10s"\n      }\n' in fixed
+    assert "HG269" in err and "HG284" in err

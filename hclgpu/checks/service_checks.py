@@ -21,6 +21,7 @@ in :mod:`hclgpu.checks.services`.
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -30,6 +31,7 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import SECOND, Condition, at, go_duration, reject
 from hclgpu.codes.base import Code, E
+from hclgpu.diagnostics import Edit
 from hclgpu.eval.expr import did_you_mean, suggested
 from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
@@ -388,17 +390,33 @@ def problem(condition: Condition, node: Node, attribute: str, fix: str, **values
 
 
 def report(ctx: Context, found: Problem, where: str) -> None:
-    """Report ``found``; a did-you-mean is also the (unsafe) fix that writes the name."""
-    close = suggested(found.fix)
+    """Report ``found``; a did-you-mean is also the (unsafe) fix that writes the name, and an
+    "add `name = value`" the one that writes that line into the block."""
     reject(
         ctx,
         found.condition,
         at(ctx, [found.node], found.attribute),
         where=where,
         help=found.fix,
-        fix=ctx.written(found.node, found.attribute, go_quote(close)) if close else (),
+        fix=_fix(ctx, found),
         **found.values,
     )
+
+
+_ADD = re.compile(r"add `([a-z_]+ = [^`]+)`")
+
+
+def _fix(ctx: Context, found: Problem) -> tuple[Edit, ...]:
+    from hclgpu.ir.moves import append_line
+
+    close = suggested(found.fix)
+    if close:
+        return ctx.written(found.node, found.attribute, go_quote(close))
+    added = _ADD.match(found.fix)
+    block = ctx.block_of(found.node)
+    if added is None or block is None or ctx.attribute(found.node, added.group(1).split(" ")[0]):
+        return ()
+    return append_line(ctx.source.text, block, added.group(1))
 
 
 def _one_of(value: str, allowed: Iterable[str], otherwise: str) -> str:
