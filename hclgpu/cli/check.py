@@ -234,8 +234,8 @@ def _finish(args: argparse.Namespace, resolver: Resolver, diagnostics: list[Diag
     status = write_report(args, diagnostics, files)
     if status != EXIT_OK:
         return status
-    if args.format == "text" and not (args.quiet or args.statistics or args.output_file):
-        from hclgpu.cli.fixes import fix_hint
+    if diagnostics and args.format == "text" and not (args.quiet or args.statistics or args.output_file):
+        from hclgpu.cli.fixes import fix_hint  # not for a clean tree: a warm re-check imports little
 
         sys.stderr.write(fix_hint(diagnostics))
     strict = {d.path for d in diagnostics if resolver.for_file(d.path).strict}

@@ -12,8 +12,6 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from hclgpu.codes.syntax import HG901
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:
@@ -68,6 +66,8 @@ def check_one(
             options = eval_options(settings, item.path, profile)
             result = compile_source(source, options, checks=checks, skip_non_jobs=item.walked)
     except Exception as error:  # a bug in hclgpu: report it, never a traceback
+        from hclgpu.codes.syntax import HG901  # (a warm re-check of a clean tree imports no codes)
+
         sink.emit(
             HG901,
             f"internal error while checking this file: {type(error).__name__}: {error}",
@@ -155,6 +155,8 @@ def internal_error(
 ) -> int:
     """HG901 for an exception that escaped a back end or the planner, reported with the file
     like every other diagnostic (exit 2; the caller writes nothing)."""
+    from hclgpu.codes.syntax import HG901
+
     sink.emit(
         HG901,
         f"internal error while {doing}: {type(error).__name__}: {error}",
