@@ -100,13 +100,14 @@ class Context:
         attribute = self.attribute(node, name)
         return (Edit(attribute.value.span, text),) if attribute is not None else ()
 
-    def deleted(self, node: Node, name: str) -> tuple[Edit, ...]:
-        """The fix that deletes the line of ``name``'s attribute (none where something else
-        shares its lines, or the file does not set it with an attribute)."""
+    def deleted(self, node: Node | None, name: str = "") -> tuple[Edit, ...]:
+        """The fix that deletes the lines of ``name``'s attribute, or without ``name`` of the
+        node's whole block (none where something else shares those lines, or the file does
+        not write it)."""
         from hclgpu.ir.moves import replace_lines
 
-        attribute = self.attribute(node, name)
-        return replace_lines(self.source.text, attribute.span, []) if attribute is not None else ()
+        written = None if node is None else self.attribute(node, name) if name else self.block_of(node)
+        return replace_lines(self.source.text, written.span, []) if written is not None else ()
 
     def value_span(self, node: Node, *names: str) -> Span | None:
         """The value of the first of ``names`` the node's block sets, else its header."""

@@ -456,7 +456,7 @@ def _disconnect_fix(ctx: Context, group: m.TaskGroup, field: str) -> tuple[Edit,
     if homes:
         added, removed = (
             append_line(text, homes[0], f"{key} = {value}"),
-            replace_lines(text, attribute.span, []),
+            ctx.deleted(group, field),
         )
         return added + removed if added and removed else ()
     first = next(a for a in block.body.attributes() if a.name in _DISCONNECT)

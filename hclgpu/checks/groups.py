@@ -24,9 +24,7 @@ from hclgpu.checks.server import Check, Condition, at, reject
 from hclgpu.checks.tasks import HG280
 from hclgpu.codes.base import Code, E
 from hclgpu.codes.evaluation import HG122
-from hclgpu.diagnostics import Edit
 from hclgpu.ir import models as m
-from hclgpu.ir.base import Node
 
 HG269 = Code(
     "HG269",
@@ -505,7 +503,7 @@ def _allowed_blocks(
             where=where,
             type=job_type,
             help="remove the `update` block: only service and system jobs roll out updates",
-            fix=_block_deleted(ctx, written.update or job.update),
+            fix=ctx.deleted(written.update or job.update),  # unsafe: what it said is gone too
         )
     if group.migrate is not None and job_type != "service":
         reject(
@@ -603,11 +601,3 @@ def scaling_bounds(ctx: Context) -> None:
                 where=where,
                 help=f"raise `count` to at least {low}, or lower `min`",
             )
-
-
-def _block_deleted(ctx: Context, node: Node | None) -> tuple[Edit, ...]:
-    """The edit deleting the lines of ``node``'s block (unsafe: what it said is gone too)."""
-    from hclgpu.ir.moves import replace_lines
-
-    block = ctx.block_of(node) if node is not None else None
-    return replace_lines(ctx.source.text, block.span, []) if block is not None else ()

@@ -12,18 +12,14 @@ and priority 50 when unset, the job ID as its name.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, escapes_allocation, parse_uint_error, reject
 from hclgpu.codes.base import Code, E
-from hclgpu.eval.expr import did_you_mean, suggested
+from hclgpu.eval.expr import closest
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
-
-if TYPE_CHECKING:
-    pass
 
 HG268 = Code(
     "HG268",
@@ -500,7 +496,7 @@ def _job_type(ctx: Context, job: m.Job) -> None:
             help="`_core` is Nomad's own; use service, batch, system or sysbatch",
         )
     elif job.type not in JOB_TYPES:
-        close = suggested(did_you_mean((job.type or "").lower(), sorted(JOB_TYPES)))
+        close = closest((job.type or "").lower(), sorted(JOB_TYPES))
         reject(
             ctx,
             INVALID_TYPE,

@@ -19,7 +19,7 @@ from hclgpu.checks.server import Check, Condition, reject
 from hclgpu.codes import Severity
 from hclgpu.codes.base import Code, E, W
 from hclgpu.diagnostics import Edit, Related
-from hclgpu.eval.expr import did_you_mean, suggested
+from hclgpu.eval.expr import closest, did_you_mean
 from hclgpu.eval.functions.base import go_quote
 from hclgpu.ir import models as m
 from hclgpu.source import Span
@@ -500,7 +500,7 @@ def _renamed(
     ctx: Context, node: m.Service | m.ServiceCheck, label: str, declared: list[str]
 ) -> tuple[Edit, ...]:
     """The did-you-mean port written in place of ``label`` (a guess: an unsafe fix)."""
-    close = suggested(did_you_mean(label, declared))
+    close = closest(label, declared)
     return ctx.written(node, "port", f'"{close}"') if close else ()
 
 

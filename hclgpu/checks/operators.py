@@ -14,7 +14,7 @@ from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
 from hclgpu.checks.server import Check, Condition, reject
 from hclgpu.codes.base import Code, E, W
-from hclgpu.eval.expr import did_you_mean, suggested
+from hclgpu.eval.expr import closest
 from hclgpu.eval.functions.base import go_quote
 
 if TYPE_CHECKING:
@@ -340,7 +340,7 @@ def unknown_operator(ctx: Context) -> None:
     for placed in ctx.validated():
         operand = placed.node.operand
         if operand not in OPERATORS:
-            close = suggested(did_you_mean(operand, list(OPERATORS)))
+            close = closest(operand, list(OPERATORS))
             reject(
                 ctx,
                 AFFINITY_OPERATOR if _kind(placed) == "affinity" else CONSTRAINT_OPERATOR,

@@ -21,7 +21,6 @@ in :mod:`hclgpu.checks.services`.
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -382,6 +381,8 @@ class Problem(NamedTuple):
     attribute: str
     fix: str
     values: Mapping[str, Any] = MappingProxyType({})
+    line: str = ""
+    """The argument line the (unsafe) fix writes into the block, where one is missing."""
 
 
 def problem(condition: Condition, node: Node, attribute: str, fix: str, **values: object) -> list[Problem]:
@@ -389,9 +390,14 @@ def problem(condition: Condition, node: Node, attribute: str, fix: str, **values
     return [Problem(condition, node, attribute, fix, values)]
 
 
+def missing(condition: Condition, node: Node, attribute: str, line: str, more: str = "") -> list[Problem]:
+    """A required argument the block lacks: its help and its fix write ``line``."""
+    return [Problem(condition, node, attribute, f"add `{line}`{more}", line=line)]
+
+
 def report(ctx: Context, found: Problem, where: str) -> None:
-    """Report ``found``; a did-you-mean is also the (unsafe) fix that writes the name, and an
-    "add `name = value`" the one that writes that line into the block."""
+    """Report ``found``; a did-you-mean is also the (unsafe) fix that writes the name, and a
+    missing argument the one that writes its line into the block."""
     reject(
         ctx,
         found.condition,
@@ -403,20 +409,16 @@ def report(ctx: Context, found: Problem, where: str) -> None:
     )
 
 
-_ADD = re.compile(r"add `([a-z_]+ = [^`]+)`")
-
-
 def _fix(ctx: Context, found: Problem) -> tuple[Edit, ...]:
     from hclgpu.ir.moves import append_line
 
     close = suggested(found.fix)
     if close:
         return ctx.written(found.node, found.attribute, go_quote(close))
-    added = _ADD.match(found.fix)
     block = ctx.block_of(found.node)
-    if added is None or block is None or ctx.attribute(found.node, added.group(1).split(" ")[0]):
+    if not found.line or block is None or ctx.attribute(found.node, found.line.split(" ")[0]):
         return ()
-    return append_line(ctx.source.text, block, added.group(1))
+    return append_line(ctx.source.text, block, found.line)
 
 
 def _one_of(value: str, allowed: Iterable[str], otherwise: str) -> str:
@@ -474,7 +476,7 @@ def _common(check: m.ServiceCheck, allowed: tuple[str, ...], release: Release) -
         return problem(CHECK_TYPE, check, "type", fix, type=kind, allowed=", ".join(allowed))
     if kind == "http":
         if not check.path:
-            return problem(HTTP_PATH, check, "type", 'add `path = "/health"` (or the path to probe)')
+            return missing(HTTP_PATH, check, "type", 'path = "/health"', " (or the path to probe)")
         scheme = url_scheme(check.path)
         if scheme is None:
             return problem(HTTP_PATH_PARSES, check, "path", "escape `%` as `%25` and control characters")
@@ -488,13 +490,13 @@ def _common(check: m.ServiceCheck, allowed: tuple[str, ...], release: Release) -
 def _timing(check: m.ServiceCheck) -> list[Problem]:
     interval, timeout = check.interval, check.timeout
     if interval == 0:
-        return problem(INTERVAL_MISSING, check, "interval", 'add `interval = "10s"`')
+        return missing(INTERVAL_MISSING, check, "interval", 'interval = "10s"')
     if interval < SECOND:
         return problem(
             INTERVAL_LOW, check, "interval", 'use an interval of at least "1s"', value=go_duration(interval)
         )
     if timeout == 0:
-        return problem(TIMEOUT_MISSING, check, "timeout", 'add `timeout = "2s"`')
+        return missing(TIMEOUT_MISSING, check, "timeout", 'timeout = "2s"')
     if timeout < SECOND:
         return problem(
             TIMEOUT_LOW, check, "timeout", 'use a timeout of at least "1s"', value=go_duration(timeout)

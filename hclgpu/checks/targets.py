@@ -13,7 +13,7 @@ import re
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
 from hclgpu.codes.base import Code, W
-from hclgpu.eval.expr import did_you_mean, suggested
+from hclgpu.eval.expr import closest
 
 HG210 = Code(
     "HG210",
@@ -212,7 +212,7 @@ def unknown_device_attribute(ctx: Context) -> None:
                     help=f"where a plugin sets it, its values are {', '.join(SHARING_VALUES)}",
                 )
             elif match and match["name"] not in NVIDIA_ATTRIBUTES:
-                close = suggested(did_you_mean(match["name"], list(NVIDIA_ATTRIBUTES)))
+                close = closest(match["name"], list(NVIDIA_ATTRIBUTES))
                 ctx.report(
                     HG213,
                     f"the NVIDIA plugin reports no attribute `{match['name']}`, so this "

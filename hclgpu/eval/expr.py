@@ -70,10 +70,16 @@ class Failure(Exception):
         sink.emit(self.code, self.message, source, self.span, help=self.help, fix=self.fix)
 
 
+def closest(name: str, candidates: list[str]) -> str | None:
+    """The candidate close enough to ``name`` to be what was meant, if one is."""
+    close = get_close_matches(name, candidates, n=1, cutoff=0.7)
+    return close[0] if close else None
+
+
 def did_you_mean(name: str, candidates: list[str]) -> str | None:
     """A "did you mean" help line when a candidate is close to ``name``."""
-    close = get_close_matches(name, candidates, n=1, cutoff=0.7)
-    return f"did you mean `{close[0]}`?" if close else None
+    close = closest(name, candidates)
+    return f"did you mean `{close}`?" if close else None
 
 
 def suggested(help: str | None) -> str | None:

@@ -86,23 +86,14 @@ class FieldInfo:
         self.annotation: Any = Any
         self.metadata: list[Any] = []
 
-    def is_required(self) -> bool:
-        return self.default is _MISSING and self.default_factory is None
-
     def __repr__(self) -> str:
         return f"FieldInfo(annotation={self.annotation!r}, default={self.default!r}, alias={self.alias!r})"
 
 
-def Field(
-    default: Any = _MISSING,
-    *,
-    alias: str | None = None,
-    default_factory: Any = None,
-    exclude: bool = False,
-    repr: bool = True,
-) -> Any:
-    """A field's default and alias, as pydantic's ``Field`` declares them."""
-    return FieldInfo(default, alias=alias, default_factory=default_factory, exclude=exclude, repr=repr)
+def Field(default: Any = _MISSING, **options: Any) -> Any:
+    """A field's default and alias, as pydantic's ``Field`` declares them (typed ``Any``, so
+    that ``count: int = Field(0, alias="Count")`` reads as the annotation says)."""
+    return FieldInfo(default, **options)
 
 
 class _ModelClass(type):

@@ -24,7 +24,6 @@ from hclgpu.eval.dynamic import Problem, body_as_data, items
 from hclgpu.eval.expr import Evaluator, Failure, Scope, did_you_mean, suggested
 from hclgpu.eval.values import EvalError, Value
 from hclgpu.ir.base import Node
-from hclgpu.ir.moves import replace_lines
 from hclgpu.ir.schema import (
     REMOVED,
     FieldSpec,
@@ -233,6 +232,8 @@ class Decoder:
         if removed is not None:  # one clear error, in place of "not expected here"
             release, help = removed
             message = f"`{attribute.name}` was removed in Nomad {release}"
+            from hclgpu.ir.moves import replace_lines
+
             # deleting it is what the release needs, but what replaced it is the author's to add
             deleted = replace_lines(self.source.text, attribute.span, [])
             self.error(HG101, message, attribute.name_span, help, fix=deleted)

@@ -35,16 +35,9 @@ def validate(model: type[N], data: Any) -> N:
 @cache
 def _twin(model: type[Node]) -> type[BaseModel]:
     """The pydantic model with ``model``'s fields, nested models replaced by their twins."""
-    from pydantic import BaseModel, ConfigDict, Field, create_model
+    from pydantic import ConfigDict, Field, create_model
 
-    base = type(
-        f"{model.__name__}Twin",
-        (BaseModel,),
-        {
-            "model_config": ConfigDict(populate_by_name=True, arbitrary_types_allowed=True, extra="forbid"),
-            "__module__": __name__,
-        },
-    )
+    config = ConfigDict(populate_by_name=True, arbitrary_types_allowed=True, extra="forbid")
     fields: dict[str, Any] = {}
     for name, info in model.model_fields.items():
         if name == "span":
@@ -58,7 +51,9 @@ def _twin(model: type[Node]) -> type[BaseModel]:
             else Field(info.default, alias=info.alias)
         )
         fields[name] = (annotation, default)
-    twin: type[BaseModel] = create_model(f"{model.__name__}Twin", __base__=base, **fields)
+    twin: type[BaseModel] = create_model(
+        f"{model.__name__}Twin", __config__=config, __module__=__name__, **fields
+    )
     twin.__hclgpu_model__ = model  # type: ignore[attr-defined]
     return twin
 

@@ -85,7 +85,7 @@ def load_fleet(nodes: tuple[str, int, int]) -> tuple[FleetGroup, ...]:
 @lru_cache(maxsize=8)
 def _load(path: str, _mtime: int, _size: int) -> tuple[FleetGroup, ...]:
     stat = os.stat(path)
-    signature = [stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino, stat.st_dev]
+    signature = [stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino, stat.st_dev, *_readers()]
     entry = _summary_path(path)
     recorded = _recorded(entry, signature)
     if recorded is not None:
@@ -103,10 +103,6 @@ def _load(path: str, _mtime: int, _size: int) -> tuple[FleetGroup, ...]:
     groups = fleet_groups(inventory)
     _record(entry, signature, groups, "")
     return groups
-
-
-RACY_NS = 2_000_000_000
-"""A file modified less than this long ago is not recorded (as in the clean-file index)."""
 
 
 def _summary_path(path: str) -> str:
@@ -131,7 +127,7 @@ def _recorded(entry: str, signature: list[int]) -> tuple[tuple[FleetGroup, ...],
     try:
         with open(entry, encoding="utf-8") as handle:
             data = json.load(handle)
-        if data["readers"] != _readers() or data["signature"] != signature:
+        if data["signature"] != signature:
             return None
         groups = tuple((str(v), str(t), str(m), int(n), str(node)) for v, t, m, n, node in data["groups"])
         return groups, str(data["error"])
@@ -144,13 +140,14 @@ def _record(entry: str, signature: list[int], groups: tuple[FleetGroup, ...], er
     written, is left unrecorded (it only costs speed)."""
     import time
 
+    from hclgpu.cli.clean_index import RACY_NS
     from hclgpu.io.files import remove_quietly
 
     if time.time_ns() - signature[0] < RACY_NS:
         return
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
-        data = {"readers": _readers(), "signature": signature, "groups": groups, "error": error}
+        data = {"signature": signature, "groups": groups, "error": error}
         os.makedirs(os.path.dirname(entry), exist_ok=True)
         with open(temporary, "w", encoding="utf-8") as handle:
             json.dump(data, handle)

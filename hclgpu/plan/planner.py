@@ -456,7 +456,7 @@ class _GroupRun:
             if failure is not None:
                 heapq.heappop(heap)
                 del self.current[index]
-                self.failed[index] = failure.kept()  # counts only grow: it stays out for this group
+                self.failed[index] = failure  # counts only grow: it stays out for this group
                 continue
             return index
         return None
