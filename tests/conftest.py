@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import difflib
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,6 +29,12 @@ with what Nomad's own parser printed), ``conformance/hcl2`` (python-hcl2's suite
 os.environ["HCLGPU_NO_CACHE"] = "1"
 """Tests check files afresh (and never touch the user's check cache); tests/test_cache.py
 turns the cache on, in a directory of its own."""
+_CACHE = tempfile.mkdtemp(prefix="hclgpu-tests-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
+"""What is kept whatever the check cache (the parser's tables, the summaries of the fleets
+the tests' settings name) goes to a folder of the run's own, removed at its end: the tests'
+temporary inventories would otherwise each leave a record in the user's cache."""
 
 
 def parse_text(text: str) -> tuple[ast.File | None, list[Diagnostic]]:
