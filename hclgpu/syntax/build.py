@@ -77,6 +77,8 @@ def body(c: Children) -> ast.Body:
 
 
 def attribute(c: Children) -> ast.Attribute:
+    if len(c) == 1:
+        return c[0].value  # type: ignore[no-any-return]
     name, _, value = c
     return ast.Attribute(name.value, Span(name.start, name.end), value, Span(name.start, value.span.end))
 

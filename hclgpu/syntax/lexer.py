@@ -38,6 +38,7 @@ from hclgpu.codes.syntax import (
 )
 from hclgpu.numbers import NumberOutOfRange, parse_decimal
 from hclgpu.source import Span
+from hclgpu.syntax import ast
 
 MAX_DEPTH = 256
 _PLAIN_NUMBER = 300
@@ -117,6 +118,24 @@ _HEREDOC_REST = re.compile(r"[ \t]*\r?\n")
 _ESCAPE = re.compile(r"\\(?:[nrt\"\\]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})|\$\$\{|%%\{|\\")
 _FOR_VAR_AHEAD = re.compile(r"[ \t\r\n]*[^\W\d]")
 _DIGITS = re.compile(r"\d+")
+# A whole line `name = value` whose value is a plain string, a number, `true`, `false` or
+# `null`, with nothing after it but a comment, and whose next token does not continue the
+# expression (`||`, `?`, ...): most lines of a job file. The lexer hands the parser such a
+# line as one ATTRIBUTE token holding the finished node, instead of three tokens and five
+# reductions. Anything else on the line (escapes, templates, a second item) takes the
+# general path.
+_FAST_ATTRIBUTE = re.compile(
+    r"""
+    ([^\W\d][\w-]*)[ \t]*=[ \t]*
+    (?:"([^"\\$%\n]*)"|(\d{1,20}(?:\.\d{1,20})?)|(true|false|null))
+    (?=[ \t\r]*+(?:(?:\#|//)[^\n]*+)?(?:\n|\Z))
+    (?=(?:[ \t\r\n]++|\#[^\n]*+|//[^\n]*+)*+(?:[^|&=!<>+*/%?:\s]|\Z))
+    """,
+    re.VERBOSE,
+)
+_KEYWORD_VALUES: dict[str, bool | None] = {"true": True, "false": False, "null": None}
+_VALUE_TYPES = {2: "STRING", 3: "NUMBER", 4: "IDENT"}
+"""The value's token type, by the group of :data:`_FAST_ATTRIBUTE` that matched it."""
 # A line that starts a body item: `name =`, `name {` or `name "label"`.
 _ITEM_LINE = re.compile(r"([ \t]*)[^\W\d][\w-]*[ \t]*(?:=[^=>]|\{|\")")
 
@@ -150,6 +169,31 @@ _KEYWORDS = frozenset(("for", "in", "if"))
 # Contexts scanned by the template rules: quoted strings and heredocs.
 _TEMPLATE_CONTEXTS = frozenset(('"', "H"))
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
+
+
+_BODY = "body"
+"""The extra of a context frame that is a body (the file, a block's braces), not an object."""
+
+
+def _attribute_token(line: re.Match[str]) -> Token:
+    """The ATTRIBUTE token of a line :data:`_FAST_ATTRIBUTE` matched: the node the parser
+    would have built from its IDENT, EQUAL and value tokens, positions included."""
+    name_start, name_end = line.span(1)
+    group = line.lastindex
+    assert group is not None
+    start, end = line.span(group)
+    raw = line.group(group)
+    if group == 2:
+        value: str | int | float | bool | None = raw
+        start -= 1
+        end += 1
+    elif group == 3:
+        value = parse_decimal(raw)
+    else:
+        value = _KEYWORD_VALUES[raw]
+    literal = ast.Literal(value, Span(start, end))
+    node = ast.Attribute(line.group(1), Span(name_start, name_end), literal, Span(name_start, end))
+    return Token("ATTRIBUTE", node, name_start, end)  # type: ignore[arg-type]
 
 
 def _decode_escape(match: re.Match[str]) -> str:
@@ -248,8 +292,10 @@ def _check_number(text: str, pos: int) -> None:
 class Lexer:
     """Turns one text into tokens; comments are collected on the side."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, attributes: bool = False) -> None:
         self.text = text
+        self.attributes = attributes
+        """Hand the parser plain one-line attributes as finished nodes (ATTRIBUTE tokens)."""
         self.comments: list[tuple[int, int]] = []
         self.expect_in = False
         """True after `for` until its `in`: only there is `in` a keyword."""
@@ -260,7 +306,7 @@ class Lexer:
         self._batch: list[Token] = []
         """The list of tokens being filled; an error token ends it when lexing stops early."""
         # Each frame: (kind, opener start, opener end, extra)
-        self.stack: list[tuple[str, int, int, object]] = [("file", 0, 0, None)]
+        self.stack: list[tuple[str, int, int, object]] = [("file", 0, 0, _BODY)]
 
     # -- helpers ------------------------------------------------------------------
     def _push(self, kind: str, start: int, end: int, extra: object = None) -> None:
@@ -326,6 +372,7 @@ class Lexer:
         tokens = self._batch = []
         emit = tokens.append
         scan = _matcher(text, 0)
+        fast = _FAST_ATTRIBUTE.match if self.attributes else None
         while (m := scan()) is not None:
             group = m.lastgroup
             if group == "ws":
@@ -341,6 +388,14 @@ class Lexer:
                     yield tokens
                     tokens = self._batch = []
                     emit = tokens.append
+                if fast and pending_nl >= 0 and stack[-1][3] is _BODY and last not in _CONTINUES_AFTER:
+                    line = fast(text, end)
+                    if line is not None:
+                        emit(Token("NL", "\n", pending_nl, pending_nl + 1))
+                        pending_nl = -1
+                        emit(_attribute_token(line))
+                        last = _VALUE_TYPES[line.lastindex or 0]  # as if its value had been lexed
+                        scan = _matcher(text, line.end())
                 continue
             if group == "comment":
                 comments.append((pos, end))
@@ -356,7 +411,9 @@ class Lexer:
             elif group == "op":
                 type = _OPERATORS[value]
                 if value in "{[(":
-                    self._push(value, pos, end)
+                    # a `{` after a block's name or label opens a body; any other, an object
+                    body = value == "{" and last in ("IDENT", "STRING") and stack[-1][3] is _BODY
+                    self._push(value, pos, end, _BODY if body else None)
                 elif value in ("}", "]", ")", "~}"):
                     type = self._close("}" if value == "~}" else value, pos, end)
                     moved = type in ("INTERP_CLOSE", "DIR_CLOSE")  # back in a string or heredoc?

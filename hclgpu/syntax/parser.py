@@ -62,7 +62,7 @@ def _accepts(stack: list[int], kind: str, tables: Tables) -> bool:
 def _acceptable(stack: list[int], tables: Tables) -> set[str]:
     """The terminals acceptable at the point of an error (LALR rows over-approximate them)."""
     row = tables.moves[stack[-1]]
-    candidates = [name for name in row if name.isupper() or name == "$END"]
+    candidates = [name for name in row if (name.isupper() and name != "ATTRIBUTE") or name == "$END"]
     return {kind for kind in candidates if _accepts(stack, kind, tables)}
 
 
@@ -189,7 +189,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
     last_offset = -1
     noted: set[tuple[str, int]] = set()
     for _ in range(MAX_ERRORS):
-        lexer = Lexer(text)
+        lexer = Lexer(text, attributes=True)
         rest_of_body = False
         try:
             with paused_gc():

@@ -1,0 +1,69 @@
+"""The lexer's one-line attributes: a line such as `count = 2` reaches the parser as one
+ATTRIBUTE token holding the finished node. The tree, every span and every diagnostic must
+be exactly what the general path (IDENT, EQUAL, value) gives, wherever the line stands."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hclgpu.diagnostics import Sink
+from hclgpu.source import SourceFile
+from hclgpu.syntax import lexer as lexer_module
+from hclgpu.syntax import parser as parser_module
+from hclgpu.syntax.dump import to_json
+
+CASES = {
+    "plain": 'job "a" {\n  count = 2\n  name = "x"\n  on = true\n  off = false\n  none = null\n'
+    "  f = 1.5\n}\n",
+    "first line of the file": 'a = 1\nb = "x"\n',
+    "trailing comments": 'job "a" {\n  a = 1 # one\n  b = "x" // two\n  c = 3 /* three */\n}\n',
+    "continued by the next line": 'job "a" {\n  a = 1\n    + 2\n  b = true\n    || false\n'
+    '  c = "x"\n\n  # note\n  == "y"\n}\n',
+    "conditional over lines": 'job "a" {\n  a = true\n    ? 1\n    : 2\n}\n',
+    "object items are no attributes": 'job "a" {\n  meta = {\n    a = 1\n    b = "x"\n  }\n}\n',
+    "object of objects": "x = {\n  a = {\n    b = 1\n  }\n  c = 2\n}\n",
+    "for expression": "x = {\n  for k, v in y : k => v\n}\nz = 1\n",
+    "not plain values": 'job "a" {\n  a = "x${y}"\n  b = "q\\"q"\n  c = 1e3\n  d = "50%"\n'
+    "  e = truex\n  f = 1.\n}\n",
+    "two on a line": 'job "a" {\n  a = 1 b = 2\n}\n',
+    "brace on the next line": 'a = "x"\n{\n}\n',
+    "keywords as names": 'job "a" {\n  for = 1\n  in = 2\n  if = 3\n}\n',
+    "missing value": 'job "a" {\n  a =\n  b = 1\n}\n',
+    "equality is no attribute": 'job "a" {\n  a == 1\n}\n',
+    "windows line ends": 'job "a" {\r\n  a = 1\r\n  b = "x"\r\n}\r\n',
+    "after a heredoc": 'job "a" {\n  a = <<EOF\nx = 1\nEOF\n  b = 2\n}\n',
+    "inside brackets": "x = [\n  1,\n  a = 2\n]\ny = (\n  1\n)\n",
+    "unicode names": 'job "a" {\n  námé = "ü"\n}\n',
+}
+
+
+def _parse(text: str, attributes: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, list[object]]:
+    general = lexer_module.Lexer
+    monkeypatch.setattr(parser_module, "Lexer", lambda t, **_: general(t, attributes=attributes))
+    source = SourceFile("x.hcl", text)
+    sink = Sink()
+    tree = parser_module.parse(source, sink)
+    found = [(d.code, d.span.start if d.span else None, d.message, d.help) for d in sink.sorted()]
+    return json.dumps(to_json(tree, source)) if tree else None, found
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_one_line_attributes_parse_as_the_general_path_does(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = CASES[name]
+    assert _parse(text, True, monkeypatch) == _parse(text, False, monkeypatch)
+
+
+def _types(text: str) -> list[str]:
+    return [token.type for batch in lexer_module.Lexer(text, attributes=True).batches() for token in batch]
+
+
+def test_a_plain_line_is_one_token_and_a_continued_one_is_not() -> None:
+    assert _types('job "a" {\n  count = 2\n}\n').count("ATTRIBUTE") == 1
+    assert "ATTRIBUTE" not in _types('job "a" {\n  count = 2\n    + 1\n}\n')
+    assert "ATTRIBUTE" not in _types("x = {\n  a = 1\n}\n")
+    general = [t.type for batch in lexer_module.Lexer('job "a" {\n  count = 2\n}\n').batches() for t in batch]
+    assert "ATTRIBUTE" not in general  # semantic tokens read every token
