@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import atexit
 import difflib
+import gc
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,6 +37,14 @@ atexit.register(shutil.rmtree, _CACHE, True)
 """What is kept whatever the check cache (the parser's tables, the summaries of the fleets
 the tests' settings name) goes to a folder of the run's own, removed at its end: the tests'
 temporary inventories would otherwise each leave a record in the user's cache."""
+
+
+@pytest.fixture(autouse=True)
+def _collectable() -> Iterator[None]:
+    """A one-job command run in this process freezes what it built (``gc_pause.kept_for_good``),
+    as its own process would end there; hand it back to the collector after each test."""
+    yield
+    gc.unfreeze()
 
 
 def parse_text(text: str) -> tuple[ast.File | None, list[Diagnostic]]:

@@ -141,7 +141,12 @@ def single(
     profile = settings.profile_for(target) if target else None
     checks = not getattr(args, "parser_only", False)
     chosen = settings if compile else None
-    result = check_one(items[0], sink, chosen, checks=checks, profile=profile) if items else None
+    result = None
+    if items:
+        from hclgpu.gc_pause import kept_for_good
+
+        with kept_for_good():
+            result = check_one(items[0], sink, chosen, checks=checks, profile=profile)
     diagnostics = sink.sorted()
     status = exit_status(diagnostics, False)
     if result is None or status != EXIT_OK:
