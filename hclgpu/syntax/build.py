@@ -84,6 +84,11 @@ def attribute(c: Children) -> ast.Attribute:
 
 
 def block(c: Children) -> ast.Block:
+    if len(c) == 3:  # HEADER body RBRACE
+        header, inner, rbrace = c
+        name, name_span, labels, body_start = header.value
+        inner.span = Span(body_start, rbrace.start)
+        return ast.Block(name, name_span, labels, inner, Span(name_span.start, rbrace.end))
     name, labels, lbrace, inner, rbrace = c
     inner.span = Span(lbrace.end, rbrace.start)
     return ast.Block(name.value, Span(name.start, name.end), labels, inner, Span(name.start, rbrace.end))

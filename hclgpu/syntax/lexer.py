@@ -118,24 +118,30 @@ _HEREDOC_REST = re.compile(r"[ \t]*\r?\n")
 _ESCAPE = re.compile(r"\\(?:[nrt\"\\]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})|\$\$\{|%%\{|\\")
 _FOR_VAR_AHEAD = re.compile(r"[ \t\r\n]*[^\W\d]")
 _DIGITS = re.compile(r"\d+")
-# A whole line `name = value` whose value is a plain string, a number, `true`, `false` or
-# `null`, with nothing after it but a comment, and whose next token does not continue the
-# expression (`||`, `?`, ...): most lines of a job file. The lexer hands the parser such a
-# line as one ATTRIBUTE token holding the finished node, instead of three tokens and five
-# reductions. Anything else on the line (escapes, templates, a second item) takes the
-# general path.
-_FAST_ATTRIBUTE = re.compile(
-    r"""
-    ([^\W\d][\w-]*)[ \t]*=[ \t]*
-    (?:"([^"\\$%\n]*)"|(\d{1,20}(?:\.\d{1,20})?)|(true|false|null))
-    (?=[ \t\r]*+(?:(?:\#|//)[^\n]*+)?(?:\n|\Z))
-    (?=(?:[ \t\r\n]++|\#[^\n]*+|//[^\n]*+)*+(?:[^|&=!<>+*/%?:\s]|\Z))
-    """,
-    re.VERBOSE,
-)
+# Whole lines of a body that the parser may take as one token each, instead of three to
+# five tokens and as many reductions: most lines of a job file are one of these.
+# * `name = value`, whose value is a plain string, a number, `true`, `false` or `null`,
+#   with nothing after it but a comment, and whose next token does not continue the
+#   expression (`||`, `?`, ...): an ATTRIBUTE token holding the finished node;
+# * `name "label" ... {`, labels plain quoted strings: a HEADER token holding the name and
+#   the labels (the `{` opens the body, whatever follows it is lexed as usual).
+# Each starts at the newline before it, so one match stands for the newline, the
+# indentation and the item. Anything else on the line (escapes, templates, a second item,
+# a keyword as the name) takes the general path.
+_LINES = r"""
+     (?P<nl>\n[ \t\r\f]*+)
+     (?:(?P<attribute_line>(?P<a_name>(?!(?:for|in|if)(?![\w-]))[^\W\d][\w-]*)[ \t]*=[ \t]*
+        (?:"(?P<a_string>[^"\\$%\n]*)"|(?P<a_number>\d{1,20}(?:\.\d{1,20})?)|(?P<a_keyword>true|false|null))
+        (?=[ \t\r]*+(?:(?:\#|//)[^\n]*+)?(?:\n|\Z))
+        (?=(?:[ \t\r\n]++|\#[^\n]*+|//[^\n]*+)*+(?:[^|&=!<>+*/%?:\s]|\Z)))
+       |(?P<header_line>(?P<h_name>(?!(?:for|in|if)(?![\w-]))[^\W\d][\w-]*)
+        (?P<h_labels>(?:[ \t]*"[^"\\$%\n]*")*+)[ \t]*\{))?
+"""
+_EXPR_LINES = re.compile(_EXPR.pattern.replace(r"(?P<nl>\n[ \t\r\f]*)", _LINES), re.VERBOSE)
+"""The token rules with a newline's rule also taking the whole line after it, when that line
+is one of :data:`_LINES` (the parser's lexer)."""
+_LABEL = re.compile(r'"([^"]*)"')
 _KEYWORD_VALUES: dict[str, bool | None] = {"true": True, "false": False, "null": None}
-_VALUE_TYPES = {2: "STRING", 3: "NUMBER", 4: "IDENT"}
-"""The value's token type, by the group of :data:`_FAST_ATTRIBUTE` that matched it."""
 # A line that starts a body item: `name =`, `name {` or `name "label"`.
 _ITEM_LINE = re.compile(r"([ \t]*)[^\W\d][\w-]*[ \t]*(?:=[^=>]|\{|\")")
 
@@ -175,25 +181,51 @@ _BODY = "body"
 """The extra of a context frame that is a body (the file, a block's braces), not an object."""
 
 
-def _attribute_token(line: re.Match[str]) -> Token:
-    """The ATTRIBUTE token of a line :data:`_FAST_ATTRIBUTE` matched: the node the parser
-    would have built from its IDENT, EQUAL and value tokens, positions included."""
-    name_start, name_end = line.span(1)
-    group = line.lastindex
-    assert group is not None
-    start, end = line.span(group)
-    raw = line.group(group)
-    if group == 2:
-        value: str | int | float | bool | None = raw
+_A_NAME, _A_STRING, _A_NUMBER, _A_KEYWORD, _H_NAME, _H_LABELS = (
+    _EXPR_LINES.groupindex[name]
+    for name in ("a_name", "a_string", "a_number", "a_keyword", "h_name", "h_labels")
+)
+
+
+def _attribute_token(line: re.Match[str], text: str) -> tuple[Token, str]:
+    """The ATTRIBUTE token of an ``attribute_line`` match, holding the node the parser would
+    have built from its IDENT, EQUAL and value tokens, and the value's token type."""
+    span = line.span
+    name_start, name_end = span(_A_NAME)
+    start, end = span(_A_STRING)
+    if start >= 0:
+        value: str | int | float | bool | None = text[start:end]
+        type = "STRING"
         start -= 1
         end += 1
-    elif group == 3:
-        value = parse_decimal(raw)
     else:
-        value = _KEYWORD_VALUES[raw]
+        start, end = span(_A_NUMBER)
+        if start >= 0:
+            value = parse_decimal(text[start:end])
+            type = "NUMBER"
+        else:
+            start, end = span(_A_KEYWORD)
+            value = _KEYWORD_VALUES[text[start:end]]
+            type = "IDENT"
     literal = ast.Literal(value, Span(start, end))
-    node = ast.Attribute(line.group(1), Span(name_start, name_end), literal, Span(name_start, end))
-    return Token("ATTRIBUTE", node, name_start, end)  # type: ignore[arg-type]
+    name = text[name_start:name_end]
+    node = ast.Attribute(name, Span(name_start, name_end), literal, Span(name_start, end))
+    return Token("ATTRIBUTE", node, name_start, end), type  # type: ignore[arg-type]
+
+
+def _header_token(line: re.Match[str], text: str) -> Token:
+    """The HEADER token of a ``header_line`` match: the block's name with its span, its
+    labels and the span of its `{`, as the parser's ``block`` rule wants them."""
+    name_start, name_end = line.span(_H_NAME)
+    labels_start, labels_end = line.span(_H_LABELS)
+    labels = []
+    if labels_start < labels_end:
+        for label in _LABEL.finditer(text, labels_start, labels_end):
+            start, end = label.span()
+            labels.append(ast.Label(text[start + 1 : end - 1], Span(start, end)))
+    end = line.end()
+    header = (text[name_start:name_end], Span(name_start, name_end), labels, end)
+    return Token("HEADER", header, name_start, end)  # type: ignore[arg-type]
 
 
 def _decode_escape(match: re.Match[str]) -> str:
@@ -212,13 +244,13 @@ def decode_string(raw: str) -> str:
     return _ESCAPE.sub(_decode_escape, raw)
 
 
-def _matcher(text: str, pos: int) -> Callable[[], re.Match[str] | None]:
+def _matcher(text: str, pos: int, rules: re.Pattern[str] = _EXPR) -> Callable[[], re.Match[str] | None]:
     """Successive matches of the token rules from ``pos``, each where the last one ended.
 
     A scanner keeps the position itself, which saves the lexer an argument-passing call
     per token against ``_EXPR.match(text, pos)``.
     """
-    return _EXPR.scanner(text, pos).match  # type: ignore[attr-defined,no-any-return]
+    return rules.scanner(text, pos).match  # type: ignore[attr-defined,no-any-return]
 
 
 def _unknown_directive(text: str, pos: int) -> LexError:
@@ -292,10 +324,11 @@ def _check_number(text: str, pos: int) -> None:
 class Lexer:
     """Turns one text into tokens; comments are collected on the side."""
 
-    def __init__(self, text: str, attributes: bool = False) -> None:
+    def __init__(self, text: str, lines: bool = False) -> None:
         self.text = text
-        self.attributes = attributes
-        """Hand the parser plain one-line attributes as finished nodes (ATTRIBUTE tokens)."""
+        self.lines = lines
+        """Hand the parser the plain lines of :data:`_LINES` as one token each (ATTRIBUTE,
+        HEADER); without it, every token is its own (what semantic highlighting reads)."""
         self.comments: list[tuple[int, int]] = []
         self.expect_in = False
         """True after `for` until its `in`: only there is `in` a keyword."""
@@ -371,13 +404,35 @@ class Lexer:
         last = ""  # the type of the last significant token
         tokens = self._batch = []
         emit = tokens.append
-        scan = _matcher(text, 0)
-        fast = _FAST_ATTRIBUTE.match if self.attributes else None
+        rules = _EXPR_LINES if self.lines else _EXPR
+        scan = _matcher(text, 0, rules)
         while (m := scan()) is not None:
             group = m.lastgroup
             if group == "ws":
                 continue
             pos, end = m.span()
+            if group == "attribute_line" or group == "header_line":
+                top = stack[-1]
+                if top[3] is _BODY and top[0] in _NEWLINE_CONTEXTS and last not in _CONTINUES_AFTER:
+                    if len(tokens) >= size:
+                        yield tokens
+                        tokens = self._batch = []
+                        emit = tokens.append
+                    at = pos if pending_nl < 0 else pending_nl
+                    emit(Token("NL", "\n", at, at + 1))
+                    pending_nl = -1
+                    if group == "attribute_line":
+                        token, last = _attribute_token(m, text)  # `last` as if the value had been lexed
+                        emit(token)
+                    else:
+                        emit(_header_token(m, text))
+                        last = "LBRACE"
+                        self._push("{", end - 1, end, _BODY)
+                    continue
+                # not in a body (an object's items): here only its newline and indentation count
+                end = m.end("nl")
+                scan = _matcher(text, end, rules)
+                group = "nl"
             if group == "nl":  # the newline and the next line's indentation
                 kind = stack[-1][0]
                 if pending_nl < 0 and kind in _NEWLINE_CONTEXTS:
@@ -388,14 +443,6 @@ class Lexer:
                     yield tokens
                     tokens = self._batch = []
                     emit = tokens.append
-                if fast and pending_nl >= 0 and stack[-1][3] is _BODY and last not in _CONTINUES_AFTER:
-                    line = fast(text, end)
-                    if line is not None:
-                        emit(Token("NL", "\n", pending_nl, pending_nl + 1))
-                        pending_nl = -1
-                        emit(_attribute_token(line))
-                        last = _VALUE_TYPES[line.lastindex or 0]  # as if its value had been lexed
-                        scan = _matcher(text, line.end())
                 continue
             if group == "comment":
                 comments.append((pos, end))
@@ -463,7 +510,7 @@ class Lexer:
                 if stack[-1][0] in _TEMPLATE_CONTEXTS:
                     end = self._template(end, tokens)
                     last = tokens[-1].type
-                scan = _matcher(text, end)
+                scan = _matcher(text, end, rules)
         self._check_closed()
         n = len(text)
         if pending_nl >= 0:

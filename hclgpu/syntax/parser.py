@@ -39,6 +39,11 @@ class _ParseFailure(Exception):
         self.previous = previous
 
 
+_WHOLE_LINES = ("ATTRIBUTE", "HEADER")
+"""Tokens that stand for a whole line: where they are acceptable, IDENT is too, and an error
+message names that."""
+
+
 def _accepts(stack: list[int], kind: str, tables: Tables) -> bool:
     """Would the parser shift ``kind`` from ``stack``, after any reductions?"""
     stack = list(stack)
@@ -62,7 +67,7 @@ def _accepts(stack: list[int], kind: str, tables: Tables) -> bool:
 def _acceptable(stack: list[int], tables: Tables) -> set[str]:
     """The terminals acceptable at the point of an error (LALR rows over-approximate them)."""
     row = tables.moves[stack[-1]]
-    candidates = [name for name in row if (name.isupper() and name != "ATTRIBUTE") or name == "$END"]
+    candidates = [name for name in row if (name.isupper() and name not in _WHOLE_LINES) or name == "$END"]
     return {kind for kind in candidates if _accepts(stack, kind, tables)}
 
 
@@ -189,7 +194,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
     last_offset = -1
     noted: set[tuple[str, int]] = set()
     for _ in range(MAX_ERRORS):
-        lexer = Lexer(text, attributes=True)
+        lexer = Lexer(text, lines=True)
         rest_of_body = False
         try:
             with paused_gc():

@@ -1,6 +1,7 @@
-"""The lexer's one-line attributes: a line such as `count = 2` reaches the parser as one
-ATTRIBUTE token holding the finished node. The tree, every span and every diagnostic must
-be exactly what the general path (IDENT, EQUAL, value) gives, wherever the line stands."""
+"""The lexer's whole lines: a line such as `count = 2` reaches the parser as one ATTRIBUTE
+token holding the finished node, and a block's `name "label" {` as one HEADER token. The
+tree, every span and every diagnostic must be exactly what the general path (a token for
+each name, label, `=`, value and `{`) gives, wherever the line stands."""
 
 from __future__ import annotations
 
@@ -36,12 +37,21 @@ CASES = {
     "after a heredoc": 'job "a" {\n  a = <<EOF\nx = 1\nEOF\n  b = 2\n}\n',
     "inside brackets": "x = [\n  1,\n  a = 2\n]\ny = (\n  1\n)\n",
     "unicode names": 'job "a" {\n  námé = "ü"\n}\n',
+    "headers": 'job "a" {\n  group "b" {\n    network {\n      port "http" { to = 8000 }\n'
+    '      port "m" {}\n    }\n  }\n  meta "x" "y"{ # c\n  }\n}\n',
+    "headers the general path takes": 'job "a" {\n  a b {\n  }\n  c "q\\"q" {\n  }\n'
+    '  d "${x}" {\n  }\n  for "x" {\n  }\n}\n',
+    "a header in an object": 'x = {\n  a "b" {\n  }\n}\n',
+    "a header without its brace": 'job "a" {\n  group "b"\n  {\n  }\n}\n',
+    "a header after an open operator": 'job "a" {\n  a = 1 +\n  group "b" {\n  }\n}\n',
+    "a header never closed": 'job "a" {\n  group "b" {\n    count = 1\n',
+    "nested too deeply": "".join(f'{"  " * i}b "{i}" {{\n' for i in range(300)),
 }
 
 
-def _parse(text: str, attributes: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, list[object]]:
+def _parse(text: str, lines: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[object, list[object]]:
     general = lexer_module.Lexer
-    monkeypatch.setattr(parser_module, "Lexer", lambda t, **_: general(t, attributes=attributes))
+    monkeypatch.setattr(parser_module, "Lexer", lambda t, **_: general(t, lines=lines))
     source = SourceFile("x.hcl", text)
     sink = Sink()
     tree = parser_module.parse(source, sink)
@@ -50,18 +60,17 @@ def _parse(text: str, attributes: bool, monkeypatch: pytest.MonkeyPatch) -> tupl
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_one_line_attributes_parse_as_the_general_path_does(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_whole_lines_parse_as_the_general_path_does(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     text = CASES[name]
     assert _parse(text, True, monkeypatch) == _parse(text, False, monkeypatch)
 
 
 def _types(text: str) -> list[str]:
-    return [token.type for batch in lexer_module.Lexer(text, attributes=True).batches() for token in batch]
+    return [token.type for batch in lexer_module.Lexer(text, lines=True).batches() for token in batch]
 
 
 def test_a_plain_line_is_one_token_and_a_continued_one_is_not() -> None:
+    assert _types('job "a" {\n  group "b" {\n  }\n}\n').count("HEADER") == 1
     assert _types('job "a" {\n  count = 2\n}\n').count("ATTRIBUTE") == 1
     assert "ATTRIBUTE" not in _types('job "a" {\n  count = 2\n    + 1\n}\n')
     assert "ATTRIBUTE" not in _types("x = {\n  a = 1\n}\n")
