@@ -117,9 +117,13 @@ class Decoder:
         self, attribute: ast.Attribute, scope: Scope, annotation: Any, go: str = ""
     ) -> tuple[bool, Value]:
         """Evaluate an attribute and convert it to the field's type."""
-        ok, value = self.eval(attribute.value, scope)
-        if not ok:
-            return False, None
+        expr = attribute.value
+        if type(expr) is ast.Literal:  # most values: nothing to evaluate, nothing to measure
+            value = expr.value
+        else:
+            ok, value = self.eval(expr, scope)
+            if not ok:
+                return False, None
         try:
             return True, convert_value(value, annotation, go)
         except EvalError as error:
@@ -152,6 +156,18 @@ class Decoder:
 
     def split(self, body: ast.Body, scope: Scope, model: type[Node] | None = None) -> Body:
         """Expand `dynamic` blocks and split the body (of a ``model``) into attributes and blocks."""
+        split = Body(body.span)
+        attributes, blocks = split.attributes, split.blocks
+        for item in body.items:  # most bodies hold no `dynamic` block: nothing to expand
+            if isinstance(item, ast.Attribute):
+                attributes.append((item, scope))
+            elif item.type != "dynamic":
+                blocks.append((item, scope))
+            else:
+                return self._expanded(body, scope, model)
+        return split
+
+    def _expanded(self, body: ast.Body, scope: Scope, model: type[Node] | None) -> Body:
         split = Body(body.span)
         problems: list[Problem] = []
         labelled = labelled_blocks(model) if model is not None else frozenset()
@@ -333,14 +349,15 @@ class Decoder:
 
     def _required(self, body: Body, schema: Schema) -> None:
         """gohcl reports a missing argument at the body's opening brace."""
-        where = opening_brace(body.span)
+        if not schema.required:
+            return
         present = {attribute.name for attribute, _ in body.attributes}
-        for name, spec in schema.attributes.items():
-            if spec.hcl.required and name not in present:
+        for name in schema.required:
+            if name not in present:
                 self.error(
                     HG103,
                     f"the argument `{name}` is required, but no definition was found",
-                    where,
+                    opening_brace(body.span),
                 )
 
 

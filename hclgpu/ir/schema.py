@@ -58,6 +58,8 @@ class Schema:
     """Go field names (aliases) with a json ``omitempty`` tag."""
     owner: str = ""
     """The model's name (``Job``, ``Service``...), which :data:`REMOVED` is keyed by."""
+    required: tuple[str, ...] = ()
+    """The HCL names of the attributes that must be set, in schema order."""
 
 
 REMOVED: dict[tuple[str, str], tuple[str, str]] = {
@@ -104,6 +106,7 @@ def schema_of(model: type[Node]) -> Schema:
         elif marker.kind == "attr":
             schema.attributes[marker.name] = spec
     schema.omit_empty = frozenset(omit)
+    schema.required = tuple(name for name, spec in schema.attributes.items() if spec.hcl.required)
     return schema
 
 
@@ -157,6 +160,10 @@ def convert_value(value: Value, annotation: Any, go: str = "") -> Value:
     if isinstance(value, str) and go == "" and annotation in _STRING_TYPES:
         return value  # the common case, kept cheap
     base = _strip_none(annotation)
+    if type(value) is int and base is int and go != "duration":  # the next most common
+        low, high = _INT_RANGES.get(go or "int", _INT_RANGES["int"])
+        if low <= value <= high:
+            return value
     origin = typing.get_origin(base)
     if origin is list:
         (element,) = typing.get_args(base)
@@ -293,6 +300,7 @@ def parse_go_duration(text: str) -> int:
     return result
 
 
+@cache
 @cache
 def labelled_blocks(model: type[Node]) -> frozenset[str]:
     """The block types of ``model``'s body that take labels (a `dynamic` block of one must
