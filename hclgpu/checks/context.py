@@ -45,6 +45,8 @@ class Context:
     profile: Profile = field(default_factory=Profile)
     """The cluster the job is checked for: its Nomad release, its facts, the targets named."""
     _blocks: dict[int, ast.Block] | None = field(default=None, repr=False)
+    _attributes: dict[int, dict[str, ast.Attribute]] = field(default_factory=dict, repr=False)
+    """Each block's attributes by name (the first of a name), by the block's start."""
     _canonical: m.Job | None = field(default=None, repr=False)
     _admitted: m.Job | None = field(default=None, repr=False)
     _placed: dict[str, list[Placed]] = field(default_factory=dict, repr=False)
@@ -92,7 +94,13 @@ class Context:
         block = self.block_of(node)
         if block is None:
             return None
-        return next((a for a in block.body.attributes() if a.name == name), None)
+        named = self._attributes.get(block.span.start)
+        if named is None:
+            named = self._attributes[block.span.start] = {}
+            for item in block.body.items:
+                if isinstance(item, ast.Attribute):
+                    named.setdefault(item.name, item)
+        return named.get(name)
 
     def written(self, node: Node, name: str, text: str) -> tuple[Edit, ...]:
         """The fix that writes ``text`` as the value of ``name``: only where the file sets it

@@ -357,13 +357,12 @@ def unknown_operator(ctx: Context) -> None:
 def operator_not_allowed_here(ctx: Context) -> None:
     for placed in ctx.validated():
         operand, kind = placed.node.operand, _kind(placed)
-        span = ctx.value_span(placed.node, "operator", operand)
         help = "`distinct_*` belong to job or group constraints; affinities take comparisons"
         if kind == "affinity" and operand in NOT_IN_AFFINITY:
             ctx.report(
                 HG221,
                 f"Unknown affinity operator {go_quote(operand)}",
-                span,
+                ctx.value_span(placed.node, "operator", operand),
                 help=f"`{operand}` is not allowed in an affinity: {help}",
                 check=AFFINITY_OPERATOR_NOT_ALLOWED.id,
             )
@@ -372,7 +371,7 @@ def operator_not_allowed_here(ctx: Context) -> None:
             reject(
                 ctx,
                 DEVICE_CONSTRAINT_OPERATOR,
-                span,
+                ctx.value_span(placed.node, "operator", operand),
                 index=_position(placed),
                 operator=operand,
                 help=f"`{operand}` is not allowed in a device constraint: {help}",

@@ -21,6 +21,7 @@ reference; ``shared/conformance/nomad/derived/*.canonical.json`` is the ground t
 from __future__ import annotations
 
 import posixpath
+from functools import cache
 from typing import TypeVar
 
 from hclgpu.ir import models as m
@@ -51,8 +52,13 @@ def canonicalize_task(task: m.Task, group: m.TaskGroup, job: m.Job) -> None:
 # --------------------------------------------------------------------------- helpers
 
 
-def _fields(node: Node) -> list[str]:
-    return [name for name in type(node).model_fields if name != "span"]
+def _fields(node: Node) -> tuple[str, ...]:
+    return _field_names(type(node))
+
+
+@cache
+def _field_names(model: type[Node]) -> tuple[str, ...]:
+    return tuple(name for name in model.model_fields if name != "span")
 
 
 def _fill(node: N, defaults: N) -> N:
