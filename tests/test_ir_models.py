@@ -289,3 +289,34 @@ def test_a_tree_copy_is_equal_and_shares_nothing_mutable() -> None:
     assert len(job.task_groups[0].services[0].checks or []) == 1  # type: ignore[index]
     assert job.task_groups[0].tasks[0].config["image"] != "x"  # type: ignore[index]
     assert copy.task_groups[0].span is job.task_groups[0].span  # spans are shared, never changed
+
+
+def _shared(original: object, copy: object) -> list[str]:
+    """The paths of the lists, dicts and nodes ``copy`` shares with ``original``."""
+    found: list[str] = []
+    pairs = [("job", original, copy)]
+    while pairs:
+        path, a, b = pairs.pop()
+        if isinstance(a, list | dict | Node) and a is b:
+            found.append(path)
+            continue
+        if isinstance(a, Node):
+            pairs += [(f"{path}.{name}", a.__dict__[name], b.__dict__[name]) for name in a.__dict__]
+        elif isinstance(a, list):
+            pairs += [(f"{path}[{i}]", x, y) for i, (x, y) in enumerate(zip(a, b, strict=True))]
+        elif isinstance(a, dict):
+            pairs += [(f"{path}[{k!r}]", a[k], b[k]) for k in a]
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (ROOT / "samples").glob("*.nomad.hcl")))
+def test_a_tree_copy_of_each_sample_shares_no_list_dict_or_node(name: str) -> None:
+    from hclgpu.pipeline import compile_source
+    from hclgpu.source import SourceFile
+
+    text = (ROOT / "samples" / name).read_text(encoding="utf-8")
+    job = compile_source(SourceFile(name, text), checks=False).job
+    assert job is not None
+    assert _shared(job, job.tree_copy()) == []
+    assert _shared(job, job.model_copy(deep=True)) == []
+    assert _shared(job, job)  # the walk does find what is shared

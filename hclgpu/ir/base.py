@@ -27,7 +27,8 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal, Self, get_origin
+from types import UnionType
+from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get_origin
 
 from hclgpu.source import Span
 
@@ -284,6 +285,29 @@ _LEAVES = frozenset({str, int, float, bool, type(None), Span})
 """Values a copy shares: immutable (a Span is never changed once built)."""
 
 
+_SCALARS = frozenset({str, int, float, bool, Span})
+_NESTED: dict[type[Node], tuple[str, ...]] = {}
+
+
+def _nested_fields(model: type[Node]) -> tuple[str, ...]:
+    """The fields of ``model`` that may hold a list, a dict or a node: those a copy must
+    copy in turn (the others hold a scalar or None, by their annotation)."""
+    nested = _NESTED.get(model)
+    if nested is None:
+        nested = _NESTED[model] = tuple(
+            name for name, info in model.model_fields.items() if not _scalar(info.annotation)
+        )
+    return nested
+
+
+def _scalar(annotation: Any) -> bool:
+    if annotation in _SCALARS:
+        return True
+    if get_origin(annotation) in (Union, UnionType):
+        return all(arg in _SCALARS or arg is type(None) for arg in get_args(annotation))
+    return False
+
+
 def _copied(value: Any) -> Any:
     kind = type(value)
     if kind in _LEAVES:
@@ -294,9 +318,12 @@ def _copied(value: Any) -> Any:
         return {key: item if type(item) in _LEAVES else _copied(item) for key, item in value.items()}
     if isinstance(value, Node):
         node = object.__new__(kind)
-        fields = {
-            name: item if type(item) in _LEAVES else _copied(item) for name, item in value.__dict__.items()
-        }
+        fields = dict(value.__dict__)
+        nested = _nested_fields(kind)
+        for name in nested if len(fields) == len(kind.model_fields) else fields:
+            item = fields[name]
+            if type(item) not in _LEAVES:
+                fields[name] = _copied(item)
         _set = object.__setattr__
         _set(node, "__dict__", fields)
         _set(node, "model_fields_set", set(value.model_fields_set))
