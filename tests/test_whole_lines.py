@@ -45,6 +45,12 @@ CASES = {
     "a header without its brace": 'job "a" {\n  group "b"\n  {\n  }\n}\n',
     "a header after an open operator": 'job "a" {\n  a = 1 +\n  group "b" {\n  }\n}\n',
     "a header never closed": 'job "a" {\n  group "b" {\n    count = 1\n',
+    "templates": 'job "a" {\n  a = "${x}"\n  b = "${a.b-c.d_e}"\n  c = "v${a.b}-x${y}z"\n'
+    '  d = "${a}${b}"\n  e = "${x}" # c\n}\n',
+    "templates the general path takes": 'job "a" {\n  a = "${ x }"\n  b = "${true}"\n  c = "${a.0}"\n'
+    '  d = "%{if x}y%{endif}"\n  e = "$${a}"\n  f = "${a[0]}"\n  g = "${x}"\n    + "y"\n}\n',
+    "lists": 'job "a" {\n  a = []\n  b = ["x"]\n  c = ["x",]\n  d = [ "x" , "y" ]\n  e = ["x", 1]\n'
+    '  f = ["a${b}"]\n  g = [\n    "x",\n  ]\n  h = ["x"] # c\n  i = ["x"]\n    [0]\n}\n',
     "nested too deeply": "".join(f'{"  " * i}b "{i}" {{\n' for i in range(300)),
 }
 
@@ -71,6 +77,7 @@ def _types(text: str) -> list[str]:
 
 def test_a_plain_line_is_one_token_and_a_continued_one_is_not() -> None:
     assert _types('job "a" {\n  group "b" {\n  }\n}\n').count("HEADER") == 1
+    assert _types('job "a" {\n  a = "v${x.y}"\n  b = ["x", "y"]\n}\n').count("ATTRIBUTE") == 2
     assert _types('job "a" {\n  count = 2\n}\n').count("ATTRIBUTE") == 1
     assert "ATTRIBUTE" not in _types('job "a" {\n  count = 2\n    + 1\n}\n')
     assert "ATTRIBUTE" not in _types("x = {\n  a = 1\n}\n")

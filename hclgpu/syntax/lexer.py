@@ -120,9 +120,10 @@ _FOR_VAR_AHEAD = re.compile(r"[ \t\r\n]*[^\W\d]")
 _DIGITS = re.compile(r"\d+")
 # Whole lines of a body that the parser may take as one token each, instead of three to
 # five tokens and as many reductions: most lines of a job file are one of these.
-# * `name = value`, whose value is a plain string, a number, `true`, `false` or `null`,
-#   with nothing after it but a comment, and whose next token does not continue the
-#   expression (`||`, `?`, ...): an ATTRIBUTE token holding the finished node;
+# * `name = value`, whose value is a plain string, a number, `true`, `false`, `null`, a
+#   string whose only templates are `${a.b.c}`, or a one-line list of plain strings, with
+#   nothing after it but a comment, and whose next token does not continue the expression
+#   (`||`, `?`, ...): an ATTRIBUTE token holding the finished node;
 # * `name "label" ... {`, labels plain quoted strings: a HEADER token holding the name and
 #   the labels (the `{` opens the body, whatever follows it is lexed as usual).
 # Each starts at the newline before it, so one match stands for the newline, the
@@ -131,7 +132,9 @@ _DIGITS = re.compile(r"\d+")
 _LINES = r"""
      (?P<nl>\n[ \t\r\f]*+)
      (?:(?P<attribute_line>(?P<a_name>(?!(?:for|in|if)(?![\w-]))[^\W\d][\w-]*)[ \t]*=[ \t]*
-        (?:"(?P<a_string>[^"\\$%\n]*)"|(?P<a_number>\d{1,20}(?:\.\d{1,20})?)|(?P<a_keyword>true|false|null))
+        (?:"(?P<a_string>[^"\\$%\n]*)"|(?P<a_number>\d{1,20}(?:\.\d{1,20})?)|(?P<a_keyword>true|false|null)
+          |(?P<a_template>"(?:[^"\\$%\n]++|\$\{(?!(?:true|false|null)(?![\w-]))[^\W\d][\w-]*(?:\.[^\W\d][\w-]*)*+\})++")
+          |(?P<a_list>\[[ \t]*+(?:"[^"\\$%\n]*"(?:[ \t]*+,[ \t]*+"[^"\\$%\n]*")*+[ \t]*+,?[ \t]*+)?\]))
         (?=[ \t\r]*+(?:(?:\#|//)[^\n]*+)?(?:\n|\Z))
         (?=(?:[ \t\r\n]++|\#[^\n]*+|//[^\n]*+)*+(?:[^|&=!<>+*/%?:\s]|\Z)))
        |(?P<header_line>(?P<h_name>(?!(?:for|in|if)(?![\w-]))[^\W\d][\w-]*)
@@ -141,6 +144,7 @@ _EXPR_LINES = re.compile(_EXPR.pattern.replace(r"(?P<nl>\n[ \t\r\f]*)", _LINES),
 """The token rules with a newline's rule also taking the whole line after it, when that line
 is one of :data:`_LINES` (the parser's lexer)."""
 _LABEL = re.compile(r'"([^"]*)"')
+_TEMPLATE_PART = re.compile(r'[^"\\$%\n]+|\$\{([^}]*)\}')
 _KEYWORD_VALUES: dict[str, bool | None] = {"true": True, "false": False, "null": None}
 # A line that starts a body item: `name =`, `name {` or `name "label"`.
 _ITEM_LINE = re.compile(r"([ \t]*)[^\W\d][\w-]*[ \t]*(?:=[^=>]|\{|\")")
@@ -181,36 +185,64 @@ _BODY = "body"
 """The extra of a context frame that is a body (the file, a block's braces), not an object."""
 
 
-_A_NAME, _A_STRING, _A_NUMBER, _A_KEYWORD, _H_NAME, _H_LABELS = (
+_A_NAME, _A_STRING, _A_NUMBER, _A_KEYWORD, _A_TEMPLATE, _A_LIST, _H_NAME, _H_LABELS = (
     _EXPR_LINES.groupindex[name]
-    for name in ("a_name", "a_string", "a_number", "a_keyword", "h_name", "h_labels")
+    for name in ("a_name", "a_string", "a_number", "a_keyword", "a_template", "a_list", "h_name", "h_labels")
 )
 
 
 def _attribute_token(line: re.Match[str], text: str) -> tuple[Token, str]:
     """The ATTRIBUTE token of an ``attribute_line`` match, holding the node the parser would
-    have built from its IDENT, EQUAL and value tokens, and the value's token type."""
+    have built from its IDENT, EQUAL and value tokens, and the type of the value's last token."""
     span = line.span
     name_start, name_end = span(_A_NAME)
+    value, last = _line_value(span, text)
+    name = text[name_start:name_end]
+    node = ast.Attribute(name, Span(name_start, name_end), value, Span(name_start, value.span.end))
+    return Token("ATTRIBUTE", node, name_start, value.span.end), last  # type: ignore[arg-type]
+
+
+def _line_value(span: Callable[[int], tuple[int, int]], text: str) -> tuple[ast.Expr, str]:
     start, end = span(_A_STRING)
     if start >= 0:
-        value: str | int | float | bool | None = text[start:end]
-        type = "STRING"
-        start -= 1
-        end += 1
-    else:
-        start, end = span(_A_NUMBER)
-        if start >= 0:
-            value = parse_decimal(text[start:end])
-            type = "NUMBER"
-        else:
-            start, end = span(_A_KEYWORD)
-            value = _KEYWORD_VALUES[text[start:end]]
-            type = "IDENT"
-    literal = ast.Literal(value, Span(start, end))
-    name = text[name_start:name_end]
-    node = ast.Attribute(name, Span(name_start, name_end), literal, Span(name_start, end))
-    return Token("ATTRIBUTE", node, name_start, end), type  # type: ignore[arg-type]
+        return ast.Literal(text[start:end], Span(start - 1, end + 1)), "STRING"
+    start, end = span(_A_NUMBER)
+    if start >= 0:
+        return ast.Literal(parse_decimal(text[start:end]), Span(start, end)), "NUMBER"
+    start, end = span(_A_KEYWORD)
+    if start >= 0:
+        return ast.Literal(_KEYWORD_VALUES[text[start:end]], Span(start, end)), "IDENT"
+    start, end = span(_A_TEMPLATE)
+    if start >= 0:
+        return ast.Template(_template_parts(text, start + 1, end - 1), Span(start, end)), "QUOTE_CLOSE"
+    start, end = span(_A_LIST)
+    items: list[ast.Expr] = [
+        ast.Literal(text[at + 1 : to - 1], Span(at, to))
+        for at, to in (m.span() for m in _LABEL.finditer(text, start, end))
+    ]
+    return ast.Tuple(items, Span(start, end)), "RSQB"
+
+
+def _template_parts(text: str, start: int, end: int) -> list[ast.TemplatePart]:
+    """The parts of a quoted template whose interpolations are all `${a.b.c}`."""
+    parts: list[ast.TemplatePart] = []
+    for part in _TEMPLATE_PART.finditer(text, start, end):
+        at, to = part.span()
+        path = part.group(1)
+        if path is None:
+            parts.append(ast.TemplateText(text[at:to], Span(at, to)))
+            continue
+        names = path.split(".")
+        pos = at + 2 + len(names[0])
+        expr: ast.Expr = ast.Variable(names[0], Span(at + 2, pos))
+        if len(names) > 1:
+            steps: list[ast.Step] = []
+            for name in names[1:]:
+                steps.append(ast.GetAttr(name, Span(pos, pos + 1 + len(name))))
+                pos += 1 + len(name)
+            expr = ast.Traversal(expr, steps, Span(at + 2, pos))
+        parts.append(ast.Interpolation(expr, Span(at, to)))
+    return parts
 
 
 def _header_token(line: re.Match[str], text: str) -> Token:
