@@ -125,7 +125,8 @@ _DIGITS = re.compile(r"\d+")
 #   nothing after it but a comment, and whose next token does not continue the expression
 #   (`||`, `?`, ...): an ATTRIBUTE token holding the finished node;
 # * `name "label" ... {`, labels plain quoted strings: a HEADER token holding the name and
-#   the labels (the `{` opens the body, whatever follows it is lexed as usual).
+#   the labels (the `{` opens the body, whatever follows it is lexed as usual);
+# * `}`: the newline's NL (where one is due) and the RBRACE, from one match.
 # Each starts at the newline before it, so one match stands for the newline, the
 # indentation and the item. Anything else on the line (escapes, templates, a second item,
 # a keyword as the name) takes the general path.
@@ -138,7 +139,8 @@ _LINES = r"""
         (?=[ \t\r]*+(?:(?:\#|//)[^\n]*+)?(?:\n|\Z))
         (?=(?:[ \t\r\n]++|\#[^\n]*+|//[^\n]*+)*+(?:[^|&=!<>+*/%?:\s]|\Z)))
        |(?P<header_line>(?P<h_name>(?!(?:for|in|if)(?![\w-]))[^\W\d][\w-]*)
-        (?P<h_labels>(?:[ \t]*"[^"\\$%\n]*")*+)[ \t]*\{))?
+        (?P<h_labels>(?:[ \t]*"[^"\\$%\n]*")*+)[ \t]*\{)
+       |(?P<close_line>\}))?
 """
 _EXPR_LINES = re.compile(_EXPR.pattern.replace(r"(?P<nl>\n[ \t\r\f]*)", _LINES), re.VERBOSE)
 """The token rules with a newline's rule also taking the whole line after it, when that line
@@ -462,6 +464,22 @@ class Lexer:
                         self._push("{", end - 1, end, _BODY)
                     continue
                 # not in a body (an object's items): here only its newline and indentation count
+                end = m.end("nl")
+                scan = _matcher(text, end, rules)
+                group = "nl"
+            elif group == "close_line":  # `}` first on its line
+                if stack[-1][0] == "{":
+                    if len(tokens) >= size:
+                        yield tokens
+                        tokens = self._batch = []
+                        emit = tokens.append
+                    if last not in _CONTINUES_AFTER:
+                        at = pos if pending_nl < 0 else pending_nl
+                        emit(Token("NL", "\n", at, at + 1))
+                    pending_nl = -1
+                    emit(Token(self._close("}", end - 1, end), "}", end - 1, end))
+                    last = "RBRACE"
+                    continue
                 end = m.end("nl")
                 scan = _matcher(text, end, rules)
                 group = "nl"
