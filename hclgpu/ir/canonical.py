@@ -62,10 +62,13 @@ def _field_names(model: type[Node]) -> tuple[str, ...]:
 
 
 def _fill(node: N, defaults: N) -> N:
-    """The ``if x.F == nil { x.F = default.F }`` block of a Canonicalize, for every field."""
+    """The ``if x.F == nil { x.F = default.F }`` block of a Canonicalize, for every field
+    (the fields' dicts read directly: a 1 MB job fills 3,000 nodes)."""
+    fields, given, filled = node.__dict__, defaults.__dict__, node.model_fields_set
     for name in _fields(node):
-        if getattr(node, name) is None:
-            setattr(node, name, getattr(defaults, name))
+        if fields[name] is None:
+            fields[name] = given[name]
+            filled.add(name)
     return node
 
 
