@@ -52,7 +52,9 @@ CASES = {
     "lists": 'job "a" {\n  a = []\n  b = ["x"]\n  c = ["x",]\n  d = [ "x" , "y" ]\n  e = ["x", 1]\n'
     '  f = ["a${b}"]\n  g = [\n    "x",\n  ]\n  h = ["x"] # c\n  i = ["x"]\n    [0]\n}\n',
     "closing braces": 'job "a" {\n  a = 1 +\n}\nx = {\n  a = 1\n\n}\ny = [\n}\n'
-    'z = {\n  for k in y : k => 1\n}\n',
+    "z = {\n  for k in y : k => 1\n}\n",
+    "an error where a whole line starts": 'job "a" {\n  a =\n}\njob "b"\n  group "c" {\n  }\n'
+    "x = 1 x\n  y = 2\n",
     "nested too deeply": "".join(f'{"  " * i}b "{i}" {{\n' for i in range(300)),
 }
 

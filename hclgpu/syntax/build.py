@@ -77,18 +77,21 @@ def body(c: Children) -> ast.Body:
 
 
 def attribute(c: Children) -> ast.Attribute:
-    if len(c) == 1:
-        return c[0].value  # type: ignore[no-any-return]
     name, _, value = c
     return ast.Attribute(name.value, Span(name.start, name.end), value, Span(name.start, value.span.end))
 
 
+def line(c: Children) -> ast.Attribute | ast.Block:
+    """A whole line from the lexer: an ATTRIBUTE's node, or a block from its HEADER."""
+    if len(c) == 1:
+        return c[0].value  # type: ignore[no-any-return]
+    header, inner, rbrace = c
+    name, name_span, labels, body_start = header.value
+    inner.span = Span(body_start, rbrace.start)
+    return ast.Block(name, name_span, labels, inner, Span(name_span.start, rbrace.end))
+
+
 def block(c: Children) -> ast.Block:
-    if len(c) == 3:  # HEADER body RBRACE
-        header, inner, rbrace = c
-        name, name_span, labels, body_start = header.value
-        inner.span = Span(body_start, rbrace.start)
-        return ast.Block(name, name_span, labels, inner, Span(name_span.start, rbrace.end))
     name, labels, lbrace, inner, rbrace = c
     inner.span = Span(lbrace.end, rbrace.start)
     return ast.Block(name.value, Span(name.start, name.end), labels, inner, Span(name.start, rbrace.end))
@@ -311,7 +314,7 @@ def _list(c: Children) -> list[Any]:
     """`x` or `xs SEPARATOR x`: one growing list for items, args, elems and oitems."""
     if len(c) == 1:
         return [c[0]]
-    c[0].append(c[2])
+    c[0].append(c[-1])  # `items line` has no separator: the line holds its newline
     return c[0]  # type: ignore[no-any-return]
 
 

@@ -126,7 +126,8 @@ _DIGITS = re.compile(r"\d+")
 #   (`||`, `?`, ...): an ATTRIBUTE token holding the finished node;
 # * `name "label" ... {`, labels plain quoted strings: a HEADER token holding the name and
 #   the labels (the `{` opens the body, whatever follows it is lexed as usual);
-# * `}`: the newline's NL (where one is due) and the RBRACE, from one match.
+# * `}`: in a body, an NL_RBRACE token (where the NL is due); in an object, NL and RBRACE.
+# Each of the three tokens stands for the NL before its line too, which the grammar knows.
 # Each starts at the newline before it, so one match stands for the newline, the
 # indentation and the item. Anything else on the line (escapes, templates, a second item,
 # a keyword as the name) takes the general path.
@@ -193,15 +194,16 @@ _A_NAME, _A_STRING, _A_NUMBER, _A_KEYWORD, _A_TEMPLATE, _A_LIST, _H_NAME, _H_LAB
 )
 
 
-def _attribute_token(line: re.Match[str], text: str) -> tuple[Token, str]:
+def _attribute_token(line: re.Match[str], text: str, newline: int) -> tuple[Token, str]:
     """The ATTRIBUTE token of an ``attribute_line`` match, holding the node the parser would
-    have built from its IDENT, EQUAL and value tokens, and the type of the value's last token."""
+    have built from its IDENT, EQUAL and value tokens, and the type of the value's last token.
+    The token stands for the NL before the line too, and is placed where that NL is."""
     span = line.span
     name_start, name_end = span(_A_NAME)
     value, last = _line_value(span, text)
     name = text[name_start:name_end]
     node = ast.Attribute(name, Span(name_start, name_end), value, Span(name_start, value.span.end))
-    return Token("ATTRIBUTE", node, name_start, value.span.end), last  # type: ignore[arg-type]
+    return Token("ATTRIBUTE", node, newline, newline + 1), last  # type: ignore[arg-type]
 
 
 def _line_value(span: Callable[[int], tuple[int, int]], text: str) -> tuple[ast.Expr, str]:
@@ -247,9 +249,10 @@ def _template_parts(text: str, start: int, end: int) -> list[ast.TemplatePart]:
     return parts
 
 
-def _header_token(line: re.Match[str], text: str) -> Token:
+def _header_token(line: re.Match[str], text: str, newline: int) -> Token:
     """The HEADER token of a ``header_line`` match: the block's name with its span, its
-    labels and the span of its `{`, as the parser's ``block`` rule wants them."""
+    labels and the span of its `{`, as the parser's ``line`` rule wants them; placed, like
+    an ATTRIBUTE, where the NL before the line is."""
     name_start, name_end = line.span(_H_NAME)
     labels_start, labels_end = line.span(_H_LABELS)
     labels = []
@@ -259,7 +262,7 @@ def _header_token(line: re.Match[str], text: str) -> Token:
             labels.append(ast.Label(text[start + 1 : end - 1], Span(start, end)))
     end = line.end()
     header = (text[name_start:name_end], Span(name_start, name_end), labels, end)
-    return Token("HEADER", header, name_start, end)  # type: ignore[arg-type]
+    return Token("HEADER", header, newline, newline + 1)  # type: ignore[arg-type]
 
 
 def _decode_escape(match: re.Match[str]) -> str:
@@ -452,14 +455,13 @@ class Lexer:
                         yield tokens
                         tokens = self._batch = []
                         emit = tokens.append
-                    at = pos if pending_nl < 0 else pending_nl
-                    emit(Token("NL", "\n", at, at + 1))
+                    at = pos if pending_nl < 0 else pending_nl  # where the line's NL would be
                     pending_nl = -1
                     if group == "attribute_line":
-                        token, last = _attribute_token(m, text)  # `last` as if the value had been lexed
+                        token, last = _attribute_token(m, text, at)  # `last` as if the value had been lexed
                         emit(token)
                     else:
-                        emit(_header_token(m, text))
+                        emit(_header_token(m, text, at))
                         last = "LBRACE"
                         self._push("{", end - 1, end, _BODY)
                     continue
@@ -473,11 +475,17 @@ class Lexer:
                         yield tokens
                         tokens = self._batch = []
                         emit = tokens.append
-                    if last not in _CONTINUES_AFTER:
-                        at = pos if pending_nl < 0 else pending_nl
-                        emit(Token("NL", "\n", at, at + 1))
+                    at = pos if pending_nl < 0 else pending_nl
                     pending_nl = -1
-                    emit(Token(self._close("}", end - 1, end), "}", end - 1, end))
+                    body = stack[-1][3] is _BODY
+                    kind = self._close("}", end - 1, end)
+                    if last in _CONTINUES_AFTER:
+                        emit(Token(kind, "}", end - 1, end))
+                    elif body:  # the NL's offset rides along, for an error there
+                        emit(Token("NL_RBRACE", at, end - 1, end))  # type: ignore[arg-type]
+                    else:
+                        emit(Token("NL", "\n", at, at + 1))
+                        emit(Token(kind, "}", end - 1, end))
                     last = "RBRACE"
                     continue
                 end = m.end("nl")

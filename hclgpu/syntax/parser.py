@@ -39,9 +39,16 @@ class _ParseFailure(Exception):
         self.previous = previous
 
 
-_WHOLE_LINES = ("ATTRIBUTE", "HEADER")
-"""Tokens that stand for a whole line: where they are acceptable, IDENT is too, and an error
-message names that."""
+_WHOLE_LINES = ("ATTRIBUTE", "HEADER", "NL_RBRACE")
+"""Tokens that stand for a newline and the whole line after it. Where one is acceptable,
+NL is too; where one is not, the NL it holds is not either: the error is reported at that
+NL, as the general path would (and an error message names NL, IDENT or RBRACE instead)."""
+
+
+def _newline_of(token: Token) -> Token:
+    """The NL a whole-line token holds (its own offset, or for NL_RBRACE its value)."""
+    at: int = token.value if token.type == "NL_RBRACE" else token.start  # type: ignore[assignment]
+    return Token("NL", "\n", at, at + 1)
 
 
 def _accepts(stack: list[int], kind: str, tables: Tables) -> bool:
@@ -93,6 +100,8 @@ def _drive(lexer: Lexer, tables: Tables) -> ast.Body:
             if move is None:
                 if kind == "$ERROR" and lexer.error is not None:
                     raise lexer.error
+                if kind in _WHOLE_LINES:
+                    token = _newline_of(token)
                 raise _ParseFailure(token, _acceptable(stack, tables), previous)
             if move >= 0:  # shift
                 push_state(move)
