@@ -186,7 +186,7 @@ class Decoder:
         self, block: ast.Block, scope: Scope, model: type[Node], labels: list[FieldSpec]
     ) -> Node | None:
         """Decode one block into ``model`` after checking its labels."""
-        if not self.labels_ok(block, [spec.hcl.name for spec in labels]):
+        if len(block.labels) != len(labels) and not self.labels_ok(block, [spec.hcl.name for spec in labels]):
             return None
         node = self.model(block.body, scope, model, block.span)
         for spec, label in zip(labels, block.labels, strict=False):
