@@ -55,6 +55,11 @@ CASES = {
     "z = {\n  for k in y : k => 1\n}\n",
     "an error where a whole line starts": 'job "a" {\n  a =\n}\njob "b"\n  group "c" {\n  }\n'
     "x = 1 x\n  y = 2\n",
+    "whole-line blocks": '# x\njob "a" {\n  group "b" {\n    a = 1\n    c {\n    }\n  }\n  d = 2\n  e {\n'
+    '    f = "${x}"\n  }\n  g = [1]\n  h {\n  }\n}\n',
+    "an error after held lines": '# x\njob "a" {\n  a = 1\n  b {\n    c = 1\n    d =\n  }\n}\n',
+    "a lexical error after held lines": '# x\njob "a" {\n  a = 1\n  b {\n    c = 1\n    d = @\n  }\n}\n',
+    "unclosed after held lines": '# x\njob "a" {\n  a = 1\n  b {\n    c = 1\n',
     "nested too deeply": "".join(f'{"  " * i}b "{i}" {{\n' for i in range(300)),
 }
 
@@ -79,11 +84,25 @@ def _types(text: str) -> list[str]:
     return [token.type for batch in lexer_module.Lexer(text, lines=True).batches() for token in batch]
 
 
-def test_a_plain_line_is_one_token_and_a_continued_one_is_not() -> None:
-    assert _types('job "a" {\n  group "b" {\n  }\n}\n').count("HEADER") == 1
-    assert _types('job "a" {\n  a = "v${x.y}"\n  b = ["x", "y"]\n}\n').count("ATTRIBUTE") == 2
-    assert _types('job "a" {\n  count = 2\n}\n').count("ATTRIBUTE") == 1
-    assert "ATTRIBUTE" not in _types('job "a" {\n  count = 2\n    + 1\n}\n')
-    assert "ATTRIBUTE" not in _types("x = {\n  a = 1\n}\n")
-    general = [t.type for batch in lexer_module.Lexer('job "a" {\n  count = 2\n}\n').batches() for t in batch]
-    assert "ATTRIBUTE" not in general  # semantic tokens read every token
+def test_whole_lines_reach_the_parser_as_few_tokens() -> None:
+    # a block of whole lines is built by the lexer: the file is one LINES token (the
+    # first line of a file, with no newline before it, takes the general path)
+    lines = '# a job\njob "a" {\n  group "b" {\n    a = "v${x.y}"\n    b = ["x", "y"]\n  }\n}\n'
+    assert _types(lines) == ["LINES", "NL", "$END"]
+    # a general token hands over the blocks being built, each HEADER with its lines so far
+    assert _types('\njob "a" {\n  count = 2\n  x = y\n}\n')[:4] == ["HEADER", "LINES", "NL", "IDENT"]
+    assert "LINES" not in _types('job "a" {\n  count = 2\n    + 1\n}\n')
+    assert "LINES" not in _types("x = {\n  a = 1\n}\n")
+    general = _types_without_lines('job "a" {\n  count = 2\n}\n')
+    assert "LINES" not in general and "HEADER" not in general  # semantic tokens read every token
+
+
+def _types_without_lines(text: str) -> list[str]:
+    return [token.type for batch in lexer_module.Lexer(text).batches() for token in batch]
+
+
+def test_a_lexical_error_hands_over_what_was_held_first() -> None:
+    lexer = lexer_module.Lexer('\njob "a" {\n  count = 2\n  group "b" {\n    c = 1\n', lines=True)
+    types = [token.type for batch in lexer.batches() for token in batch]
+    assert types == ["HEADER", "LINES", "HEADER", "LINES", "$ERROR"]
+    assert lexer.error is not None and lexer.error.code == "HG005"

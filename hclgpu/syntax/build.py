@@ -81,10 +81,18 @@ def attribute(c: Children) -> ast.Attribute:
     return ast.Attribute(name.value, Span(name.start, name.end), value, Span(name.start, value.span.end))
 
 
-def line(c: Children) -> ast.Attribute | ast.Block:
-    """A whole line from the lexer: an ATTRIBUTE's node, or a block from its HEADER."""
-    if len(c) == 1:
-        return c[0].value  # type: ignore[no-any-return]
+def first_lines(c: Children) -> list[ast.Attribute | ast.Block]:
+    """The items of a LINES token (a list of its own) begin a body's items."""
+    return c[0].value  # type: ignore[no-any-return]
+
+
+def more_lines(c: Children) -> list[ast.Attribute | ast.Block]:
+    c[0].extend(c[1].value)
+    return c[0]  # type: ignore[no-any-return]
+
+
+def line(c: Children) -> ast.Block:
+    """A block from its HEADER, its body and its closing brace."""
     header, inner, rbrace = c
     name, name_span, labels, body_start = header.value
     inner.span = Span(body_start, rbrace.start)

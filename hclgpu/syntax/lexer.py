@@ -127,7 +127,10 @@ _DIGITS = re.compile(r"\d+")
 # * `name "label" ... {`, labels plain quoted strings: a HEADER token holding the name and
 #   the labels (the `{` opens the body, whatever follows it is lexed as usual);
 # * `}`: in a body, an NL_RBRACE token (where the NL is due); in an object, NL and RBRACE.
-# Each of the three tokens stands for the NL before its line too, which the grammar knows.
+# Each stands for the NL before its line too, which the grammar knows. Whole-line
+# attributes are not handed over one by one: the lexer holds them, and builds the blocks
+# made only of whole lines itself, until another kind of token comes; then it hands the
+# parser the held items as one LINES token (see Lexer._release).
 # Each starts at the newline before it, so one match stands for the newline, the
 # indentation and the item. Anything else on the line (escapes, templates, a second item,
 # a keyword as the name) takes the general path.
@@ -194,16 +197,23 @@ _A_NAME, _A_STRING, _A_NUMBER, _A_KEYWORD, _A_TEMPLATE, _A_LIST, _H_NAME, _H_LAB
 )
 
 
-def _attribute_token(line: re.Match[str], text: str, newline: int) -> tuple[Token, str]:
-    """The ATTRIBUTE token of an ``attribute_line`` match, holding the node the parser would
-    have built from its IDENT, EQUAL and value tokens, and the type of the value's last token.
-    The token stands for the NL before the line too, and is placed where that NL is."""
+def _attribute_node(line: re.Match[str], text: str) -> tuple[ast.Attribute, str]:
+    """The node the parser would have built from an ``attribute_line``'s IDENT, EQUAL and
+    value tokens, and the type of the value's last token."""
     span = line.span
     name_start, name_end = span(_A_NAME)
     value, last = _line_value(span, text)
     name = text[name_start:name_end]
-    node = ast.Attribute(name, Span(name_start, name_end), value, Span(name_start, value.span.end))
-    return Token("ATTRIBUTE", node, newline, newline + 1), last  # type: ignore[arg-type]
+    return ast.Attribute(name, Span(name_start, name_end), value, Span(name_start, value.span.end)), last
+
+
+def _block(header: Token, items: list[ast.Attribute | ast.Block], brace_end: int) -> ast.Block:
+    """A block whose body is whole lines, closed by the `}` that ends at ``brace_end``: what
+    the parser's ``line`` rule builds from its HEADER, body and NL_RBRACE."""
+    held: tuple[str, Span, list[ast.Label], int] = header.value  # type: ignore[assignment]
+    name, name_span, labels, body_start = held
+    body = ast.Body(items, Span(body_start, brace_end - 1))
+    return ast.Block(name, name_span, labels, body, Span(name_span.start, brace_end))
 
 
 def _line_value(span: Callable[[int], tuple[int, int]], text: str) -> tuple[ast.Expr, str]:
@@ -375,6 +385,14 @@ class Lexer:
         """The malformed token that ended the text early, if any."""
         self._batch: list[Token] = []
         """The list of tokens being filled; an error token ends it when lexing stops early."""
+        self._lines: list[ast.Attribute | ast.Block] = []
+        """Whole-line items of the body the parser is in, held back to go as one LINES token."""
+        self._lines_at = -1
+        """The offset of the NL before the first of them."""
+        self._frames: list[tuple[Token, list[ast.Attribute | ast.Block], list[int]]] = []
+        """Blocks opened by a HEADER whose bodies, so far, hold only whole lines: the lexer
+        builds them itself (HEADER token, items, the NL offset of the first item) until a
+        token of another kind arrives, when they are handed to the parser as they stand."""
         # Each frame: (kind, opener start, opener end, extra)
         self.stack: list[tuple[str, int, int, object]] = [("file", 0, 0, _BODY)]
 
@@ -430,8 +448,34 @@ class Lexer:
             yield from self._scan(size)
         except LexError as error:
             self.error = error
+            self._release(self._batch.append)
             self._batch.append(Token("$ERROR", "", error.span.start, error.span.end))
             yield self._batch
+
+    def _release(self, emit: Callable[[Token], None]) -> None:
+        """Hand the parser what is held back: the current body's whole lines as one LINES
+        token, then each block being built, outermost first, as its HEADER and its lines."""
+        if self._lines:
+            emit(Token("LINES", self._lines, self._lines_at, self._lines_at + 1))  # type: ignore[arg-type]
+            self._lines = []
+        for header, items, first in self._frames:
+            emit(header)
+            if items:
+                emit(Token("LINES", items, first[0], first[0] + 1))  # type: ignore[arg-type]
+        self._frames.clear()
+
+    def _hold(self, item: ast.Attribute | ast.Block, newline: int) -> None:
+        """Keep a whole-line item (and the offset of the NL before it) for the block being
+        built, or else for the current body's next LINES token."""
+        if self._frames:
+            _, items, first = self._frames[-1]
+            if not items:
+                first[0] = newline
+            items.append(item)
+        else:
+            if not self._lines:
+                self._lines_at = newline
+            self._lines.append(item)
 
     def _scan(self, size: int) -> Iterator[list[Token]]:
         text = self.text
@@ -442,6 +486,7 @@ class Lexer:
         tokens = self._batch = []
         emit = tokens.append
         rules = _EXPR_LINES if self.lines else _EXPR
+        frames = self._frames
         scan = _matcher(text, 0, rules)
         while (m := scan()) is not None:
             group = m.lastgroup
@@ -458,12 +503,12 @@ class Lexer:
                     at = pos if pending_nl < 0 else pending_nl  # where the line's NL would be
                     pending_nl = -1
                     if group == "attribute_line":
-                        token, last = _attribute_token(m, text, at)  # `last` as if the value had been lexed
-                        emit(token)
+                        node, last = _attribute_node(m, text)  # `last` as if the value had been lexed
+                        self._hold(node, at)
                     else:
-                        emit(_header_token(m, text, at))
-                        last = "LBRACE"
                         self._push("{", end - 1, end, _BODY)
+                        frames.append((_header_token(m, text, at), [], [-1]))
+                        last = "LBRACE"
                     continue
                 # not in a body (an object's items): here only its newline and indentation count
                 end = m.end("nl")
@@ -479,14 +524,20 @@ class Lexer:
                     pending_nl = -1
                     body = stack[-1][3] is _BODY
                     kind = self._close("}", end - 1, end)
-                    if last in _CONTINUES_AFTER:
+                    last_kind, last = last, "RBRACE"
+                    if frames and last_kind not in _CONTINUES_AFTER:  # a block of whole lines ends
+                        header, items, _ = frames.pop()
+                        self._hold(_block(header, items, end), header.start)
+                        continue
+                    if self._lines or frames:
+                        self._release(emit)
+                    if last_kind in _CONTINUES_AFTER:
                         emit(Token(kind, "}", end - 1, end))
                     elif body:  # the NL's offset rides along, for an error there
                         emit(Token("NL_RBRACE", at, end - 1, end))  # type: ignore[arg-type]
                     else:
                         emit(Token("NL", "\n", at, at + 1))
                         emit(Token(kind, "}", end - 1, end))
-                    last = "RBRACE"
                     continue
                 end = m.end("nl")
                 scan = _matcher(text, end, rules)
@@ -506,6 +557,8 @@ class Lexer:
                 comments.append((pos, end))
                 continue
             # A significant token: decide its type, then flush a pending newline.
+            if self._lines or frames:
+                self._release(emit)
             value = m.group()
             kind = stack[-1][0]
             moved = False  # the token ends elsewhere than the match, or a template starts
@@ -570,6 +623,7 @@ class Lexer:
                     last = tokens[-1].type
                 scan = _matcher(text, end, rules)
         self._check_closed()
+        self._release(emit)
         n = len(text)
         if pending_nl >= 0:
             emit(Token("NL", "\n", pending_nl, pending_nl + 1))

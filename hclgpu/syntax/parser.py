@@ -39,7 +39,7 @@ class _ParseFailure(Exception):
         self.previous = previous
 
 
-_WHOLE_LINES = ("ATTRIBUTE", "HEADER", "NL_RBRACE")
+_WHOLE_LINES = ("LINES", "HEADER", "NL_RBRACE")
 """Tokens that stand for a newline and the whole line after it. Where one is acceptable,
 NL is too; where one is not, the NL it holds is not either: the error is reported at that
 NL, as the general path would (and an error message names NL, IDENT or RBRACE instead)."""
