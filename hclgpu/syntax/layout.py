@@ -20,6 +20,8 @@ the help.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from hclgpu.codes.syntax import HG001
 from hclgpu.diagnostics import Sink
 from hclgpu.source import SourceFile, Span
@@ -41,14 +43,17 @@ _ARGUMENT_END = ("Missing newline after argument", "An argument definition must 
 _BLOCK_END = ("Missing newline after block definition", "A block definition must end with a newline.")
 
 
-def check_layout(body: ast.Body, source: SourceFile, sink: Sink) -> bool:
+def check_layout(body: ast.Body, source: SourceFile, sink: Sink, whole: Collection[int] = ()) -> bool:
     """Report every block that breaks HCL's newline rules (HG001, one per block, in the
-    order of the file); whether there was one."""
+    order of the file); whether there was one. ``whole``: the ids of blocks known to be
+    laid out as HCL wants, with everything inside them (the lexer's whole-line blocks)."""
     text = source.text
     found = []
     pending = [block for block in reversed(body.items) if isinstance(block, ast.Block)]
     while pending:
         block = pending.pop()
+        if id(block) in whole:
+            continue
         problem = _problem(block, text)
         if problem is not None:
             found.append(problem)

@@ -389,6 +389,10 @@ class Lexer:
         """Whole-line items of the body the parser is in, held back to go as one LINES token."""
         self._lines_at = -1
         """The offset of the NL before the first of them."""
+        self.whole_blocks: set[int] = set()
+        """The ids of the blocks the lexer built from whole lines: their layout is HCL's
+        (each item on a line of its own, the `}` on the next), so nothing in them needs the
+        layout check."""
         self._frames: list[tuple[Token, list[ast.Attribute | ast.Block], list[int]]] = []
         """Blocks opened by a HEADER whose bodies, so far, hold only whole lines: the lexer
         builds them itself (HEADER token, items, the NL offset of the first item) until a
@@ -527,7 +531,9 @@ class Lexer:
                     last_kind, last = last, "RBRACE"
                     if frames and last_kind not in _CONTINUES_AFTER:  # a block of whole lines ends
                         header, items, _ = frames.pop()
-                        self._hold(_block(header, items, end), header.start)
+                        block = _block(header, items, end)
+                        self.whole_blocks.add(id(block))
+                        self._hold(block, header.start)
                         continue
                     if self._lines or frames:
                         self._release(emit)

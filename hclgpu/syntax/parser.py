@@ -251,7 +251,7 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
             file = ast.File(body, [], Span(0, len(text)))
             with paused_gc():
                 attach_comments(file, lexer.comments, text)
-            return None if check_layout(body, source, sink) else file
+            return None if check_layout(body, source, sink, lexer.whole_blocks) else file
         budget -= len(text)
         if offset <= last_offset or budget <= 0:
             break
