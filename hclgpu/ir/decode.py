@@ -233,10 +233,15 @@ class Decoder:
 
     def _attributes(self, body: Body, schema: Schema, values: dict[str, Value]) -> None:
         """Attributes set twice were rejected with the syntax (:mod:`hclgpu.syntax.redefined`)."""
+        specs = schema.attributes
         for attribute, scope in body.attributes:
-            spec = schema.attributes.get(attribute.name)
+            spec = specs.get(attribute.name)
             if spec is None:
                 self.unknown_attribute(attribute, schema)
+                continue
+            expr = attribute.value
+            if spec.plain_text and type(expr) is ast.Literal and type(expr.value) is str:
+                values[spec.name] = expr.value  # what convert_value returns for it, sooner
                 continue
             ok, value = self.value(attribute, scope, spec.annotation, spec.hcl.go)
             if ok:

@@ -47,6 +47,8 @@ class FieldSpec:
     """The nested model for a block field, else None."""
     container: str | None
     """``list`` or ``dict`` for repeated blocks, None for a singleton."""
+    plain_text: bool = False
+    """A string field without Go conversion: a string value is stored as it is."""
 
 
 @dataclass(slots=True)
@@ -83,6 +85,9 @@ release that removed each, and what to do. Found by comparing the ``hcl`` tags o
 ``api`` struct across Nomad's release tags from v1.0.0 to v2.0."""
 
 
+_STRING_TYPES = frozenset({str, str | None})
+
+
 @cache
 def schema_of(model: type[Node]) -> Schema:
     schema = Schema(owner=model.__name__)
@@ -98,7 +103,8 @@ def schema_of(model: type[Node]) -> Schema:
         nested = inner if isinstance(inner, type) and issubclass(inner, Node) else None
         if nested is None:
             container = None  # a map written as one block (`meta { }`, `config { }`)
-        spec = FieldSpec(name, alias, marker, info.annotation, nested, container)
+        plain = marker.go == "" and info.annotation in _STRING_TYPES
+        spec = FieldSpec(name, alias, marker, info.annotation, nested, container, plain)
         if marker.kind == "label":
             schema.labels.append(spec)
         elif marker.kind == "block":
@@ -108,9 +114,6 @@ def schema_of(model: type[Node]) -> Schema:
     schema.omit_empty = frozenset(omit)
     schema.required = tuple(name for name, spec in schema.attributes.items() if spec.hcl.required)
     return schema
-
-
-_STRING_TYPES = frozenset({str, str | None})
 
 
 @cache
