@@ -36,3 +36,19 @@ def test_the_probe_renders_as_nomad_printed_it(probe: Path) -> None:
     assert result.job is not None, [d.message for d in result.diagnostics]
     expected = json.loads(probe.with_name(_name(probe) + ".oracle.json").read_text())
     assert _difference(expected, json.loads(render(result.job))) == ""
+
+
+def test_a_large_job_prints_as_json_dumps_indents_it() -> None:
+    """Many groups: an array's items are joined into one string every few thousand pieces
+    as they are written; the text must be the same as if they were not."""
+    from hclgpu.backends.nomad.api import go_escape, to_api
+
+    group = (
+        'group "g{i}" {{\n count = {i}\n meta {{ a = "<{i}>" }}\n task "t" {{\n driver = "docker"\n }}\n }}\n'
+    )
+    text = 'job "big" {\n' + "".join(group.format(i=i) for i in range(400)) + "}\n"
+    result = compile_source(SourceFile("big.nomad.hcl", text), checks=False)
+    assert result.job is not None
+    printed = render(result.job)
+    assert printed == go_escape(json.dumps({"Job": to_api(result.job)}, indent=4)) + "\n"
+    assert printed.count('"Name": "g') == 400 and "\\u003c399\\u003e" in printed

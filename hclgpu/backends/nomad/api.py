@@ -142,11 +142,21 @@ def _write_array(value: list[Any], newline: str, out: list[str]) -> None:
     inner = newline + _STEP
     out.append("[")
     first = True
+    mark = len(out)
     for item in value:
         out.append(inner if first else "," + inner)
         first = False
         _write(item, inner, out)
+        if len(out) - mark > _CHUNK:  # join what the last items wrote: their pieces are freed
+            joined = "".join(out[mark:])  # for the next ones (a 1 MB job's are 300,000 strings)
+            del out[mark:]
+            out.append(joined)
+            mark = len(out)
     out.append(newline + "]")
+
+
+_CHUNK = 8192
+"""Pieces of output after which an array's items so far are joined into one string."""
 
 
 def go_float(value: float) -> str:
