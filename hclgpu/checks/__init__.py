@@ -9,17 +9,20 @@ are imported by :func:`run_checks`, so importing this package costs nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from hclgpu.checks.context import Context
 from hclgpu.codes.base import Code
 from hclgpu.codes.syntax import HG901
-from hclgpu.diagnostics import Sink
-from hclgpu.ir import models as m
-from hclgpu.settings.profile import Profile
-from hclgpu.source import SourceFile
-from hclgpu.syntax import ast
 
-Rule = Callable[[Context], None]
+if TYPE_CHECKING:
+    from hclgpu.checks.context import Context
+    from hclgpu.diagnostics import Sink
+    from hclgpu.ir import models as m
+    from hclgpu.settings.profile import Profile
+    from hclgpu.source import SourceFile
+    from hclgpu.syntax import ast
+
+Rule = Callable[["Context"], None]
 RULES: dict[str, list[Rule]] = {}
 TARGET_RULES: dict[str, str] = {}
 """Codes whose findings are about one translation target (HG267: names Kubernetes refuses),
@@ -90,6 +93,9 @@ def run_checks(
     job: m.Job, tree: ast.File, source: SourceFile, sink: Sink, profile: Profile | None = None
 ) -> None:
     """Run every rule on one decoded job, for the cluster ``profile`` describes."""
+    from hclgpu.checks.context import Context
+    from hclgpu.settings.profile import Profile
+
     context = Context(job, source, tree, sink, profile or Profile())
     for code, functions in load_rules().items():
         target = TARGET_RULES.get(code)
@@ -105,6 +111,16 @@ def run_checks(
                     source,
                     help="this is a bug in hclgpu; please report it with the file",
                 )
+
+
+def __getattr__(name: str) -> Any:
+    """``Context`` on first use: the package is imported by what only reads suppression
+    comments (:mod:`hclgpu.checks.suppress`), which needs no rule machinery."""
+    if name == "Context":
+        from hclgpu.checks.context import Context
+
+        return Context
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["RULES", "Context", "load_rules", "rule", "run_checks"]

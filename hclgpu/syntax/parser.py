@@ -20,7 +20,6 @@ from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 from hclgpu.syntax.build import CALLBACKS, PASS_THROUGH
 from hclgpu.syntax.comments import attach_comments
-from hclgpu.syntax.errors import explain, unquoted_names
 from hclgpu.syntax.layout import check_layout
 from hclgpu.syntax.lexer import Lexer, LexError, Token
 from hclgpu.syntax.tables import Tables, load_tables
@@ -229,6 +228,8 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
         except _ParseFailure as failure:
             failed = True
             _notes(lexer, source, sink, noted)
+            from hclgpu.syntax.errors import explain, unquoted_names  # only files with errors
+
             problem = explain(failure.token, failure.expected, failure.previous, text)
             fix = problem.fix
             if problem.rest_of_body and failure.token.type == "STRING":

@@ -19,7 +19,6 @@ import contextlib
 import hashlib
 import marshal
 import os
-import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -81,6 +80,8 @@ def _key(grammar: str) -> str:
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
+    import tempfile  # only when the tables are (re)built
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tables-")
     try:
