@@ -227,7 +227,8 @@ class Decoder:
         schema = schema_of(model)
         values: dict[str, Value] = {}
         self._attributes(body, schema, values)
-        self._blocks(body, schema, values)
+        if body.blocks:
+            self._blocks(body, schema, values)
         self._required(body, schema)
         return model.build(**values, span=span)
 
@@ -303,7 +304,8 @@ class Decoder:
 
     def _block_field(self, spec: FieldSpec, blocks: list[tuple[ast.Block, Scope]]) -> Value:
         if spec.container is None:
-            blocks = self.singleton(blocks)
+            if len(blocks) > 1:
+                blocks = self.singleton(blocks)
             return self._one_block(spec, *blocks[0])
         decoded = [(b, self._one_block(spec, b, s)) for b, s in blocks]
         if spec.container == "list":
