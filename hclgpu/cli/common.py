@@ -34,6 +34,8 @@ def add_color(parser: argparse.ArgumentParser) -> None:
 
 
 def exit_status(diagnostics: Sequence[Diagnostic], strict: bool) -> int:
+    if not diagnostics:  # a clean run (a warm re-check) need not load the code tables
+        return EXIT_OK
     from hclgpu.codes import CODES, Severity
 
     if any(CODES[d.code].fatal for d in diagnostics if d.code in CODES):

@@ -12,10 +12,12 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from typing import BinaryIO
 
-from hclgpu.codes.base import Code
-from hclgpu.codes.syntax import HG013, HG020
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a warm re-check's start-up)
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+    from hclgpu.codes.base import Code
 
 MAX_BYTES = 16 * 1024 * 1024
 """The largest input read (16 MiB): the biggest real job files are well under 1 MiB, and
@@ -28,9 +30,16 @@ class Unreadable(OSError):
     naming it (callers name it as their messages do). ``code`` is the diagnostic for it:
     HG013 when it is too large, HG020 otherwise."""
 
-    def __init__(self, reason: str, code: Code = HG020) -> None:
+    def __init__(self, reason: str, too_large: bool = False) -> None:
         super().__init__(reason)
-        self.code = code
+        self.too_large = too_large
+
+    @property
+    def code(self) -> Code:
+        """Looked up when asked for: a warm re-check reads files and no code table."""
+        from hclgpu.codes.syntax import HG013, HG020
+
+        return HG013 if self.too_large else HG020
 
 
 class NotUtf8(ValueError):
@@ -65,10 +74,10 @@ def read_bytes(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:
             raise Unreadable(f"not a regular file ({_kind(status.st_mode)})")
         if status.st_size > MAX_BYTES:
             size = -(-status.st_size // (1024 * 1024))
-            raise Unreadable(f"the file is {size} MiB; hclgpu reads at most {MAX_MIB} MiB", HG013)
+            raise Unreadable(f"the file is {size} MiB; hclgpu reads at most {MAX_MIB} MiB", too_large=True)
         data = handle.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
-        raise Unreadable(f"the file is larger than {MAX_MIB} MiB, the most hclgpu reads", HG013)
+        raise Unreadable(f"the file is larger than {MAX_MIB} MiB, the most hclgpu reads", too_large=True)
     return data, status
 
 
@@ -77,7 +86,7 @@ def read_stream(stream: BinaryIO) -> bytes:
     when there is more."""
     data = stream.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
-        raise Unreadable(f"the input is larger than {MAX_MIB} MiB", HG013)
+        raise Unreadable(f"the input is larger than {MAX_MIB} MiB", too_large=True)
     return data
 
 

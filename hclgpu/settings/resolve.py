@@ -19,7 +19,7 @@ from hclgpu.settings.files import ConfigFile, Configurations, read_values
 class Resolver:
     """Settings by file, each configuration read once per run."""
 
-    __slots__ = ("_by_config", "_files", "config", "given", "isolated", "origin")
+    __slots__ = ("_by_config", "_by_folder", "_files", "config", "given", "isolated", "origin")
 
     def __init__(
         self,
@@ -37,10 +37,15 @@ class Resolver:
         self.isolated = isolated
         self._files = Configurations()
         self._by_config: dict[str | None, Settings] = {}
+        self._by_folder: dict[str, Settings] = {}
+        """Folder → its settings: a run over a folder asks once per file."""
 
     def for_folder(self, folder: str) -> Settings:
         """The settings of the files in ``folder``."""
-        return self._settings(self._config_for(folder))
+        found = self._by_folder.get(folder)
+        if found is None:
+            found = self._by_folder[folder] = self._settings(self._config_for(folder))
+        return found
 
     def for_file(self, path: str) -> Settings:
         """The settings of ``path`` (standard input and unnamed text: the working directory's)."""
