@@ -226,11 +226,11 @@ class Context:
 def _index(tree: ast.File) -> dict[int, ast.Block]:
     """Every block of the file by the offset where it starts."""
     found: dict[int, ast.Block] = {}
+    block = ast.Block
     stack = [tree.body]
     while stack:
-        body = stack.pop()
-        for item in body.items:
-            if isinstance(item, ast.Block):
+        for item in stack.pop().items:
+            if type(item) is block:  # (no class derives from Block)
                 found[item.span.start] = item
                 stack.append(item.body)
     return found
