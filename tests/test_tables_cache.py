@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import hclgpu
+from hclgpu.io import records
 from hclgpu.syntax import tables as tables_module
 from hclgpu.syntax.tables import load_tables
 
@@ -41,7 +42,7 @@ def _flip_one_byte(data: bytes) -> bytes:
 
 
 def _whole_but_not_tables(data: bytes) -> bytes:
-    return tables_module._pack((tables_module._FORMAT, "not", "the", "tables", 0, 0))
+    return records.pack((tables_module._FORMAT, "not", "the", "tables", 0, 0))
 
 
 DAMAGE: dict[str, Callable[[bytes], bytes]] = {

@@ -22,6 +22,8 @@ from hclgpu.io.files import read_text
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
+    from typing import Any
+
     from hclgpu.settings.option import Option
 
 NAMES = (".hclgpu.toml", "hclgpu.toml", "pyproject.toml")
@@ -102,12 +104,7 @@ def _table(path: str) -> dict[str, object] | None:
     is_pyproject = os.path.basename(path) == "pyproject.toml"
     if is_pyproject and "hclgpu" not in text:
         return None  # no [tool.hclgpu] table: not ours to parse (or judge)
-    import tomllib
-
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: cannot read the configuration: {error}") from None
+    data = _parsed(path, text)
     tool = data.get("tool")
     table = tool.get("hclgpu") if isinstance(tool, dict) else None
     if is_pyproject:
@@ -117,6 +114,34 @@ def _table(path: str) -> dict[str, object] | None:
     if not isinstance(table, dict) or set(data) != {"tool"} or set(tool) != {"hclgpu"}:  # type: ignore[arg-type]
         raise ConfigError(f"{path}: write the keys either at the top level or in [tool.hclgpu], not both")
     return table
+
+
+def _parsed(path: str, text: str) -> dict[str, Any]:
+    """The TOML document ``text``, from its record when this text was parsed before.
+
+    Every `check` reads the configuration of the folder it runs in, and importing and
+    running the TOML parser is a tenth of a warm re-check of a whole tree. So the document
+    is kept as a record (:mod:`hclgpu.io.records`) named by a digest of the text and of the
+    Python that parsed it: the same text gives the same document, and any change a new
+    record. A document marshal cannot hold (a TOML date) is parsed each time."""
+    import hashlib
+    import sys
+
+    from hclgpu.io.records import cache_dir, read_record, write_record
+
+    key = hashlib.sha256(f"{sys.version_info[:2]}\0{text}".encode()).hexdigest()[:32]
+    record = os.path.join(cache_dir(), "config", f"{key}.marshal")
+    whole, stored = read_record(record)
+    if whole and isinstance(stored, dict):
+        return stored
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: cannot read the configuration: {error}") from None
+    write_record(record, data)
+    return data
 
 
 def _values(table: dict[str, object], path: str) -> dict[str, object]:

@@ -7,27 +7,23 @@ so later processes load them in about a millisecond. Nothing is ever written int
 the installed package (site-packages is often read-only); when no cache directory
 is writable, the tables are simply rebuilt.
 
-A cache file is trusted only when it is whole: it starts with the SHA-256 of what
-follows, and what follows must unpack as tables. A damaged file (a disk error, a copy
-cut short, another program's bytes) is rebuilt and replaced, never used: a wrong state
-number would parse files wrongly with no error at all.
+The cache file is a record of :mod:`hclgpu.io.records`, trusted only when whole and when
+what it holds unpacks as tables. A damaged file (a disk error, a copy cut short, another
+program's bytes) is rebuilt and replaced, never used: a wrong state number would parse
+files wrongly with no error at all.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import marshal
 import os
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 from hclgpu.assets import grammar_path
-from hclgpu.io.files import read_bytes
+from hclgpu.io.records import cache_dir, read_record, unpack, write_record
 
 _FORMAT = 2
-_DIGEST = 32
 
 Actions = dict[str, tuple[int, int]]
 """token or rule name -> (0, next state) for shift/goto, (1, rule index) for reduce."""
@@ -43,11 +39,6 @@ class Tables:
     moves: list[dict[str, int]]
     """Per state, token or rule name -> one int, for the parser's inner loop: a shift or goto
     is the next state (>= 0), a reduce is ``~rule`` (< 0)."""
-
-
-def _cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "hclgpu"
 
 
 def _build(grammar: str) -> tuple[object, ...]:
@@ -79,34 +70,17 @@ def _key(grammar: str) -> str:
     return digest[:24]
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    import tempfile  # only when the tables are (re)built
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tables-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def _unpack(data: bytes) -> Tables | None:
     """The tables a cache file holds, or None when it is not whole."""
-    digest, payload = data[:_DIGEST], data[_DIGEST:]
-    if hashlib.sha256(payload).digest() != digest:
-        return None
+    whole, stored = unpack(data)
+    return _checked(stored) if whole else None
+
+
+def _checked(data: object) -> Tables | None:
     try:
-        return _tables(marshal.loads(payload))
-    except (ValueError, EOFError, TypeError, AttributeError, IndexError, KeyError):
+        return _tables(data)
+    except (ValueError, TypeError, AttributeError, IndexError, KeyError):
         return None
-
-
-def _pack(data: tuple[object, ...]) -> bytes:
-    payload = marshal.dumps(data)  # type: ignore[arg-type]
-    return hashlib.sha256(payload).digest() + payload
 
 
 def _tables(data: object) -> Tables:
@@ -121,14 +95,11 @@ def _tables(data: object) -> Tables:
 @cache
 def load_tables() -> Tables:
     grammar = grammar_path().read_text(encoding="utf-8")
-    path = _cache_dir() / f"tables-{_key(grammar)}.marshal"
-    try:
-        tables = _unpack(read_bytes(path)[0])  # a regular file only: never a FIFO left there
-    except OSError:
-        tables = None
+    path = os.path.join(cache_dir(), f"tables-{_key(grammar)}.marshal")
+    whole, stored = read_record(path)
+    tables = _checked(stored) if whole else None
     if tables is None:
         data = _build(grammar)
-        with contextlib.suppress(OSError):
-            _write_atomically(path, _pack(data))
+        write_record(path, data)
         tables = _tables(data)
     return tables
