@@ -134,3 +134,28 @@ def test_every_built_in_target_is_light_to_list() -> None:
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     names, heavy = json.loads(done.stdout)
     assert names == ["nomad", "kubernetes", "oci", "docker", "compose"] and heavy == []
+
+
+def test_what_the_registry_knows_of_the_built_in_targets_without_loading_them_holds() -> None:
+    """render's parser lists the targets that take device IDs, and adds every target's flags,
+    without importing the built-in targets: none has flags, and the list is theirs."""
+    for target in registry.targets():
+        assert type(target).add_arguments is registry.BaseTarget.add_arguments, target.name
+        assert target.takes_device_ids == (target.name in registry.BUILT_IN_DEVICE_IDS), target.name
+    assert registry.flag_targets() == []
+
+
+def test_a_render_of_one_target_loads_no_other() -> None:
+    import subprocess
+    import sys
+
+    program = (
+        "import sys\n"
+        "from hclgpu.cli import main\n"
+        f"main(['render', {str(SAMPLE)!r}, '--target', 'nomad'])\n"
+        "backends = [m.split('.')[2] for m in sys.modules if m.startswith('hclgpu.backends.')]\n"
+        "print(sorted(backends), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(done.stderr.strip().splitlines()[-1].replace("'", '"')))
+    assert "nomad" in loaded and not loaded & {"kubernetes", "oci", "docker", "compose"}

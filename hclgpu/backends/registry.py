@@ -31,6 +31,10 @@ BUILT_IN = {
     "compose": "hclgpu.backends.compose",
 }
 """Each built-in target and the module exporting it, in the order ``--help`` lists them."""
+BUILT_IN_DEVICE_IDS = frozenset({"oci", "docker", "compose"})
+"""The built-in targets that take planned device IDs, known without importing them: a
+render of one target need not load the others to write its parser (a test keeps this
+equal to their ``takes_device_ids``). No built-in target has flags of its own."""
 
 _MODULES: dict[str, str] = dict(BUILT_IN)
 OptionsT = TypeVar("OptionsT")
@@ -95,8 +99,19 @@ def get(name: str) -> Target:
 
 
 def targets() -> list[Target]:
-    """Every target, loaded (for the parser, which lists every target's flags)."""
+    """Every target, loaded."""
     return [get(name) for name in names()]
+
+
+def _built_in(name: str) -> bool:
+    """Whether ``name`` is a built-in target as shipped (not replaced by a registered one)."""
+    return BUILT_IN.get(name) == _MODULES[name]
+
+
+def flag_targets() -> list[Target]:
+    """The targets that may add flags to ``render``: the registered ones (the built-in
+    targets take their options from the settings)."""
+    return [get(name) for name in names() if not _built_in(name)]
 
 
 def register(target: Target) -> None:
@@ -158,4 +173,8 @@ def options_of(given: object, kind: type[OptionsT]) -> OptionsT:
 
 def device_id_targets() -> list[str]:
     """The targets that take the device IDs a node plan chose (``render --nodes``)."""
-    return [t.name for t in targets() if t.takes_device_ids]
+    return [
+        name
+        for name in names()
+        if (name in BUILT_IN_DEVICE_IDS if _built_in(name) else get(name).takes_device_ids)
+    ]

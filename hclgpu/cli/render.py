@@ -60,7 +60,7 @@ def add_parser(commands: Subparsers) -> None:
         help="also apply what Nomad's server adds on registration: implied constraints, Connect"
         " sidecar tasks and ports (implies --canonicalize; see hclgpu explain admission)",
     )
-    for target in registry.targets():
+    for target in registry.flag_targets():
         target.add_arguments(render)  # a plug-in target's own flags (the built-in ones are settings)
     render.add_argument(
         "--node", metavar="NAME",
