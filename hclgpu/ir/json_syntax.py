@@ -27,7 +27,7 @@ node inside a parsed template, points back at the characters of the file it came
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, TypeAlias
 
 from hclgpu.codes import declared
@@ -775,13 +775,13 @@ def _relocate(node: Any, move: _Mover, seen: set[int]) -> None:
     if id(node) in seen:
         return
     seen.add(id(node))
-    for field in fields(node):
-        value = getattr(node, field.name)
+    for name in ast.fields_of(node):
+        value = getattr(node, name)
         if isinstance(value, Span):
-            setattr(node, field.name, move(value))
+            setattr(node, name, move(value))
         elif isinstance(value, list):
             for item in value:
-                if is_dataclass(item):
+                if isinstance(item, ast.Syntax):
                     _relocate(item, move, seen)
-        elif is_dataclass(value):
+        elif isinstance(value, ast.Syntax):
             _relocate(value, move, seen)

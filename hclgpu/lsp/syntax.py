@@ -4,7 +4,6 @@ reference and declaration (for definitions and references)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -66,13 +65,13 @@ def attribute_at(block_body: ast.Body, offset: int) -> ast.Attribute | None:
 
 def children(node: object) -> Iterator[object]:
     """The syntax nodes directly inside ``node``."""
-    if not dataclasses.is_dataclass(node):
+    if not isinstance(node, ast.Syntax):
         return
-    for item in dataclasses.fields(node):
-        value = getattr(node, item.name)
+    for name in ast.fields_of(node):
+        value = getattr(node, name)
         if isinstance(value, list):
-            yield from (v for v in value if dataclasses.is_dataclass(v))
-        elif dataclasses.is_dataclass(value) and not isinstance(value, Span):
+            yield from (v for v in value if isinstance(v, ast.Syntax))
+        elif isinstance(value, ast.Syntax):
             yield value
 
 

@@ -10,7 +10,6 @@ start inside a string, heredoc or comment, whose bytes are content.
 
 from __future__ import annotations
 
-import dataclasses
 from bisect import bisect_left
 from collections import Counter
 from typing import TypeAlias
@@ -233,14 +232,14 @@ def _protected_spans(expr: ast.Expr, comments: list[ast.Comment]) -> list[Span]:
         if isinstance(node, list):
             stack.extend(node)
             continue
-        if not dataclasses.is_dataclass(node) or isinstance(node, type):
+        if not isinstance(node, ast.Syntax):
             continue
         if isinstance(node, ast.Template) or (isinstance(node, ast.Literal) and isinstance(node.value, str)):
             found.append(node.span)
             continue
-        for field in dataclasses.fields(node):
-            if field.name not in _IGNORED:
-                stack.append(getattr(node, field.name))
+        for name in ast.fields_of(node):
+            if name not in _IGNORED:
+                stack.append(getattr(node, name))
     return found
 
 
@@ -269,11 +268,9 @@ def _same(left: object, right: object) -> bool:
             if len(a) != len(b):
                 return False
             pending.extend(zip(a, b, strict=True))
-        elif dataclasses.is_dataclass(a) and not isinstance(a, type):
+        elif isinstance(a, ast.Syntax):
             pending.extend(
-                (getattr(a, f.name), getattr(b, f.name))
-                for f in dataclasses.fields(a)
-                if f.name not in _IGNORED
+                (getattr(a, name), getattr(b, name)) for name in ast.fields_of(a) if name not in _IGNORED
             )
         elif not _same_leaf(a, b):
             return False

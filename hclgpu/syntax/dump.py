@@ -7,7 +7,6 @@ convention as diagnostics.
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
 from hclgpu.source import SourceFile, Span
@@ -26,16 +25,16 @@ def to_json(node: Any, source: SourceFile) -> Any:
         return [to_json(item, source) for item in node]
     if isinstance(node, Span):
         return span_json(source, node)
-    if not hasattr(node, "__dataclass_fields__"):
+    if not isinstance(node, ast.Syntax):
         return node
     data: dict[str, Any] = {"node": type(node).__name__}
-    for field in fields(node):
-        value = getattr(node, field.name)
-        if field.name == "comments" and isinstance(node, ast.File):
+    for name in ast.fields_of(node):
+        value = getattr(node, name)
+        if name == "comments" and isinstance(node, ast.File):
             value = [comment.text for comment in value]
         elif isinstance(value, ast.Comment):
             value = value.text
-        elif field.name == "leading":
+        elif name == "leading":
             value = [comment.text for comment in value]
-        data[field.name] = to_json(value, source)
+        data[name] = to_json(value, source)
     return data
