@@ -104,35 +104,47 @@ def _write_object(value: dict[str, Any], newline: str, out: list[str]) -> None:
 
 
 @cache
-def _keys(model: type[Node]) -> tuple[tuple[str, str, bool], ...]:
-    """Like :func:`_fields`, with each Go name already written as a JSON key (`"Name": `)."""
-    return tuple((name, f'"{alias}": ', omitempty) for name, alias, omitempty in _fields(model))
+def _keys(model: type[Node], newline: str) -> tuple[tuple[str, str, str, str, bool], ...]:
+    """Per printed field of ``model`` at the indentation ``newline``: its name, what is
+    written before its value as the first field (`{`, newline, `"Name": `) and as a later
+    one (`,` first), that with `null` already after it, and whether it is omitempty."""
+    inner = newline + _STEP
+    return tuple(
+        (name, f'{{{inner}"{alias}": ', f',{inner}"{alias}": ', f',{inner}"{alias}": null', omitempty)
+        for name, alias, omitempty in _fields(model)
+    )
 
 
 def _write_node(node: Node, newline: str, out: list[str]) -> None:
     """One model as a JSON object; scalars are written inline (the hot path for big jobs)."""
-    inner = newline + _STEP
-    following = "," + inner
     values = node.__dict__
-    separator = "{" + inner
-    for name, key, omitempty in _keys(type(node)):
+    first = True
+    for name, opening, following, null, omitempty in _keys(type(node), newline):
         value: Any = values[name]
         if omitempty and _empty(value):
             continue
+        if not first:
+            if value is None:
+                out.append(null)
+                continue
+            prefix = following
+        else:
+            first = False
+            prefix = opening
+            if value is None:
+                out.append(opening + "null")
+                continue
         kind: type = type(value)
         if kind is str:
-            out.append(separator + key + _string(value))
-        elif value is None:
-            out.append(separator + key + "null")
+            out.append(prefix + _string(value))
         elif kind is bool:
-            out.append(separator + key + ("true" if value else "false"))
+            out.append(prefix + ("true" if value else "false"))
         elif kind is int:
-            out.append(separator + key + str(value))
+            out.append(prefix + str(value))
         else:
-            out.append(separator + key)
-            _write(value, inner, out)
-        separator = following
-    out.append("{}" if separator != following else newline + "}")
+            out.append(prefix)
+            _write(value, newline + _STEP, out)
+    out.append("{}" if first else newline + "}")
 
 
 def _write_array(value: list[Any], newline: str, out: list[str]) -> None:
