@@ -14,6 +14,7 @@ from hclgpu.source import SourceFile
 from hclgpu.syntax import lexer as lexer_module
 from hclgpu.syntax import parser as parser_module
 from hclgpu.syntax.dump import to_json
+from hclgpu.syntax.redefined import check_redefined
 
 CASES = {
     "plain": 'job "a" {\n  count = 2\n  name = "x"\n  on = true\n  off = false\n  none = null\n'
@@ -60,6 +61,9 @@ CASES = {
     "an error after held lines": '# x\njob "a" {\n  a = 1\n  b {\n    c = 1\n    d =\n  }\n}\n',
     "a lexical error after held lines": '# x\njob "a" {\n  a = 1\n  b {\n    c = 1\n    d = @\n  }\n}\n',
     "unclosed after held lines": '# x\njob "a" {\n  a = 1\n  b {\n    c = 1\n',
+    "redefined in whole-line blocks": '# x\njob "a" {\n  g {\n    a = 1\n    a = 2\n    h {\n      b = 1\n'
+    "      b = 2\n    }\n    i {\n      c = 1\n    }\n  }\n  d = 1\n  d = 3\n  k {\n    x = 1\n    m {\n"
+    "      e = 1\n      e = 2\n    }\n  }\n}\n",
     "nested too deeply": "".join(f'{"  " * i}b "{i}" {{\n' for i in range(300)),
 }
 
@@ -70,6 +74,8 @@ def _parse(text: str, lines: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[obj
     source = SourceFile("x.hcl", text)
     sink = Sink()
     tree = parser_module.parse(source, sink)
+    if tree is not None:  # as the pipeline does: redefinitions are looked for after the parse
+        check_redefined(tree, source, sink)
     found = [(d.code, d.span.start if d.span else None, d.message, d.help) for d in sink.sorted()]
     return json.dumps(to_json(tree, source)) if tree else None, found
 

@@ -11,6 +11,7 @@ of the file is also listed in order on :class:`File`.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import ClassVar, TypeAlias
 
 from hclgpu.source import Span
@@ -538,16 +539,23 @@ class Body(Syntax):
 
 class File(Syntax):
     _fields = ("body", "comments", "span")
-    __slots__ = _fields
+    __slots__ = (*_fields, "whole_blocks")
 
     body: Body
     comments: list[Comment]
     span: Span
+    whole_blocks: Collection[int]
+    """The ids of the blocks the parse found laid out as HCL wants with nothing redefined
+    inside (:attr:`hclgpu.syntax.lexer.Lexer.whole_blocks`): valid while the tree is as
+    parsed. Not a field: no walk, print or dump sees it."""
 
-    def __init__(self, body: Body, comments: list[Comment], span: Span) -> None:
+    def __init__(
+        self, body: Body, comments: list[Comment], span: Span, whole_blocks: Collection[int] = frozenset()
+    ) -> None:
         self.body = body
         self.comments = comments
         self.span = span
+        self.whole_blocks = whole_blocks
 
 
 Node: TypeAlias = File | Body | Attribute | Block | Label | Comment | Expr | ObjectItem | Step | TemplatePart

@@ -204,6 +204,11 @@ _A_NAME, _A_STRING, _A_NUMBER, _A_KEYWORD, _A_TEMPLATE, _A_LIST, _H_NAME, _H_LAB
 )
 
 
+_Frame = tuple[Token, list[ast.Attribute | ast.Block], list[int], set[str]]
+"""A block being built: its HEADER token, its items, [the offset of the NL before its first
+item, 1 while no attribute is set twice in it or in a block inside], the names it sets."""
+
+
 def _attribute_node(line: re.Match[str], text: str) -> tuple[ast.Attribute, str]:
     """The node the parser would have built from an ``attribute_line``'s IDENT, EQUAL and
     value tokens, and the type of the value's last token."""
@@ -397,13 +402,13 @@ class Lexer:
         self._lines_at = -1
         """The offset of the NL before the first of them."""
         self.whole_blocks: set[int] = set()
-        """The ids of the blocks the lexer built from whole lines: their layout is HCL's
-        (each item on a line of its own, the `}` on the next), so nothing in them needs the
-        layout check."""
-        self._frames: list[tuple[Token, list[ast.Attribute | ast.Block], list[int]]] = []
+        """The ids of the blocks the lexer built from whole lines that set no attribute twice
+        in any body inside them: their layout is HCL's (each item on a line of its own, the
+        `}` on the next) and nothing in them is redefined, so neither check need look in."""
+        self._frames: list[_Frame] = []
         """Blocks opened by a HEADER whose bodies, so far, hold only whole lines: the lexer
-        builds them itself (HEADER token, items, the NL offset of the first item) until a
-        token of another kind arrives, when they are handed to the parser as they stand."""
+        builds them itself until a token of another kind arrives, when they are handed to
+        the parser as they stand."""
         # Each frame: (kind, opener start, opener end, extra)
         self.stack: list[tuple[str, int, int, object]] = [("file", 0, 0, _BODY)]
 
@@ -469,20 +474,26 @@ class Lexer:
         if self._lines:
             emit(Token("LINES", self._lines, self._lines_at, self._lines_at + 1))  # type: ignore[arg-type]
             self._lines = []
-        for header, items, first in self._frames:
+        for header, items, state, _ in self._frames:
             emit(header)
             if items:
-                emit(Token("LINES", items, first[0], first[0] + 1))  # type: ignore[arg-type]
+                emit(Token("LINES", items, state[0], state[0] + 1))  # type: ignore[arg-type]
         self._frames.clear()
 
     def _hold(self, item: ast.Attribute | ast.Block, newline: int) -> None:
         """Keep a whole-line item (and the offset of the NL before it) for the block being
         built, or else for the current body's next LINES token."""
         if self._frames:
-            _, items, first = self._frames[-1]
+            _, items, state, names = self._frames[-1]
             if not items:
-                first[0] = newline
+                state[0] = newline
             items.append(item)
+            if isinstance(item, ast.Attribute):
+                if item.name in names:
+                    state[1] = 0  # redefined: HG109 will look in
+                names.add(item.name)
+            elif id(item) not in self.whole_blocks:
+                state[1] = 0
         else:
             if not self._lines:
                 self._lines_at = newline
@@ -518,7 +529,7 @@ class Lexer:
                         self._hold(node, at)
                     else:
                         self._push("{", end - 1, end, _BODY)
-                        frames.append((_header_token(m, text, at), [], [-1]))
+                        frames.append((_header_token(m, text, at), [], [-1, 1], set()))
                         last = "LBRACE"
                     continue
                 # not in a body (an object's items): here only its newline and indentation count
@@ -537,9 +548,10 @@ class Lexer:
                     kind = self._close("}", end - 1, end)
                     last_kind, last = last, "RBRACE"
                     if frames and last_kind not in _CONTINUES_AFTER:  # a block of whole lines ends
-                        header, items, _ = frames.pop()
+                        header, items, state, _ = frames.pop()
                         block = _block(header, items, end)
-                        self.whole_blocks.add(id(block))
+                        if state[1]:
+                            self.whole_blocks.add(id(block))
                         self._hold(block, header.start)
                         continue
                     if self._lines or frames:

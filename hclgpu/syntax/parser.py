@@ -249,10 +249,10 @@ def parse(source: SourceFile, sink: Sink) -> ast.File | None:
             if failed:
                 return None
             body.span = Span(0, len(text))
-            file = ast.File(body, [], Span(0, len(text)))
+            file = ast.File(body, [], Span(0, len(text)), lexer.whole_blocks)
             with paused_gc():
                 attach_comments(file, lexer.comments, text)
-            return None if check_layout(body, source, sink, lexer.whole_blocks) else file
+            return None if check_layout(body, source, sink, file.whole_blocks) else file
         budget -= len(text)
         if offset <= last_offset or budget <= 0:
             break

@@ -14,14 +14,18 @@ from hclgpu.syntax import ast
 
 
 def check_redefined(tree: ast.File, source: SourceFile, sink: Sink) -> None:
-    """Report every attribute whose name an earlier attribute of the same body already set."""
+    """Report every attribute whose name an earlier attribute of the same body already set
+    (the blocks the parse saw set nothing twice, :attr:`~hclgpu.syntax.ast.File.whole_blocks`,
+    are not looked in)."""
+    whole = tree.whole_blocks
     stack = [tree.body]
     while stack:
         body = stack.pop()
         first: dict[str, ast.Attribute] = {}
         for item in body.items:
             if isinstance(item, ast.Block):
-                stack.append(item.body)
+                if id(item) not in whole:
+                    stack.append(item.body)
             elif item.name in first:
                 sink.emit(
                     HG109,
