@@ -125,22 +125,22 @@ _HEREDOC_REST = re.compile(r"[ \t]*\r?\n")
 _ESCAPE = re.compile(r"\\(?:[nrt\"\\]|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})|\$\$\{|%%\{|\\")
 _FOR_VAR_AHEAD = re.compile(r"[ \t\r\n]*[^\W\d]")
 _DIGITS = re.compile(r"\d+")
-# Whole lines of a body that the parser may take as one token each, instead of three to
-# five tokens and as many reductions: most lines of a job file are one of these.
+# Whole lines of a body, each taken by one match from the newline before it (the newline,
+# the indentation and the item), instead of three to five tokens and as many reductions:
+# most lines of a job file are one of these.
 # * `name = value`, whose value is a plain string, a number, `true`, `false`, `null`, a
 #   string whose only templates are `${a.b.c}`, or a one-line list of plain strings, with
 #   nothing after it but a comment, and whose next token does not continue the expression
-#   (`||`, `?`, ...): an ATTRIBUTE token holding the finished node;
+#   (`||`, `?`, ...): the lexer builds its Attribute node;
 # * `name "label" ... {`, labels plain quoted strings: a HEADER token holding the name and
 #   the labels (the `{` opens the body, whatever follows it is lexed as usual);
 # * `}`: in a body, an NL_RBRACE token (where the NL is due); in an object, NL and RBRACE.
-# Each stands for the NL before its line too, which the grammar knows. Whole-line
-# attributes are not handed over one by one: the lexer holds them, and builds the blocks
-# made only of whole lines itself, until another kind of token comes; then it hands the
-# parser the held items as one LINES token (see Lexer._release).
-# Each starts at the newline before it, so one match stands for the newline, the
-# indentation and the item. Anything else on the line (escapes, templates, a second item,
-# a keyword as the name) takes the general path.
+# The attributes are not handed over one by one: the lexer holds them, and builds a block
+# whose body is only whole lines itself, until a token of another kind comes; then it hands
+# the parser what it holds as one LINES token (see Lexer._release). LINES, HEADER and
+# NL_RBRACE each stand for the NL before their line too, which the grammar knows. Anything
+# else on the line (escapes, other templates, a second item, a keyword as the name) takes
+# the general path.
 _LINES = r"""
      (?P<nl>\n[ \t\r\f]*+)
      (?:(?P<attribute_line>(?P<a_name>(?!(?:for|in|if)(?![\w-]))[^\W\d][\w-]*)[ \t]*=[ \t]*
@@ -273,8 +273,8 @@ def _template_parts(text: str, start: int, end: int) -> list[ast.TemplatePart]:
 
 def _header_token(line: re.Match[str], text: str, newline: int) -> Token:
     """The HEADER token of a ``header_line`` match: the block's name with its span, its
-    labels and the span of its `{`, as the parser's ``line`` rule wants them; placed, like
-    an ATTRIBUTE, where the NL before the line is."""
+    labels and the end of its `{`, as the parser's ``line`` rule (and :func:`_block`) want
+    them; placed where the NL before the line is, which it stands for too."""
     name_start, name_end = line.span(_H_NAME)
     labels_start, labels_end = line.span(_H_LABELS)
     labels = []
@@ -386,8 +386,8 @@ class Lexer:
     def __init__(self, text: str, lines: bool = False) -> None:
         self.text = text
         self.lines = lines
-        """Hand the parser the plain lines of :data:`_LINES` as one token each (ATTRIBUTE,
-        HEADER); without it, every token is its own (what semantic highlighting reads)."""
+        """Take the plain lines of :data:`_LINES` whole (LINES, HEADER, NL_RBRACE tokens);
+        without it, every token is its own (what semantic highlighting reads)."""
         self.comments: list[tuple[int, int]] = []
         self.expect_in = False
         """True after `for` until its `in`: only there is `in` a keyword."""
