@@ -93,6 +93,16 @@ Scope = Mapping[str, Value]
 """Root names in scope: ``var``, ``local`` and iterator or ``for`` names."""
 
 
+_SHORT = 64
+"""A list literal of at most this many plain values is taken as written (a longer one is
+measured, as every computed value is)."""
+
+
+def _plain(expr: ast.Tuple) -> bool:
+    """A short list of literals (`["http", "metrics"]`)."""
+    return len(expr.items) <= _SHORT and all(type(item) is ast.Literal for item in expr.items)
+
+
 @dataclass(slots=True)
 class Evaluator:
     """Evaluates expressions of one source file with a fixed function table."""
@@ -119,6 +129,10 @@ class Evaluator:
     def value(self, expr: ast.Expr, scope: Scope) -> Value:
         """The value of an attribute, a function's argument or an operand of ``==``,
         measured against the budget of a function's result (see :mod:`hclgpu.eval.budget`)."""
+        if isinstance(expr, ast.Literal):  # most values: nothing to evaluate, nothing to measure
+            return expr.value
+        if isinstance(expr, ast.Tuple) and _plain(expr):
+            return [item.value for item in expr.items]  # type: ignore[union-attr]
         value = self.eval(expr, scope)
         try:
             self.budget.measure(value)
