@@ -16,6 +16,7 @@ from hclgpu.numbers import parse_decimal
 from hclgpu.source import Span
 from hclgpu.syntax import ast
 from hclgpu.syntax.lexer import Token
+from hclgpu.syntax.lexer import header_block as _header_block
 
 Children = list[Any]
 
@@ -94,9 +95,7 @@ def more_lines(c: Children) -> list[ast.Attribute | ast.Block]:
 def line(c: Children) -> ast.Block:
     """A block from its HEADER, its body and its closing brace."""
     header, inner, rbrace = c
-    name, name_span, labels, body_start = header.value
-    inner.span = Span(body_start, rbrace.start)
-    return ast.Block(name, name_span, labels, inner, Span(name_span.start, rbrace.end))
+    return _header_block(header, inner, rbrace.end)
 
 
 def block(c: Children) -> ast.Block:

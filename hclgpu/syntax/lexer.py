@@ -219,12 +219,13 @@ def _attribute_node(line: re.Match[str], text: str) -> tuple[ast.Attribute, str]
     return ast.Attribute(name, Span(name_start, name_end), value, Span(name_start, value.span.end)), last
 
 
-def _block(header: Token, items: list[ast.Attribute | ast.Block], brace_end: int) -> ast.Block:
-    """A block whose body is whole lines, closed by the `}` that ends at ``brace_end``: what
-    the parser's ``line`` rule builds from its HEADER, body and NL_RBRACE."""
+def header_block(header: Token, body: ast.Body, brace_end: int) -> ast.Block:
+    """The block a HEADER token opens, with ``body``, closed by the `}` that ends at
+    ``brace_end``: the lexer builds a block of whole lines with it, the parser's ``line``
+    rule every other block that starts with a HEADER."""
     held: tuple[str, Span, list[ast.Label], int] = header.value  # type: ignore[assignment]
     name, name_span, labels, body_start = held
-    body = ast.Body(items, Span(body_start, brace_end - 1))
+    body.span = Span(body_start, brace_end - 1)
     return ast.Block(name, name_span, labels, body, Span(name_span.start, brace_end))
 
 
@@ -273,8 +274,8 @@ def _template_parts(text: str, start: int, end: int) -> list[ast.TemplatePart]:
 
 def _header_token(line: re.Match[str], text: str, newline: int) -> Token:
     """The HEADER token of a ``header_line`` match: the block's name with its span, its
-    labels and the end of its `{`, as the parser's ``line`` rule (and :func:`_block`) want
-    them; placed where the NL before the line is, which it stands for too."""
+    labels and the end of its `{`, as :func:`header_block` wants them; placed where the NL
+    before the line is, which it stands for too."""
     name_start, name_end = line.span(_H_NAME)
     labels_start, labels_end = line.span(_H_LABELS)
     labels = []
@@ -549,7 +550,7 @@ class Lexer:
                     last_kind, last = last, "RBRACE"
                     if frames and last_kind not in _CONTINUES_AFTER:  # a block of whole lines ends
                         header, items, state, _ = frames.pop()
-                        block = _block(header, items, end)
+                        block = header_block(header, ast.Body(items, Span(-1, -1)), end)
                         if state[1]:
                             self.whole_blocks.add(id(block))
                         self._hold(block, header.start)
