@@ -117,13 +117,9 @@ class Decoder:
         self, attribute: ast.Attribute, scope: Scope, annotation: Any, go: str = ""
     ) -> tuple[bool, Value]:
         """Evaluate an attribute and convert it to the field's type."""
-        expr = attribute.value
-        if type(expr) is ast.Literal:  # most values: nothing to evaluate, nothing to measure
-            value = expr.value
-        else:
-            ok, value = self.eval(expr, scope)
-            if not ok:
-                return False, None
+        ok, value = self.eval(attribute.value, scope)
+        if not ok:
+            return False, None
         try:
             return True, convert_value(value, annotation, go)
         except EvalError as error:
