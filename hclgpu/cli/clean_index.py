@@ -4,8 +4,8 @@ A re-check of a large tree where nothing changed should cost a directory walk an
 ``stat`` per file: no file read, no compiler imported. This module keeps the record
 that makes that possible (``index.json`` beside the check cache: absolute path →
 ``[mtime_ns, ctime_ns, size, inode, device, inputs fingerprint, cache key]``), and so it
-imports nothing beyond ``os``, ``json``, the file reader :mod:`hclgpu.io.files` and the
-directory walk :mod:`hclgpu.io.walk`:
+imports nothing beyond ``os``, ``json``, the file reader :mod:`hclgpu.io.files`, the
+directory walk :mod:`hclgpu.io.walk` and the cache's place (:mod:`hclgpu.io.records`):
 ``hclgpu check`` consults it before loading anything else. A file is in the record only if
 its last check reported nothing and read no other file. The status recorded is the one the
 file had when it was read, so a file changed while a long check runs is read again next
@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable
 
 from hclgpu.io.files import read_bytes, remove_quietly
+from hclgpu.io.records import cache_dir
 from hclgpu.io.walk import Exclusion, Reading, absolute_job_files, signature
 
 RACY_NS = 2_000_000_000
@@ -30,8 +31,7 @@ write within the same timestamp tick, of the same size, would look unchanged (gi
 
 def cache_root() -> str:
     """``$XDG_CACHE_HOME/hclgpu/check``, else ``~/.cache/hclgpu/check``."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "hclgpu", "check")
+    return os.path.join(cache_dir(), "check")
 
 
 def fingerprint(

@@ -11,7 +11,6 @@ Records are not check results: ``--no-cache`` keeps them.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 import os
 
@@ -19,19 +18,24 @@ _DIGEST = 32
 
 
 def cache_dir() -> str:
-    """``$XDG_CACHE_HOME/hclgpu``, else ``~/.cache/hclgpu``."""
+    """``$XDG_CACHE_HOME/hclgpu``, else ``~/.cache/hclgpu``: where every cache of hclgpu is
+    (the parser's tables, configuration documents, fleet summaries, check results)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "hclgpu")
 
 
 def pack(data: object) -> bytes:
     """The record's bytes; ValueError for a value marshal cannot write (a date, an object)."""
+    import hashlib  # here, not at the top: the clean index takes only cache_dir from this module
+
     payload = marshal.dumps(data)  # type: ignore[arg-type]
     return hashlib.sha256(payload).digest() + payload
 
 
 def unpack(data: bytes) -> tuple[bool, object]:
     """(True, the data) for a whole record, else (False, None)."""
+    import hashlib
+
     digest, payload = data[:_DIGEST], data[_DIGEST:]
     if hashlib.sha256(payload).digest() != digest:
         return False, None

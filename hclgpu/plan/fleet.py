@@ -108,10 +108,10 @@ def _load(path: str, _mtime: int, _size: int) -> tuple[FleetGroup, ...]:
 def _summary_path(path: str) -> str:
     import hashlib
 
-    from hclgpu.cli.clean_index import cache_root
+    from hclgpu.io.records import cache_dir
 
     name = hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:32]
-    return os.path.join(os.path.dirname(cache_root()), "fleet", f"{name}.json")
+    return os.path.join(cache_dir(), "fleet", f"{name}.json")
 
 
 def _readers() -> list[int]:
