@@ -12,8 +12,9 @@ from running the implementation.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -22,7 +23,9 @@ from hclgpu.codes import Severity
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.ir import models as m
-from hclgpu.ir.canonical import canonicalize
+from hclgpu.ir.base import Node, _all_models
+from hclgpu.ir.canonical import CHANGED, canonicalize
+from hclgpu.ir.canonical import _job as _canonical_job
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
 from tests.conftest import vendored
@@ -918,3 +921,115 @@ def test_canonicalize_does_not_change_its_input() -> None:
     assert job.task_groups[0].restart_policy is None and job.region is None
     # Canonicalizing twice changes nothing more.
     assert render(canonicalize(out)) == render(out)
+
+
+def _corpus() -> list[Path]:
+    root = Path(__file__).resolve().parent.parent
+    conformance = vendored("conformance", "nomad")
+    return sorted(
+        [*(root / "samples").glob("*.hcl"), *conformance.rglob("*.hcl"), *conformance.rglob("*.nomad")]
+    )
+
+
+def test_canonicalize_leaves_every_corpus_job_as_it_was() -> None:
+    """The canonical job shares the nodes no default changes with its input: none of them,
+    and no list or dict, may change in any job the corpus holds."""
+    jobs = 0
+    for path in _corpus():
+        result = compile_source(SourceFile(str(path), path.read_text(encoding="utf-8")), checks=False)
+        if result.job is None:
+            continue
+        before = result.job.tree_copy()
+        canonicalize(result.job)
+        assert result.job == before, path
+        jobs += 1
+    assert jobs > 100
+
+
+def _models_in(annotation: Any) -> list[type[Node]]:
+    found = [annotation] if isinstance(annotation, type) and issubclass(annotation, Node) else []
+    for argument in get_args(annotation):
+        found += _models_in(argument)
+    return found
+
+
+def _every_model(model: type[Node], above: frozenset[type[Node]], variant: Variant) -> Node:
+    """A node of ``model`` with one node of every model its fields can hold, at every depth
+    (``variant.emptied``'s node fields left empty; with ``variant.zero`` every scalar field
+    set to Go's zero value, which several Canonicalize functions test for)."""
+    values: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        shape = repr(info.annotation)
+        inner = [held for held in _models_in(info.annotation) if held not in above]
+        if name == "span" or (_models_in(info.annotation) and not inner):
+            continue
+        if inner:
+            node = _every_model(inner[0], above | {inner[0]}, variant)
+            if shape.startswith("list["):
+                values[name] = [] if model is variant.emptied else [node]
+            elif shape.startswith("dict["):
+                values[name] = {} if model is variant.emptied else {"k": node}
+            elif model is not variant.emptied:
+                values[name] = node
+        elif variant.zero:
+            zeros = (("list[", []), ("dict[", {}), ("str", ""), ("int", 0), ("bool", False))
+            values[name] = next((zero for prefix, zero in zeros if prefix in shape), None)
+    return model.build(**values)
+
+
+@dataclass(frozen=True)
+class Variant:
+    job_type: str
+    zero: bool
+    emptied: type[Node] | None
+
+
+def _changed_models(before: Any, after: Any, found: set[type[Node]]) -> None:
+    """The models of the nodes whose own fields differ between two copies of one tree."""
+    if isinstance(before, Node):
+        for name, value in before.__dict__.items():
+            other = after.__dict__[name]
+            if isinstance(value, (Node, list, dict)) and type(value) is type(other):
+                _changed_models(value, other, found)
+            elif value != other:
+                found.add(type(before))
+    elif isinstance(before, list) and len(before) == len(after):
+        for value, other in zip(before, after, strict=True):
+            _changed_models(value, other, found)
+    elif isinstance(before, dict) and before.keys() == after.keys():
+        for key, value in before.items():
+            _changed_models(value, after[key], found)
+    elif before != after:
+        raise AssertionError(f"a list or dict changed in place: {before!r} -> {after!r}")
+
+
+def test_changed_names_exactly_the_models_the_defaults_change() -> None:
+    """``CHANGED`` decides what the canonical job copies. Derive it: canonicalise full copies
+    of jobs that hold every model, each model once with its node fields empty, every scalar
+    unset or zero, for each job type, and collect the models whose fields changed."""
+    models = sorted(_all_models(), key=lambda model: model.__name__)
+    found: set[type[Node]] = set()
+    for job_type in ("service", "batch", "system"):
+        for zero in (False, True):
+            for emptied in [None, *models]:
+                job = _every_model(m.Job, frozenset({m.Job}), Variant(job_type, zero, emptied))
+                job.type = job_type
+                out = job.tree_copy()
+                _canonical_job(out)
+                _changed_models(job, out, found)
+    assert sorted(model.__name__ for model in found) == sorted(model.__name__ for model in CHANGED)
+
+
+def test_canonical_job_shares_what_no_default_changes() -> None:
+    job = _compile(
+        'job "j" {\n  group "g" {\n'
+        '    constraint {\n      attribute = "${attr.kernel.name}"\n      value = "linux"\n    }\n'
+        '    task "t" {\n      driver = "exec"\n      config { command = "/bin/true" }\n    }\n'
+        "  }\n}\n"
+    )
+    out = canonicalize(job)
+    assert out.task_groups is not None and job.task_groups is not None
+    group, original = out.task_groups[0], job.task_groups[0]
+    assert group is not original and group.constraints is original.constraints
+    assert group.tasks is not None and original.tasks is not None
+    assert group.tasks[0] is not original.tasks[0] and group.tasks[0].config is original.tasks[0].config

@@ -25,7 +25,7 @@ from functools import cache
 from typing import TypeVar
 
 from hclgpu.ir import models as m
-from hclgpu.ir.base import Node
+from hclgpu.ir.base import Node, copied_toward
 
 __all__ = ["canonicalize", "canonicalize_task"]
 
@@ -37,10 +37,29 @@ N = TypeVar("N", bound=Node)
 
 
 def canonicalize(job: m.Job) -> m.Job:
-    """A new job with the defaults ``api.Job.Canonicalize()`` applies; ``job`` is left unchanged."""
-    out = job.tree_copy()
+    """A new job with the defaults ``api.Job.Canonicalize()`` applies; ``job`` is left unchanged.
+
+    The new job shares with ``job`` every node that no default can change: treat both as
+    read-only, or copy (:meth:`~hclgpu.ir.base.Node.tree_copy`) before changing either."""
+    out = copied_toward(job, CHANGED)
     _job(out)
     return out
+
+
+CHANGED: frozenset[type[Node]] = frozenset({
+    m.Affinity, m.ChangeScript, m.CheckRestart, m.Consul, m.ConsulExposeConfig,
+    m.ConsulGatewayProxy, m.ConsulIngressConfigEntry, m.ConsulIngressListener, m.ConsulProxy,
+    m.ConsulSidecarService, m.ConsulTerminatingConfigEntry, m.ConsulTransparentProxy,
+    m.ConsulUpstream, m.DisconnectStrategy, m.EphemeralDisk, m.Job, m.JobUIConfig, m.LogConfig,
+    m.MigrateStrategy, m.Multiregion, m.MultiregionRegion, m.MultiregionStrategy, m.NUMAResource,
+    m.PeriodicConfig, m.RequestedDevice, m.ReschedulePolicy, m.Resources, m.RestartPolicy,
+    m.ScalingPolicy, m.Secret, m.Service, m.ServiceCheck, m.ServiceWeights, m.SidecarTask,
+    m.Spread, m.Task, m.TaskArtifact, m.TaskCSIPluginConfig, m.TaskGroup, m.Template,
+    m.UpdateStrategy, m.Vault, m.VolumeMount,
+})  # fmt: skip
+"""Every model a field of which the functions below assign; they assign fields only, never
+change a list or a dict in place (tests/test_canonical.py derives this set from jobs that
+hold every model and checks it)."""
 
 
 def canonicalize_task(task: m.Task, group: m.TaskGroup, job: m.Job) -> None:
@@ -182,7 +201,11 @@ def _default_update() -> m.UpdateStrategy:
 
 def _update(update: m.UpdateStrategy) -> None:
     """``func (u *UpdateStrategy) Canonicalize()``: each unset field from the default strategy."""
-    _fill(update, _default_update())
+    _fill(update, _DEFAULT_UPDATE)
+
+
+_DEFAULT_UPDATE = _default_update()
+"""Only read: every unset field of a strategy is filled from it."""
 
 
 def _update_empty(update: m.UpdateStrategy) -> bool:
@@ -262,7 +285,7 @@ def _group_reschedule(group: m.TaskGroup, job: m.Job, job_type: str) -> None:
     if group.reschedule_policy is None and job_type not in ("system", "sysbatch"):
         group.reschedule_policy = _default_reschedule_policy(job_type)
     if group.reschedule_policy is not None:
-        _fill(group.reschedule_policy, _default_reschedule_policy(job_type))
+        _fill(group.reschedule_policy, _reschedule_defaults(job_type))
 
 
 def _default_reschedule_policy(job_type: str) -> m.ReschedulePolicy:
@@ -290,6 +313,12 @@ def _default_reschedule_policy(job_type: str) -> m.ReschedulePolicy:
     )
 
 
+@cache
+def _reschedule_defaults(job_type: str) -> m.ReschedulePolicy:
+    """The type's default policy, only read (a group's own policy is a new one)."""
+    return _default_reschedule_policy(job_type)
+
+
 def _group_migrate(group: m.TaskGroup, job: m.Job, job_type: str) -> None:
     """TaskGroup.Canonicalize: the job's migrate strategy; service groups always get one."""
     if job.migrate is not None:
@@ -297,11 +326,13 @@ def _group_migrate(group: m.TaskGroup, job: m.Job, job_type: str) -> None:
     if group.migrate is None and job_type == "service":
         group.migrate = m.MigrateStrategy.build()
     if group.migrate is not None:
-        # DefaultMigrateStrategy()
-        defaults = m.MigrateStrategy.build(
-            max_parallel=1, health_check="checks", min_healthy_time=10 * SECOND, healthy_deadline=5 * MINUTE
-        )
-        _fill(group.migrate, defaults)
+        _fill(group.migrate, _MIGRATE)
+
+
+# DefaultMigrateStrategy()
+_MIGRATE = m.MigrateStrategy.build(
+    max_parallel=1, health_check="checks", min_healthy_time=10 * SECOND, healthy_deadline=5 * MINUTE
+)
 
 
 def _default_restart_policy(job_type: str) -> m.RestartPolicy:
