@@ -9,10 +9,10 @@ constraint and affinity with where it sits, so rules stay short.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Literal
+from typing import Literal, TypeVar
 
 from hclgpu.codes import Code, Severity
 from hclgpu.diagnostics import Edit, Related, Sink
@@ -23,6 +23,7 @@ from hclgpu.source import SourceFile, Span
 from hclgpu.syntax import ast
 
 Scope = Literal["job", "group", "task", "device"]
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -46,10 +47,11 @@ class Context:
     """The cluster the job is checked for: its Nomad release, its facts, the targets named."""
     _blocks: dict[int, ast.Block] | None = field(default=None, repr=False)
     _attributes: dict[int, dict[str, ast.Attribute]] = field(default_factory=dict, repr=False)
-    """Each block's attributes by name (the first of a name), by the block's start."""
+    """The attributes of each node's block by name (the first of a name), by the node's start."""
     _canonical: m.Job | None = field(default=None, repr=False)
     _admitted: m.Job | None = field(default=None, repr=False)
     _placed: dict[str, list[Placed]] = field(default_factory=dict, repr=False)
+    _shared: dict[Callable[[Context], object], object] = field(default_factory=dict, repr=False)
 
     # ---- reporting --------------------------------------------------------------
 
@@ -91,15 +93,13 @@ class Context:
         return block
 
     def attribute(self, node: Node, name: str) -> ast.Attribute | None:
-        block = self.block_of(node)
-        if block is None:
+        """The attribute ``name`` the node's block sets (the first, if set twice)."""
+        span = node.span
+        if span is None:
             return None
-        named = self._attributes.get(block.span.start)
+        named = self._attributes.get(span.start)
         if named is None:
-            named = self._attributes[block.span.start] = {}
-            for item in block.body.items:
-                if isinstance(item, ast.Attribute):
-                    named.setdefault(item.name, item)
+            named = self._attributes[span.start] = _attributes_of(self.block_of(node))
         return named.get(name)
 
     def written(self, node: Node, name: str, text: str) -> tuple[Edit, ...]:
@@ -142,6 +142,14 @@ class Context:
         if block is not None and block.labels:
             return block.labels[0].span
         return self.header_span(node)
+
+    def shared(self, derive: Callable[[Context], T]) -> T:
+        """``derive(self)``, derived once per run: what several rules read alike (the ports
+        of every network, the literal sides of device constraints) costs the first only."""
+        if derive not in self._shared:
+            self._shared[derive] = derive(self)
+        value: T = self._shared[derive]  # type: ignore[assignment]
+        return value
 
     # ---- walking ------------------------------------------------------------------
 
@@ -221,6 +229,16 @@ class Context:
         if self.job.type != "system":
             return found
         return [p for p in found if p.scope == "device" or p.node.__class__.__name__ != "Affinity"]
+
+
+def _attributes_of(block: ast.Block | None) -> dict[str, ast.Attribute]:
+    named: dict[str, ast.Attribute] = {}
+    if block is not None:
+        attribute = ast.Attribute
+        for item in block.body.items:
+            if type(item) is attribute and item.name not in named:  # (no class derives from Attribute)
+                named[item.name] = item
+    return named
 
 
 def _index(tree: ast.File) -> dict[int, ast.Block]:

@@ -287,18 +287,31 @@ def network_ports(network: m.NetworkResource) -> list[m.Port]:
     return sorted(ports, key=lambda port: port.span.start if port.span else 0)
 
 
-def group_ports(group: m.TaskGroup) -> list[PlacedPort]:
-    return [PlacedPort(p) for n in group.networks or [] for p in network_ports(n)]
+def group_ports(ctx: Context, group: m.TaskGroup) -> list[PlacedPort]:
+    """The ports of a group of ``ctx.job``'s networks (only read: the rules share the list)."""
+    return ctx.shared(_declared_ports)[id(group)]
 
 
-def task_ports(task: m.Task) -> list[PlacedPort]:
-    networks = task.resources.networks if task.resources is not None else None
-    return [PlacedPort(p, task) for n in networks or [] for p in network_ports(n)]
+def task_ports(ctx: Context, task: m.Task) -> list[PlacedPort]:
+    """The ports of a task of ``ctx.job``'s own networks (only read)."""
+    return ctx.shared(_declared_ports)[id(task)]
 
 
-def all_ports(group: m.TaskGroup) -> list[PlacedPort]:
+def all_ports(ctx: Context, group: m.TaskGroup) -> list[PlacedPort]:
     """The group network's ports, then each task network's, as Nomad validates them."""
-    return [*group_ports(group), *(p for task in group.tasks or [] for p in task_ports(task))]
+    declared = ctx.shared(_declared_ports)
+    return [*declared[id(group)], *(p for task in group.tasks or [] for p in declared[id(task)])]
+
+
+def _declared_ports(ctx: Context) -> dict[int, list[PlacedPort]]:
+    """Every group's and task's ports, by the id of the node (the job outlives the run)."""
+    declared: dict[int, list[PlacedPort]] = {}
+    for group in ctx.groups():
+        declared[id(group)] = [PlacedPort(p) for n in group.networks or [] for p in network_ports(n)]
+        for task in group.tasks or []:
+            networks = task.resources.networks if task.resources is not None else None
+            declared[id(task)] = [PlacedPort(p, task) for n in networks or [] for p in network_ports(n)]
+    return declared
 
 
 def _where(placed: PlacedPort) -> str:
@@ -313,11 +326,11 @@ def duplicate_port_label(ctx: Context) -> None:
     """A label names one port; Nomad refuses a group whose networks declare one twice."""
     for group in ctx.groups():
         seen: dict[str, PlacedPort] = {}
-        for placed in group_ports(group):
+        for placed in group_ports(ctx, group):
             _check_label(ctx, group, placed, seen)
             seen.setdefault(placed.port.label, placed)
         for task in group.tasks or []:
-            for placed in task_ports(task):
+            for placed in task_ports(ctx, task):
                 _check_label(ctx, group, placed, seen)
 
 
@@ -342,7 +355,7 @@ def static_port_collision(ctx: Context) -> None:
     """One allocation cannot bind a host port twice; Nomad refuses the job."""
     for group in ctx.groups():
         reserved: dict[tuple[str, int], PlacedPort] = {}
-        for placed in all_ports(group):
+        for placed in all_ports(ctx, group):
             port = placed.port
             if port.value == 0 or port.value > MAX_PORT:
                 continue
@@ -369,7 +382,7 @@ def static_port_collision(ctx: Context) -> None:
 def port_out_of_range(ctx: Context) -> None:
     """Ports are 16-bit; Nomad refuses larger static ports and `to` values below -1."""
     for group in ctx.groups():
-        for placed in all_ports(group):
+        for placed in all_ports(ctx, group):
             port = placed.port
             if port.value > MAX_PORT:
                 reject(
@@ -399,12 +412,12 @@ def port_out_of_range(ctx: Context) -> None:
 def undeclared_port(ctx: Context) -> None:
     """Services, checks and docker `ports` can only use ports a network declares."""
     for group in ctx.groups():
-        declared = [p.port.label for p in group_ports(group)]
+        declared = [p.port.label for p in group_ports(ctx, group)]
         first = [p.label for p in network_ports(group.networks[0])] if group.networks else []
         for service in group.services or []:
             _check_service(ctx, service, declared, f"group `{group.name}`")
         for task in group.tasks or []:
-            own = [p.port.label for p in task_ports(task)]
+            own = [p.port.label for p in task_ports(ctx, task)]
             scope = f"group `{group.name}` or task `{task.name}`"
             # Nomad's server looks a task service's ports up in the group's first network
             # and the task's own (validateServices, nomad/structs/structs.go:8440 at aa026cc99c)

@@ -17,7 +17,6 @@ two equal, row for row).
 from __future__ import annotations
 
 import posixpath
-import string
 from collections.abc import Iterable
 from dataclasses import KW_ONLY, dataclass
 
@@ -134,7 +133,7 @@ def reject(
         return
     if condition.fact and ctx.profile.fact(condition.fact) is not False:
         return  # the cluster's configuration decides, and the profile does not say it is off
-    text = _GO.format(condition.message, **values)
+    text = _go_format(condition.message, values)
     message = f"{where}: {text}" if where else text
     ctx.report(
         condition.code,
@@ -148,16 +147,30 @@ def reject(
     )
 
 
-class _GoFormatter(string.Formatter):
-    """``str.format`` where ``!r`` quotes like Go's ``%q`` (double quotes, Go escapes)."""
+def _go_format(message: str, values: dict[str, object]) -> str:
+    """``str.format`` where ``!r`` quotes like Go's ``%q`` (double quotes, Go escapes); the
+    messages name plain fields only, so the C formatter does the work."""
+    if "!r" not in message:
+        return message.format(**values)
+    return message.format(**{name: _GoQuoted(value) for name, value in values.items()})
 
-    def convert_field(self, value: object, conversion: str | None) -> object:
-        if conversion == "r":
-            return go_quote(str(value))
-        return super().convert_field(value, conversion)
 
+class _GoQuoted:
+    """A value whose ``repr`` is Go's ``%q`` of its text, and which formats as itself."""
 
-_GO = _GoFormatter()
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return go_quote(str(self.value))
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
 
 
 SECOND = 1_000_000_000
@@ -206,5 +219,8 @@ def escapes_allocation(prefix: str, path: str) -> bool:
     """``escapingfs.PathEscapesAllocViaRelative``: does ``<alloc>/<prefix>/<path>`` leave ``<alloc>``?
 
     Go's ``filepath.Join`` keeps an absolute ``path`` under the prefix, so only ``..`` escapes."""
-    full = posixpath.normpath("/".join(("/alloc-dir/alloc-id", prefix, path)))
-    return posixpath.relpath(full, "/alloc-dir/alloc-id").startswith("..")
+    full = posixpath.normpath("/".join((_ALLOC_DIR, prefix, path)))
+    return full != _ALLOC_DIR and not full.startswith(_ALLOC_DIR + "/")  # relpath starts with ".."
+
+
+_ALLOC_DIR = "/alloc-dir/alloc-id"

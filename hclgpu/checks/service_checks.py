@@ -21,7 +21,9 @@ in :mod:`hclgpu.checks.services`.
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, NamedTuple
 from urllib.parse import unquote
@@ -600,13 +602,26 @@ def _consul(check: m.ServiceCheck) -> list[Problem]:
 @rule(HG284)
 def invalid_service_checks(ctx: Context) -> None:
     """Each check of every service, as `Service.Validate` sees it."""
-    job, release = ctx.canonical, ctx.profile.release
+    job, problems = ctx.canonical, ctx.shared(canonical_check_problems)
     for group, task, service in job_services(job):
         name = server_service_name(job, group, task, service, mutated=False)
         for check in service.checks or []:
-            where = f"service `{name}`, check `{server_check_name(name, check)}`"
-            for found in check_problems(group, service, name, check, release):
-                report(ctx, found, where)
+            found = problems[id(check)]
+            if found:
+                where = f"service `{name}`, check `{server_check_name(name, check)}`"
+                for each in found:
+                    report(ctx, each, where)
+
+
+def canonical_check_problems(ctx: Context) -> dict[int, list[Problem]]:
+    """:func:`check_problems` of every check of the canonical job, by the id of the check."""
+    job, release = ctx.canonical, ctx.profile.release
+    problems: dict[int, list[Problem]] = {}
+    for group, task, service in job_services(job):
+        name = server_service_name(job, group, task, service, mutated=False)
+        for check in service.checks or []:
+            problems[id(check)] = check_problems(group, service, name, check, release)
+    return problems
 
 
 # ---- Go's net/url.Parse, as far as a check path needs it ---------------------------------------
@@ -614,11 +629,14 @@ def invalid_service_checks(ctx: Context) -> None:
 _HOST_SAFE = frozenset("!$&'()*+,;=:[]<>\"-_.~")
 _USERINFO_SAFE = frozenset("-._:~!$&'()*+,;=%@")
 _HEX = frozenset("0123456789abcdefABCDEF")
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
+@lru_cache(maxsize=1024)
 def url_scheme(raw: str) -> str | None:
     """The scheme Go's ``url.Parse`` finds in ``raw`` (``""`` for a relative URL), or None
-    when it refuses it (Go 1.26: strict host colons, bracketed hosts must be IPv6)."""
+    when it refuses it (Go 1.26: strict host colons, bracketed hosts must be IPv6). Kept
+    for the next check: a job's checks probe a few paths many times."""
     head, _, fragment = raw.partition("#")
     scheme = _parse(head)
     if scheme is None or not _unescapes(fragment, "fragment"):
@@ -627,7 +645,7 @@ def url_scheme(raw: str) -> str | None:
 
 
 def _parse(raw: str) -> str | None:
-    if any(c < " " or c == "\x7f" for c in raw):
+    if _CONTROL.search(raw):
         return None
     if raw == "*":
         return ""
@@ -702,6 +720,8 @@ def _port(text: str) -> bool:
 
 def _unescapes(text: str, mode: str) -> bool:
     """`unescape` succeeds: every ``%`` starts an escape; hosts escape only non-ASCII bytes."""
+    if "%" not in text and mode not in ("host", "zone"):
+        return True  # nothing to unescape, and paths, fragments and user names take any byte
     index = 0
     while index < len(text):
         char = text[index]

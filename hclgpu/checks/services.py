@@ -29,7 +29,7 @@ from hclgpu.checks.service_checks import (
     UPDATE_MODES,
     Problem,
     address_modes,
-    check_problems,
+    canonical_check_problems,
     problem,
     report,
     server_port_label,
@@ -329,16 +329,17 @@ def service_problems(service: m.Service, name: str, release: Release) -> list[Pr
     return found
 
 
-def service_refused(
-    job: m.Job, group: m.TaskGroup, task: m.Task | None, service: m.Service, release: Release
-) -> bool:
-    """Whether `Service.Validate` fails in ``release`` (its `connect` checks aside)."""
+def service_refused(ctx: Context, group: m.TaskGroup, task: m.Task | None, service: m.Service) -> bool:
+    """Whether `Service.Validate` fails in the profile's release (its `connect` checks aside),
+    for a service of the canonical job."""
+    job, release = ctx.canonical, ctx.profile.release
     name = server_service_name(job, group, task, service, mutated=False)
     if not SERVICE_NAME.fullmatch(service_name(job, group, task, service)):
         return True
     found = service_problems(service, name, release)
+    problems = ctx.shared(canonical_check_problems)
     for check in service.checks or []:
-        found += check_problems(group, service, name, check, release)
+        found += problems[id(check)]
     return any(p.condition.holds_in(release) for p in found)
 
 
@@ -354,7 +355,7 @@ def invalid_services(ctx: Context) -> None:
         for each in found:
             report(ctx, each, f"service `{name}`")
     for group in job.task_groups or []:
-        _group_services(ctx, job, group, release)
+        _group_services(ctx, job, group)
         for task in group.tasks or []:
             _task_duplicates(ctx, job, group, task)
 
@@ -395,7 +396,7 @@ def _task_duplicates(ctx: Context, job: m.Job, group: m.TaskGroup, task: m.Task)
 # ---- the services of a group (TaskGroup.validateServices) -----------------------------------
 
 
-def _group_services(ctx: Context, job: m.Job, group: m.TaskGroup, release: Release) -> None:
+def _group_services(ctx: Context, job: m.Job, group: m.TaskGroup) -> None:
     where = f"group `{group.name}`"
     for task in group.tasks or []:
         for service in task.services or []:
@@ -410,7 +411,7 @@ def _group_services(ctx: Context, job: m.Job, group: m.TaskGroup, release: Relea
                     help=f"remove `task`: a service of task `{task.name}` belongs to it",
                 )
     for service in group.services or []:
-        if service.address_mode == "driver" and not service_refused(job, group, None, service, release):
+        if service.address_mode == "driver" and not service_refused(ctx, group, None, service):
             reject(
                 ctx,
                 GROUP_DRIVER_MODE,
@@ -475,7 +476,7 @@ def _providers(ctx: Context, group: m.TaskGroup) -> None:
 @rule(HG284)
 def group_level_checks(ctx: Context) -> None:
     """The checks' `task` and `address_mode`, as the group sees them."""
-    job, release = ctx.canonical, ctx.profile.release
+    job = ctx.canonical
     admitted = ctx.admitted.task_groups or []
     for group, with_envoy in zip(job.task_groups or [], admitted, strict=True):
         for task in group.tasks or []:
@@ -483,7 +484,7 @@ def group_level_checks(ctx: Context) -> None:
                 _foreign_task(ctx, job, group, task, service)
         tasks = {task.name for task in with_envoy.tasks or []}  # Envoy tasks included
         for service in group.services or []:
-            if not service_refused(job, group, None, service, release):
+            if not service_refused(ctx, group, None, service):
                 _group_checks(ctx, job, group, service, tasks)
             _script_checks(ctx, job, group, service)
 

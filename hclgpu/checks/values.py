@@ -140,8 +140,16 @@ _NUMBER_AND_WORD = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)\s*(?P<unit>[A-Za-z][
 _CANONICAL_BOOLS = ("true", "false")
 
 
-def _literals(ctx: Context) -> Iterator[tuple[Placed, str, str, str | None]]:
+def _literals(ctx: Context) -> list[tuple[Placed, str, str, str | None]]:
     """(placed, the side holding a literal, its text, the nvidia attribute on the other side)."""
+    return ctx.shared(_find_literals)
+
+
+def _find_literals(ctx: Context) -> list[tuple[Placed, str, str, str | None]]:
+    return list(_each_literal(ctx))
+
+
+def _each_literal(ctx: Context) -> Iterator[tuple[Placed, str, str, str | None]]:
     for placed in ctx.all_placed():
         if placed.scope != "device":
             continue

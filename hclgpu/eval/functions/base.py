@@ -526,6 +526,8 @@ _GO_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", 
 
 def go_quote(value: str) -> str:
     """Go's ``strconv.Quote`` (the ``%q`` verb of Go's fmt on a string)."""
+    if value.isprintable() and '"' not in value and "\\" not in value:
+        return f'"{value}"'  # nothing to escape: most names and values
     out = ['"']
     for char in value:
         if char in '"\\':
