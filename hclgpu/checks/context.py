@@ -176,24 +176,20 @@ class Context:
             self._admitted = with_connect_tasks(self.canonical)
         return self._admitted
 
-    def canonical_tasks(self) -> Iterator[tuple[m.TaskGroup, m.Task]]:
-        for group in self.canonical.task_groups or []:
-            for task in group.tasks or []:
-                yield group, task
+    def canonical_tasks(self) -> list[tuple[m.TaskGroup, m.Task]]:
+        """Every task of the canonical job with its group (listed once per run, only read)."""
+        return self.shared(_canonical_tasks)
 
-    def groups(self) -> Iterator[m.TaskGroup]:
-        yield from self.job.task_groups or []
+    def groups(self) -> list[m.TaskGroup]:
+        return self.job.task_groups or []
 
-    def tasks(self) -> Iterator[tuple[m.TaskGroup, m.Task]]:
-        for group in self.groups():
-            for task in group.tasks or []:
-                yield group, task
+    def tasks(self) -> list[tuple[m.TaskGroup, m.Task]]:
+        """Every task with its group (listed once per run, only read)."""
+        return self.shared(_tasks)
 
-    def devices(self) -> Iterator[tuple[m.TaskGroup, m.Task, m.RequestedDevice]]:
-        for group, task in self.tasks():
-            if task.resources is not None:
-                for device in task.resources.devices or []:
-                    yield group, task, device
+    def devices(self) -> list[tuple[m.TaskGroup, m.Task, m.RequestedDevice]]:
+        """Every device request with its group and task (listed once per run, only read)."""
+        return self.shared(_devices)
 
     def placed(self, kind: Literal["constraints", "affinities"]) -> list[Placed]:
         """Every constraint (or affinity) of the job, with its scope (collected once per run)."""
@@ -229,6 +225,23 @@ class Context:
         if self.job.type != "system":
             return found
         return [p for p in found if p.scope == "device" or p.node.__class__.__name__ != "Affinity"]
+
+
+def _canonical_tasks(ctx: Context) -> list[tuple[m.TaskGroup, m.Task]]:
+    return [(group, task) for group in ctx.canonical.task_groups or [] for task in group.tasks or []]
+
+
+def _tasks(ctx: Context) -> list[tuple[m.TaskGroup, m.Task]]:
+    return [(group, task) for group in ctx.job.task_groups or [] for task in group.tasks or []]
+
+
+def _devices(ctx: Context) -> list[tuple[m.TaskGroup, m.Task, m.RequestedDevice]]:
+    return [
+        (group, task, device)
+        for group, task in ctx.tasks()
+        if task.resources is not None
+        for device in task.resources.devices or []
+    ]
 
 
 def _attributes_of(block: ast.Block | None) -> dict[str, ast.Attribute]:

@@ -62,9 +62,11 @@ MIB = 1024 * 1024
 @rule(HG259)
 def shm_size(ctx: Context) -> None:
     for _, task in ctx.tasks():
-        span = config_value_span(ctx, task, "shm_size") if task.driver == "docker" else None
         value = (task.config or {}).get("shm_size")
-        if span is None or isinstance(value, bool):
+        if task.driver != "docker" or value is None or isinstance(value, bool):
+            continue
+        span = config_value_span(ctx, task, "shm_size")
+        if span is None:
             continue
         if isinstance(value, str):
             text = value

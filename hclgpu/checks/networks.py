@@ -435,12 +435,11 @@ def _task_service_ports(
     port of its own uses its service's, and is reported as its service."""
     from hclgpu.checks.naming import service_name
 
-    users: dict[str, list[tuple[str, m.Service | m.ServiceCheck]]] = {}
+    users: dict[str, list[tuple[m.Service, m.Service | m.ServiceCheck]]] = {}
     for service in task.services or []:
-        name = service_name(ctx.job, group, task, service)
         label = service.port_label
         if label and not (service.address_mode == "driver" and _NUMBER.fullmatch(label)):
-            users.setdefault(label, []).append((name, service))
+            users.setdefault(label, []).append((service, service))
         for check in service.checks or []:
             # a check without a port of its own uses the service's: reported with the
             # service (a number it inherits is HG284's task-check-inherited-numeric-port)
@@ -449,13 +448,13 @@ def _task_service_ports(
                 continue
             if _NUMBER.fullmatch(label):
                 if check.address_mode != "driver":
-                    _numeric_check_port(ctx, check, name, label)
+                    _numeric_check_port(ctx, check, service_name(ctx.job, group, task, service), label)
                 continue
-            users.setdefault(label, []).append((name, check))
+            users.setdefault(label, []).append((service, check))
     for label in sorted(users):
         if "${" in label or label in declared:  # runtime values cannot be checked
             continue
-        names = ", ".join(sorted({name for name, _ in users[label]}))
+        names = ", ".join(sorted({service_name(ctx.job, group, task, s) for s, _ in users[label]}))
         reject(
             ctx,
             TASK_SERVICE_PORT,
