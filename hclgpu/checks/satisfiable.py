@@ -246,13 +246,12 @@ def memory_constraint_excludes_model(ctx: Context) -> None:
     from hclgpu.units import parse_attribute
 
     for _, task, device in ctx.devices():
-        constraints = _literal_constraints(device)
         model = _asked_model(device)
         mib = MODEL_MEMORY_MIB.get(model) if model is not None else None
         if mib is None:
             continue
         memory = parse_attribute(f"{mib} MiB")
-        for constraint in constraints.get(MEMORY, []):
+        for constraint in _literal_constraints(device).get(MEMORY, []):
             if _allows(constraint, memory):
                 continue
             span = ctx.label_span(device) if _model_of(device) is not None else None

@@ -17,6 +17,8 @@ is blamed on the block (or the group) that left it to the default.
 
 from __future__ import annotations
 
+from typing import Any
+
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context
 from hclgpu.checks.server import Condition, at, go_duration, reject
@@ -367,7 +369,7 @@ def update_strategies(ctx: Context) -> None:
                     condition,
                     at(ctx, nodes, name),
                     where=where,
-                    value=value,
+                    value=go_duration(value) if name in _UPDATE_DURATIONS else value,
                     help=f"correct `{name}` in the `update` block",
                 )
         if update.auto_promote and not update.canary:
@@ -402,8 +404,9 @@ def update_strategies(ctx: Context) -> None:
             )
 
 
-def _update_limits(update: m.UpdateStrategy) -> list[tuple[Condition, str, bool, object]]:
-    """The single-value checks of ``UpdateStrategy.Validate``, in its order."""
+def _update_limits(update: m.UpdateStrategy) -> list[tuple[Condition, str, bool, Any]]:
+    """The single-value checks of ``UpdateStrategy.Validate``, in its order (durations in
+    nanoseconds: only a failed one is written out, as Go prints it)."""
     health = update.health_check or ""
     return [
         (UPDATE_HEALTH, "health_check", health not in ("checks", "task_states", "manual"), health),
@@ -413,22 +416,25 @@ def _update_limits(update: m.UpdateStrategy) -> list[tuple[Condition, str, bool,
             UPDATE_MIN_HEALTHY,
             "min_healthy_time",
             (update.min_healthy_time or 0) < 0,
-            go_duration(update.min_healthy_time or 0),
+            update.min_healthy_time or 0,
         ),
         (
             UPDATE_DEADLINE,
             "healthy_deadline",
             (update.healthy_deadline or 0) <= 0,
-            go_duration(update.healthy_deadline or 0),
+            update.healthy_deadline or 0,
         ),
         (
             UPDATE_PROGRESS,
             "progress_deadline",
             (update.progress_deadline or 0) < 0,
-            go_duration(update.progress_deadline or 0),
+            update.progress_deadline or 0,
         ),
-        (UPDATE_STAGGER, "stagger", (update.stagger or 0) <= 0, go_duration(update.stagger or 0)),
+        (UPDATE_STAGGER, "stagger", (update.stagger or 0) <= 0, update.stagger or 0),
     ]
+
+
+_UPDATE_DURATIONS = frozenset({"min_healthy_time", "healthy_deadline", "progress_deadline", "stagger"})
 
 
 @rule(HG273)

@@ -121,12 +121,21 @@ def resolves_in_device(target: str) -> bool:
     return target in DEVICE_TARGETS or bool(_ATTR.fullmatch(target))
 
 
-def _sides(placed: Placed) -> list[tuple[str, str]]:
-    """(which attribute wrote it, target) for each side that is a `${...}` reference."""
-    node = placed.node
-    return [
-        (name, t) for name, t in (("attribute", node.l_target), ("value", node.r_target)) if t.startswith("$")
-    ]
+def _references(ctx: Context) -> list[tuple[Placed, str, str]]:
+    """(placed, which attribute wrote it, target) for each side of every constraint and
+    affinity that is a `${...}` reference (listed once per run)."""
+    return ctx.shared(_each_reference)
+
+
+def _each_reference(ctx: Context) -> list[tuple[Placed, str, str]]:
+    found = []
+    for placed in ctx.all_placed():
+        node = placed.node
+        if node.l_target.startswith("$"):
+            found.append((placed, "attribute", node.l_target))
+        if node.r_target.startswith("$"):
+            found.append((placed, "value", node.r_target))
+    return found
 
 
 def _where(placed: Placed) -> str:
@@ -135,22 +144,19 @@ def _where(placed: Placed) -> str:
 
 @rule(HG210)
 def unresolvable_device_target(ctx: Context) -> None:
-    for placed in ctx.all_placed():
-        if placed.scope != "device":
-            continue
-        for side, target in _sides(placed):
-            if not resolves_in_device(target) and " " not in target:
-                fixed = _as_device_target(target, placed)
-                ctx.report(
-                    HG210,
-                    f"`{target}` never resolves inside a device block: this {_where(placed)} never matches",
-                    ctx.value_span(placed.node, side),
-                    help=f"did you mean `{fixed}`?"
-                    if fixed
-                    else "only ${device.ids|model|vendor|type} and ${device.attr.<name>} resolve here; "
-                    "node constraints belong to the task, group or job",
-                    fix=ctx.written(placed.node, side, f'"{fixed}"') if fixed else (),
-                )
+    for placed, side, target in _references(ctx):
+        if placed.scope == "device" and not resolves_in_device(target) and " " not in target:
+            fixed = _as_device_target(target, placed)
+            ctx.report(
+                HG210,
+                f"`{target}` never resolves inside a device block: this {_where(placed)} never matches",
+                ctx.value_span(placed.node, side),
+                help=f"did you mean `{fixed}`?"
+                if fixed
+                else "only ${device.ids|model|vendor|type} and ${device.attr.<name>} resolve here; "
+                "node constraints belong to the task, group or job",
+                fix=ctx.written(placed.node, side, f'"{fixed}"') if fixed else (),
+            )
 
 
 def _as_device_target(target: str, placed: Placed) -> str | None:
@@ -165,43 +171,37 @@ def _as_device_target(target: str, placed: Placed) -> str | None:
 
 @rule(HG211)
 def device_target_outside_device(ctx: Context) -> None:
-    for placed in ctx.all_placed():
-        if placed.scope == "device":
-            continue
-        for side, target in _sides(placed):
-            if target.startswith("${device."):
-                ctx.report(
-                    HG211,
-                    f"`{target}` in a {placed.scope} {_where(placed)} never matches: nodes have no device",
-                    ctx.value_span(placed.node, side),
-                    help="move it into the `device` block it is about",
-                )
+    for placed, side, target in _references(ctx):
+        if placed.scope != "device" and target.startswith("${device."):
+            ctx.report(
+                HG211,
+                f"`{target}` in a {placed.scope} {_where(placed)} never matches: nodes have no device",
+                ctx.value_span(placed.node, side),
+                help="move it into the `device` block it is about",
+            )
 
 
 @rule(HG212)
 def spaces_in_target(ctx: Context) -> None:
-    for placed in ctx.all_placed():
-        for side, target in _sides(placed):
-            if target.startswith("${") and target.endswith("}") and target[2:-1] != target[2:-1].strip():
-                fixed = "${" + target[2:-1].strip() + "}"
-                quoted = '"' + fixed.replace("\\", "\\\\").replace('"', '\\"') + '"'
-                ctx.report(
-                    HG212,
-                    f"`{target}` has spaces inside `${{ }}`; Nomad compares targets as written",
-                    ctx.value_span(placed.node, side),
-                    help=f"write `{fixed}`",
-                    fix=ctx.written(placed.node, side, quoted),
-                    fix_safe=True,  # the target Nomad would have to see to resolve it
-                )
+    for placed, side, target in _references(ctx):
+        if target.startswith("${") and target.endswith("}") and target[2:-1] != target[2:-1].strip():
+            fixed = "${" + target[2:-1].strip() + "}"
+            quoted = '"' + fixed.replace("\\", "\\\\").replace('"', '\\"') + '"'
+            ctx.report(
+                HG212,
+                f"`{target}` has spaces inside `${{ }}`; Nomad compares targets as written",
+                ctx.value_span(placed.node, side),
+                help=f"write `{fixed}`",
+                fix=ctx.written(placed.node, side, quoted),
+                fix_safe=True,  # the target Nomad would have to see to resolve it
+            )
 
 
 @rule(HG213)
 def unknown_device_attribute(ctx: Context) -> None:
-    for placed in ctx.all_placed():
+    for placed, side, target in _references(ctx):
         device = placed.device
-        if device is None or device.name.split("/", 1)[0] != "nvidia":
-            continue
-        for side, target in _sides(placed):
+        if device is not None and device.name.split("/", 1)[0] == "nvidia":
             match = _ATTR.fullmatch(target)
             if match and match["name"] == "shared":
                 ctx.report(

@@ -26,6 +26,8 @@ def server_service_name(
     with a network the connect mutator then replaces the task environment's variables it
     knows at submission (job and group names, region, alloc index, meta). Unknown ones stay.
     ``mutated=False`` gives the name before the mutator, which default check names use."""
+    if "${" not in service.name:
+        return service.name  # nothing to replace, the usual case
     job_name, group_name = job.name or job.id or "", group.name or ""
     task_name = task.name if task is not None else "group"
     canonical = {
