@@ -7,7 +7,6 @@ those values; every artifact is parsed back before it is written.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from hclgpu.codes import Severity
 from hclgpu.codes.base import Code
 from hclgpu.codes.targets import HG301, HG302
 from hclgpu.diagnostics import Related, Sink
+from hclgpu.digests import sha256_hex
 from hclgpu.ir.base import Node
 from hclgpu.source import SourceFile, Span
 
@@ -70,7 +70,7 @@ def file_name(stem: str, extension: str) -> str:
     safe = _NOT_IN_FILE_NAME.sub("_", stem) or "_"
     if len((safe + extension).encode()) <= MAX_FILE_NAME:
         return safe + extension
-    digest = hashlib.sha256(stem.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    digest = sha256_hex(stem.encode("utf-8", "surrogatepass"))[:8]
     room = MAX_FILE_NAME - len(f"-{digest}{extension}".encode())
     cut = safe.encode()[:room].decode("utf-8", "ignore")
     return f"{cut}-{digest}{extension}"

@@ -49,11 +49,11 @@ def fingerprint(
     set's own fingerprint, of every policy file's text). Whether a folder's walk found the
     file is not part of it: that changes only what a file that is not a job file gives, and
     such a file is never recorded as clean."""
-    import hashlib
+    from hclgpu.digests import sha256
 
     home = os.environ.get("HOME", "") if allow_fs else ""  # pathexpand("~") reads it
     parts = (variables, allow_fs, file_base, env, home, profile, policies)
-    digest = hashlib.sha256(repr(parts).encode())
+    digest = sha256(repr(parts).encode())
     for name in var_files:
         try:
             digest.update(read_bytes(name)[0])  # never /dev/zero or a FIFO: evaluation refuses them

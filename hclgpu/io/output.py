@@ -44,7 +44,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
-import hashlib
 import json
 import os
 import re
@@ -309,7 +308,9 @@ def _small(top: Path) -> bool:
 def _key(target: Path) -> str:
     """What names the temporary folders of ``target`` beside it: a digest of its name, so
     that a long name never makes theirs too long."""
-    return hashlib.sha256(os.fsencode(target.name)).hexdigest()[:16]
+    from hclgpu.digests import sha256_hex
+
+    return sha256_hex(os.fsencode(target.name))[:16]
 
 
 _SWAP = re.compile(r"\.hg-(?P<key>[0-9a-f]{16})\.(?P<kind>new|old)-(?P<random>[a-z0-9_]{8})")

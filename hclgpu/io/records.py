@@ -26,18 +26,18 @@ def cache_dir() -> str:
 
 def pack(data: object) -> bytes:
     """The record's bytes; ValueError for a value marshal cannot write (a date, an object)."""
-    import hashlib  # here, not at the top: the clean index takes only cache_dir from this module
+    from hclgpu.digests import sha256_digest  # here: the clean index takes only cache_dir
 
     payload = marshal.dumps(data)  # type: ignore[arg-type]
-    return hashlib.sha256(payload).digest() + payload
+    return sha256_digest(payload) + payload
 
 
 def unpack(data: bytes) -> tuple[bool, object]:
     """(True, the data) for a whole record, else (False, None)."""
-    import hashlib
+    from hclgpu.digests import sha256_digest
 
     digest, payload = data[:_DIGEST], data[_DIGEST:]
-    if hashlib.sha256(payload).digest() != digest:
+    if sha256_digest(payload) != digest:
         return False, None
     try:
         return True, marshal.loads(payload)

@@ -16,9 +16,9 @@ server's ``consul``/``vault`` blocks (none on a default cluster), and ``job_defa
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
+from hclgpu.digests import sha256_hex
 from hclgpu.ir import models as m
 from hclgpu.ir.service_names import group_services, server_check_name, server_service_name
 from hclgpu.units.durations import go_duration
@@ -235,7 +235,7 @@ def _unique_name(group: m.TaskGroup, name: str, service: str) -> str:
     """A clash with a user task gets a suffix (Nomad's is random; this one is stable)."""
     if not any(task.name == name for task in group.tasks or []):
         return name
-    return f"{name}-{hashlib.sha256(service.encode()).hexdigest()[:6]}"
+    return f"{name}-{sha256_hex(service.encode())[:6]}"
 
 
 def _connect(group: m.TaskGroup, job: m.Job) -> None:
@@ -468,7 +468,7 @@ def check_hash(check: m.ServiceCheck, service_id: str) -> str:
         ("failures-before-warning", check.failures_before_warning),
     ):
         parts += [f"{name}:{value}"] if value else []
-    return hashlib.sha256("".join(parts).encode()).hexdigest()
+    return sha256_hex("".join(parts).encode())
 
 
 # ------------------------------------------------------------------ implied constraints

@@ -124,12 +124,12 @@ def _parsed(path: str, text: str) -> dict[str, Any]:
     is kept as a record (:mod:`hclgpu.io.records`) named by a digest of the text and of the
     Python that parsed it: the same text gives the same document, and any change a new
     record. A document marshal cannot hold (a TOML date) is parsed each time."""
-    import hashlib
     import sys
 
+    from hclgpu.digests import sha256_hex
     from hclgpu.io.records import cache_dir, read_record, write_record
 
-    key = hashlib.sha256(f"{sys.version_info[:2]}\0{text}".encode()).hexdigest()[:32]
+    key = sha256_hex(f"{sys.version_info[:2]}\0{text}".encode())[:32]
     record = os.path.join(cache_dir(), "config", f"{key}.marshal")
     whole, stored = read_record(record)
     if whole and isinstance(stored, dict):

@@ -15,7 +15,6 @@ files wrongly with no error at all.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from dataclasses import dataclass
 from functools import cache
@@ -66,7 +65,9 @@ def _build(grammar: str) -> tuple[object, ...]:
 
 
 def _key(grammar: str) -> str:
-    digest = hashlib.sha256(f"{_FORMAT}\0{grammar}".encode()).hexdigest()
+    from hclgpu.digests import sha256_hex
+
+    digest = sha256_hex(f"{_FORMAT}\0{grammar}".encode())
     return digest[:24]
 
 
