@@ -14,8 +14,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "hclgpu"
 
 LAYERS = {
     0: """
-        hclgpu.assets hclgpu.cli.clean_index hclgpu.digests hclgpu.gc_pause hclgpu.io hclgpu.io.durable hclgpu.io.files
-        hclgpu.io.output hclgpu.io.records hclgpu.io.walk hclgpu.numbers hclgpu.source
+        hclgpu.assets hclgpu.cli.clean_index hclgpu.digests hclgpu.gc_pause hclgpu.io hclgpu.io.durable
+        hclgpu.io.files hclgpu.io.output hclgpu.io.records hclgpu.io.walk hclgpu.numbers hclgpu.source
         hclgpu.codes.base hclgpu.codes.index hclgpu.codes.syntax
     """,
     1: """
