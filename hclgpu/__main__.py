@@ -1,5 +1,5 @@
 """``python -m hclgpu``."""
 
-from hclgpu.cli import main
+from hclgpu.cli import run
 
-raise SystemExit(main())
+run()

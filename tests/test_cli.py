@@ -248,6 +248,37 @@ def test_one_job_commands_and_the_warm_check_leave_openssl_unloaded(tmp_path: Pa
     assert seen[1:] == ["False False", "True True", "False False"]
 
 
+def test_the_program_ends_after_writing_its_whole_result(tmp_path: Path) -> None:
+    """`hclgpu` (hclgpu.cli.run) ends a one-job command without freeing the job: what it
+    wrote is all there, to a file as to a pipe, with the command's status, and the exit
+    handlers still run."""
+    from hclgpu.backends.nomad.api import render
+    from hclgpu.pipeline import compile_source
+    from hclgpu.source import SourceFile
+
+    path = tmp_path / "ok.nomad.hcl"
+    path.write_text(GOOD)
+    job = compile_source(SourceFile(str(path), GOOD)).job
+    assert job is not None
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.stderr.write('exit handlers ran'))\n"
+        "from hclgpu.cli import run\n"
+        "sys.argv[0] = 'hclgpu'\n"
+        "run()"
+    )
+    render_args = [sys.executable, "-c", code, "render", str(path), "--target", "nomad"]
+    with (tmp_path / "out.json").open("w") as out:
+        written = subprocess.run(render_args, stdout=out, stderr=subprocess.PIPE, text=True, check=False)
+    piped = subprocess.run(render_args, capture_output=True, text=True, check=False)
+    assert written.returncode == piped.returncode == 0
+    assert (tmp_path / "out.json").read_text() == piped.stdout == render(job)
+    assert written.stderr.endswith("exit handlers ran") and piped.stderr.endswith("exit handlers ran")
+    path.write_text(BAD)
+    failed = subprocess.run(render_args, capture_output=True, text=True, check=False)
+    assert failed.returncode == 1 and failed.stdout == "" and "error[" in failed.stderr
+
+
 def test_long_source_lines_are_shown_as_a_window(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "long.hcl"
     path.write_text('job "j" {\n  meta { a = "' + "x" * 300 + '" ' + "y" * 300 + " }\n}\n")

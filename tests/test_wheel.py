@@ -29,7 +29,7 @@ def test_wheel_contains_grammar_templates_and_entry_point(wheel: Path) -> None:
     assert "hclgpu/_grammar/hcl.lark" in names
     assert any(name.startswith("hclgpu/_templates/") for name in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "hclgpu = hclgpu.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "hclgpu = hclgpu.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
 
 def test_installed_wheel_checks_a_sample_from_elsewhere(wheel: Path, tmp_path: Path) -> None:

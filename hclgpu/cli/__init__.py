@@ -12,6 +12,33 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+
+def run() -> NoReturn:
+    """The ``hclgpu`` program: :func:`main`, then the end of the process.
+
+    A command that read one job keeps it to the end (:func:`hclgpu.gc_pause.keep`): Python's
+    own exit would free it object by object, which costs more than parsing a tenth of it.
+    Then the process ends as Python's exit would, without that: the standard streams
+    flushed, the exit handlers run (the policy engines' workers stopped)."""
+    status = main()
+    gc_pause = sys.modules.get("hclgpu.gc_pause")
+    if gc_pause is None or not gc_pause.holds_kept():
+        raise SystemExit(status)
+    import atexit
+    import os
+
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a reader that went away: nothing more can be written
+        pass
+    atexit._run_exitfuncs()
+    os._exit(status)
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (``sys.argv[1:]`` when None); the exit status."""

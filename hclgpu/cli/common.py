@@ -145,10 +145,11 @@ def single(
     chosen = settings if compile else None
     result = None
     if items:
-        from hclgpu.gc_pause import kept_for_good
+        from hclgpu.gc_pause import keep, kept_for_good
 
         with kept_for_good():
             result = check_one(items[0], sink, chosen, checks=checks, profile=profile)
+        keep(result)
     diagnostics = sink.sorted()
     status = exit_status(diagnostics, False)
     if result is None or status != EXIT_OK:
