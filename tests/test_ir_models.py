@@ -320,3 +320,21 @@ def test_a_tree_copy_of_each_sample_shares_no_list_dict_or_node(name: str) -> No
     assert _shared(job, job.tree_copy()) == []
     assert _shared(job, job.model_copy(deep=True)) == []
     assert _shared(job, job)  # the walk does find what is shared
+
+
+def test_a_field_reads_the_same_from_typings_annotated_and_the_models_own() -> None:
+    """The models' class bodies build their ``Annotated[...]`` with hclgpu.ir.base's
+    stand-in (cheaper than typing's at every start); a model reads the type and markers of
+    either alike."""
+    from hclgpu.ir import base
+
+    marker = Hcl("static", go="uint16")
+    read = []
+    for annotated in (typing.Annotated[int | None, marker, OmitEmpty()], base.Annotated[int | None, marker]):
+        field = base.Field(None, alias="Value")
+        model = type("Probe", (Node,), {"__annotations__": {"value": annotated}, "value": field})
+        info = model.model_fields["value"]
+        read.append((info.annotation, info.metadata[0], info.alias, info.default))
+        assert model.build().value is None and model.build(value=3).value == 3
+    assert read[0] == read[1] == (int | None, marker, "Value", None)
+    assert type(models.Port.__annotations__["value"]) is base.Annotated  # what the models use

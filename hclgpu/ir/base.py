@@ -28,9 +28,28 @@ import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import UnionType
-from typing import Annotated, Any, ClassVar, Literal, Self, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, TypeVar, Union, get_args, get_origin
 
 from hclgpu.source import Span
+
+if TYPE_CHECKING:
+    from typing import Annotated as Annotated
+else:
+
+    class Annotated:
+        """``typing.Annotated`` as the models' class bodies need it when they run: the type
+        and its markers, kept as written. Making a ``typing.Annotated`` costs about 10 µs, and
+        the models declare 400 fields at every start of a command that reads a job. Type
+        checkers see ``typing.Annotated``; :class:`Node` reads either."""
+
+        __slots__ = ("__metadata__", "__origin__")
+
+        def __class_getitem__(cls, parameters: tuple[Any, ...]) -> Annotated:
+            marked = object.__new__(cls)
+            marked.__origin__, *metadata = parameters
+            marked.__metadata__ = tuple(metadata)
+            return marked
+
 
 Kind = Literal["attr", "block", "label", "remain"]
 GoType = Literal["", "duration", "int8", "uint64", "uint8", "uint16", "int64", "int", "float64", "any"]
@@ -133,8 +152,9 @@ class Node(metaclass=_ModelClass):
                 continue
             value = cls.__dict__.get(name, _MISSING)
             info = value if isinstance(value, FieldInfo) else FieldInfo(value)
-            if origin is Annotated:
-                info.annotation, info.metadata = annotation.__origin__, list(annotation.__metadata__)
+            metadata = getattr(annotation, "__metadata__", None)  # typing's Annotated or ours
+            if metadata is not None:
+                info.annotation, info.metadata = annotation.__origin__, list(metadata)
             else:
                 info.annotation = annotation
             own[name] = info

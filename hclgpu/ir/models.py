@@ -24,9 +24,9 @@ annotations``): :class:`~hclgpu.ir.base.Node` reads each field's type and marker
 as the class is created, with no string to evaluate.
 """
 
-from typing import Annotated, Any
+from typing import Any
 
-from hclgpu.ir.base import Field, Hcl, Node
+from hclgpu.ir.base import Annotated, Field, Hcl, Node
 
 __all__ = [
     "Action",
