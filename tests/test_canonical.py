@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import pytest
 
@@ -23,12 +23,13 @@ from hclgpu.codes import Severity
 from hclgpu.eval.program import EvalOptions
 from hclgpu.eval.variables import VariableInputs
 from hclgpu.ir import models as m
-from hclgpu.ir.base import Node, _all_models
+from hclgpu.ir.base import Node, _all_models, _models_in
 from hclgpu.ir.canonical import CHANGED, canonicalize
 from hclgpu.ir.canonical import _job as _canonical_job
 from hclgpu.pipeline import compile_source
 from hclgpu.source import SourceFile
 from tests.conftest import vendored
+from tests.fuzz_inputs import corpus
 
 SECOND = 1_000_000_000
 MINUTE = 60 * SECOND
@@ -923,34 +924,19 @@ def test_canonicalize_does_not_change_its_input() -> None:
     assert render(canonicalize(out)) == render(out)
 
 
-def _corpus() -> list[Path]:
-    root = Path(__file__).resolve().parent.parent
-    conformance = vendored("conformance", "nomad")
-    return sorted(
-        [*(root / "samples").glob("*.hcl"), *conformance.rglob("*.hcl"), *conformance.rglob("*.nomad")]
-    )
-
-
 def test_canonicalize_leaves_every_corpus_job_as_it_was() -> None:
     """The canonical job shares the nodes no default changes with its input: none of them,
     and no list or dict, may change in any job the corpus holds."""
     jobs = 0
-    for path in _corpus():
-        result = compile_source(SourceFile(str(path), path.read_text(encoding="utf-8")), checks=False)
+    for name, data in corpus():
+        result = compile_source(SourceFile(name, data.decode("utf-8")), checks=False)
         if result.job is None:
             continue
         before = result.job.tree_copy()
         canonicalize(result.job)
-        assert result.job == before, path
+        assert result.job == before, name
         jobs += 1
     assert jobs > 100
-
-
-def _models_in(annotation: Any) -> list[type[Node]]:
-    found = [annotation] if isinstance(annotation, type) and issubclass(annotation, Node) else []
-    for argument in get_args(annotation):
-        found += _models_in(argument)
-    return found
 
 
 def _every_model(model: type[Node], above: frozenset[type[Node]], variant: Variant) -> Node:
@@ -960,8 +946,9 @@ def _every_model(model: type[Node], above: frozenset[type[Node]], variant: Varia
     values: dict[str, Any] = {}
     for name, info in model.model_fields.items():
         shape = repr(info.annotation)
-        inner = [held for held in _models_in(info.annotation) if held not in above]
-        if name == "span" or (_models_in(info.annotation) and not inner):
+        held = list(_models_in(info.annotation))
+        inner = [model for model in held if model not in above]
+        if name == "span" or (held and not inner):
             continue
         if inner:
             node = _every_model(inner[0], above | {inner[0]}, variant)
@@ -979,7 +966,6 @@ def _every_model(model: type[Node], above: frozenset[type[Node]], variant: Varia
 
 @dataclass(frozen=True)
 class Variant:
-    job_type: str
     zero: bool
     emptied: type[Node] | None
 
@@ -1012,7 +998,7 @@ def test_changed_names_exactly_the_models_the_defaults_change() -> None:
     for job_type in ("service", "batch", "system"):
         for zero in (False, True):
             for emptied in [None, *models]:
-                job = _every_model(m.Job, frozenset({m.Job}), Variant(job_type, zero, emptied))
+                job = _every_model(m.Job, frozenset({m.Job}), Variant(zero, emptied))
                 job.type = job_type
                 out = job.tree_copy()
                 _canonical_job(out)

@@ -48,9 +48,6 @@ class Context:
     _blocks: dict[int, ast.Block] | None = field(default=None, repr=False)
     _attributes: dict[int, dict[str, ast.Attribute]] = field(default_factory=dict, repr=False)
     """The attributes of each node's block by name (the first of a name), by the node's start."""
-    _canonical: m.Job | None = field(default=None, repr=False)
-    _admitted: m.Job | None = field(default=None, repr=False)
-    _placed: dict[str, list[Placed]] = field(default_factory=dict, repr=False)
     _shared: dict[Callable[[Context], object], object] = field(default_factory=dict, repr=False)
 
     # ---- reporting --------------------------------------------------------------
@@ -159,22 +156,14 @@ class Context:
 
         Its nodes keep the spans of the blocks they came from; a block the defaults created
         has none, so rules point at the enclosing block instead."""
-        if self._canonical is None:
-            from hclgpu.ir.canonical import canonicalize
-
-            self._canonical = canonicalize(self.job)
-        return self._canonical
+        return self.shared(_canonicalized)
 
     @property
     def admitted(self) -> m.Job:
         """The canonical job with what Nomad's connect mutator adds before it validates:
         the Envoy tasks and ports of Connect services (hclgpu.ir.admission), which
         ``TaskGroup.Validate`` and ``Job.Warnings`` count. Computed once."""
-        if self._admitted is None:
-            from hclgpu.ir.admission import with_connect_tasks
-
-            self._admitted = with_connect_tasks(self.canonical)
-        return self._admitted
+        return self.shared(_admitted)
 
     def canonical_tasks(self) -> list[tuple[m.TaskGroup, m.Task]]:
         """Every task of the canonical job with its group (listed once per run, only read)."""
@@ -193,10 +182,7 @@ class Context:
 
     def placed(self, kind: Literal["constraints", "affinities"]) -> list[Placed]:
         """Every constraint (or affinity) of the job, with its scope (collected once per run)."""
-        found = self._placed.get(kind)
-        if found is None:
-            found = self._placed[kind] = list(self._collect(kind))
-        return found
+        return self.shared(_constraints if kind == "constraints" else _affinities)
 
     def _collect(self, kind: Literal["constraints", "affinities"]) -> Iterator[Placed]:
         for node in getattr(self.job, kind) or []:
@@ -213,8 +199,8 @@ class Context:
                             yield Placed(node, "device", group, task, device)
 
     def all_placed(self) -> list[Placed]:
-        """Every constraint, then every affinity."""
-        return self.placed("constraints") + self.placed("affinities")
+        """Every constraint, then every affinity (listed once per run, only read)."""
+        return self.shared(_all_placed)
 
     def validated(self, kind: Literal["constraints", "affinities"] | None = None) -> list[Placed]:
         """The constraints and affinities (or one kind) whose `Validate` Nomad's server runs:
@@ -225,6 +211,30 @@ class Context:
         if self.job.type != "system":
             return found
         return [p for p in found if p.scope == "device" or p.node.__class__.__name__ != "Affinity"]
+
+
+def _canonicalized(ctx: Context) -> m.Job:
+    from hclgpu.ir.canonical import canonicalize
+
+    return canonicalize(ctx.job)
+
+
+def _admitted(ctx: Context) -> m.Job:
+    from hclgpu.ir.admission import with_connect_tasks
+
+    return with_connect_tasks(ctx.canonical)
+
+
+def _constraints(ctx: Context) -> list[Placed]:
+    return list(ctx._collect("constraints"))
+
+
+def _affinities(ctx: Context) -> list[Placed]:
+    return list(ctx._collect("affinities"))
+
+
+def _all_placed(ctx: Context) -> list[Placed]:
+    return ctx.placed("constraints") + ctx.placed("affinities")
 
 
 def _canonical_tasks(ctx: Context) -> list[tuple[m.TaskGroup, m.Task]]:

@@ -215,12 +215,12 @@ def parse_uint_error(text: str, base: int = 10, bits: int = 64) -> str | None:
     return f"strconv.ParseUint: parsing {go_quote(text)}: {reason}" if reason else None
 
 
+_ALLOC_DIR = "/alloc-dir/alloc-id"
+
+
 def escapes_allocation(prefix: str, path: str) -> bool:
     """``escapingfs.PathEscapesAllocViaRelative``: does ``<alloc>/<prefix>/<path>`` leave ``<alloc>``?
 
     Go's ``filepath.Join`` keeps an absolute ``path`` under the prefix, so only ``..`` escapes."""
     full = posixpath.normpath("/".join((_ALLOC_DIR, prefix, path)))
     return full != _ALLOC_DIR and not full.startswith(_ALLOC_DIR + "/")  # relpath starts with ".."
-
-
-_ALLOC_DIR = "/alloc-dir/alloc-id"

@@ -602,26 +602,35 @@ def _consul(check: m.ServiceCheck) -> list[Problem]:
 @rule(HG284)
 def invalid_service_checks(ctx: Context) -> None:
     """Each check of every service, as `Service.Validate` sees it."""
-    job, problems = ctx.canonical, ctx.shared(canonical_check_problems)
-    for group, task, service in job_services(job):
-        name = server_service_name(job, group, task, service, mutated=False)
-        for check in service.checks or []:
-            found = problems[id(check)]
-            if found:
-                where = f"service `{name}`, check `{server_check_name(name, check)}`"
-                for each in found:
-                    report(ctx, each, where)
+    for checked in ctx.shared(canonical_check_problems).values():
+        if checked.problems:
+            name = checked.service_name
+            where = f"service `{name}`, check `{server_check_name(name, checked.check)}`"
+            for each in checked.problems:
+                report(ctx, each, where)
 
 
-def canonical_check_problems(ctx: Context) -> dict[int, list[Problem]]:
-    """:func:`check_problems` of every check of the canonical job, by the id of the check."""
+class CheckedCheck(NamedTuple):
+    """A check of the canonical job, the name of its service, and what its service's
+    `Validate` reports of it."""
+
+    service_name: str
+    check: m.ServiceCheck
+    problems: list[Problem]
+
+
+def canonical_check_problems(ctx: Context) -> dict[int, CheckedCheck]:
+    """:func:`check_problems` of every check of the canonical job, in the job's order, by the
+    id of the check."""
     job, release = ctx.canonical, ctx.profile.release
-    problems: dict[int, list[Problem]] = {}
+    checked: dict[int, CheckedCheck] = {}
     for group, task, service in job_services(job):
         name = server_service_name(job, group, task, service, mutated=False)
         for check in service.checks or []:
-            problems[id(check)] = check_problems(group, service, name, check, release)
-    return problems
+            checked[id(check)] = CheckedCheck(
+                name, check, check_problems(group, service, name, check, release)
+            )
+    return checked
 
 
 # ---- Go's net/url.Parse, as far as a check path needs it ---------------------------------------

@@ -339,7 +339,7 @@ def service_refused(ctx: Context, group: m.TaskGroup, task: m.Task | None, servi
     found = service_problems(service, name, release)
     problems = ctx.shared(canonical_check_problems)
     for check in service.checks or []:
-        found += problems[id(check)]
+        found += problems[id(check)].problems
     return any(p.condition.holds_in(release) for p in found)
 
 

@@ -25,6 +25,7 @@ from hclgpu.checks.server import Condition, at, go_duration, reject
 from hclgpu.codes.base import Code, E
 from hclgpu.ir import models as m
 from hclgpu.ir.base import Node
+from hclgpu.ir.schema import schema_of
 
 HG272 = Code(
     "HG272",
@@ -369,7 +370,7 @@ def update_strategies(ctx: Context) -> None:
                     condition,
                     at(ctx, nodes, name),
                     where=where,
-                    value=go_duration(value) if name in _UPDATE_DURATIONS else value,
+                    value=go_duration(value) if _is_duration(name) else value,
                     help=f"correct `{name}` in the `update` block",
                 )
         if update.auto_promote and not update.canary:
@@ -434,7 +435,9 @@ def _update_limits(update: m.UpdateStrategy) -> list[tuple[Condition, str, bool,
     ]
 
 
-_UPDATE_DURATIONS = frozenset({"min_healthy_time", "healthy_deadline", "progress_deadline", "stagger"})
+def _is_duration(name: str) -> bool:
+    """Whether the strategy's field ``name`` is a Go ``time.Duration`` (its model says so)."""
+    return schema_of(m.UpdateStrategy).attributes[name].hcl.go == "duration"
 
 
 @rule(HG273)

@@ -9,7 +9,6 @@ silently becomes a string. These rules find the values that therefore never matc
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 from hclgpu.checks import rule
 from hclgpu.checks.context import Context, Placed
@@ -142,14 +141,11 @@ _CANONICAL_BOOLS = ("true", "false")
 
 def _literals(ctx: Context) -> list[tuple[Placed, str, str, str | None]]:
     """(placed, the side holding a literal, its text, the nvidia attribute on the other side)."""
-    return ctx.shared(_find_literals)
+    return ctx.shared(_each_literal)
 
 
-def _find_literals(ctx: Context) -> list[tuple[Placed, str, str, str | None]]:
-    return list(_each_literal(ctx))
-
-
-def _each_literal(ctx: Context) -> Iterator[tuple[Placed, str, str, str | None]]:
+def _each_literal(ctx: Context) -> list[tuple[Placed, str, str, str | None]]:
+    found: list[tuple[Placed, str, str, str | None]] = []
     for placed in ctx.all_placed():
         if placed.scope != "device":
             continue
@@ -160,7 +156,8 @@ def _each_literal(ctx: Context) -> Iterator[tuple[Placed, str, str, str | None]]
         ):
             if literal and not literal.startswith("${"):
                 match = _ATTR.fullmatch(other)
-                yield placed, side, literal, match["name"] if match else None
+                found.append((placed, side, literal, match["name"] if match else None))
+    return found
 
 
 @rule(HG214)
